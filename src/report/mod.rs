@@ -1,0 +1,1 @@
+//! Output: human text, --json, exit codes.

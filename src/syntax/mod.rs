@@ -1,0 +1,3 @@
+//! Lexer and Pratt parser for classical B: text → `ast`.
+
+pub mod ast;

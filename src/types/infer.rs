@@ -1,0 +1,1 @@
+//! Unification-based type inference and lowering of the flattened AST to the typed `ir`.
