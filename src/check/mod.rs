@@ -1,1 +1,9 @@
-//! The checks a user runs: setup-constants, init, mc, ...
+//! The checks a user runs — setup-constants, init, eval, mc — each a thin loop over `eval` (and, in later
+//! stages, `solve`). They return plain result structs; `report` turns them into text, JSON and exit codes.
+
+pub mod evaluate;
+pub mod mc;
+pub mod model;
+pub mod setup;
+
+pub use model::{Model, Options};

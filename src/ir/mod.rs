@@ -11,6 +11,8 @@ use crate::syntax::ast::Name;
 use crate::types::Type;
 use num_bigint::BigInt;
 
+pub mod free_names;
+
 /// A bound identifier with its type (quantified variables, comprehension variables, parameters ...).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypedName {

@@ -1,0 +1,389 @@
+//! `bsolve mc`: explicit-state model checking over the interpreter (the brute-force successor function).
+//!
+//! The state graph follows ProB's counting convention so that our figures can be compared with the corpus:
+//! an artificial root node; for machines with constants or parameters one node per constant setup, reached
+//! from the root by a SETUP_CONSTANTS transition; the initialised states, reached from their setup node (or
+//! the root) by INITIALISATION transitions; then operation transitions. `states` counts every node including
+//! the root, `transitions` every distinct edge. MAX_INITIALISATIONS bounds the setups and the initial states
+//! per setup, MAX_OPERATIONS the enablings per operation and state, as in ProB.
+
+use super::Model;
+use super::setup::{Assignment, constant_names};
+use crate::diag::{Diagnostic, Span};
+use crate::eval::{Env, EvalError, State};
+use crate::ir::Pred;
+use crate::syntax::ast::Name;
+use crate::value::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchOrder {
+    BreadthFirst,
+    DepthFirst,
+}
+
+#[derive(Clone, Debug)]
+pub struct McOptions {
+    /// Stop after this many nodes (root included).
+    pub max_states: Option<usize>,
+    pub timeout: Option<Duration>,
+    pub check_deadlock: bool,
+    pub check_invariant: bool,
+    pub check_assertions: bool,
+    pub order: SearchOrder,
+}
+
+impl Default for McOptions {
+    fn default() -> Self {
+        McOptions {
+            max_states: None,
+            timeout: None,
+            check_deadlock: true,
+            check_invariant: true,
+            check_assertions: true,
+            order: SearchOrder::BreadthFirst,
+        }
+    }
+}
+
+/// What the model checker found.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// The whole state space (within MAX_INITIALISATIONS / MAX_OPERATIONS) was explored without error.
+    NoErrorFound,
+    /// The exploration was cut (max states or timeout) before an error was found.
+    Incomplete(String),
+    Deadlock,
+    /// The invariant is false in the last state of the trace; the failing conjunct's text position.
+    InvariantViolation(Span),
+    /// An ASSERTIONS predicate is false in the last node of the trace.
+    AssertionViolation(Span),
+    /// PROPERTIES (with CONSTRAINTS) have no solution: there is no state at all.
+    NoConstantSetup { complete: bool },
+    /// No initial state: INITIALISATION cannot be executed from the (last) setup.
+    NoInitialisation,
+    /// Evaluating something in the last node of the trace was ill-defined.
+    WellDefinedness(Diagnostic),
+}
+
+/// One step of a counterexample trace.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// `SETUP_CONSTANTS`, `INITIALISATION` or the operation name.
+    pub label: String,
+    pub params: Assignment,
+    pub outputs: Assignment,
+    /// Constants (after SETUP_CONSTANTS) or variables (after other steps) whose value changed.
+    pub changed: Assignment,
+}
+
+pub struct McResult {
+    pub verdict: Verdict,
+    /// Steps from the root to the node where the error was found (empty when no error).
+    pub trace: Vec<Step>,
+    pub states: usize,
+    pub transitions: usize,
+    /// Nodes whose successors were computed.
+    pub processed: usize,
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum NodeKey {
+    Root,
+    Setup(u32),
+    State(u32, Arc<Vec<Value>>),
+}
+
+struct Node {
+    key: NodeKey,
+    /// Predecessor and the step that led here (for traces).
+    parent: Option<(u32, Step)>,
+}
+
+struct Explorer<'m> {
+    model: &'m Model,
+    options: &'m McOptions,
+    max_inits: usize,
+    max_ops: usize,
+    setups: Vec<Arc<Vec<Value>>>,
+    nodes: Vec<Node>,
+    index: FxHashMap<NodeKey, u32>,
+    edges: FxHashSet<(u32, String, Vec<Value>, u32)>,
+    queue: VecDeque<u32>,
+    processed: usize,
+    /// Assertions that mention only constants are checked once per setup, the others in every state.
+    static_assertions: Vec<&'m Pred>,
+    dynamic_assertions: Vec<&'m Pred>,
+}
+
+/// Runs the model checker.
+pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagnostic> {
+    let start = Instant::now();
+    let settings = model.context.settings();
+    let machine = model.machine();
+    let constants: FxHashSet<&Name> = machine.constants.iter().chain(&machine.params).map(|c| &c.name).collect();
+    let (static_assertions, dynamic_assertions) = machine
+        .assertions
+        .iter()
+        .partition(|a| crate::ir::free_names::of_pred(a).iter().all(|n| constants.contains(n) || is_set_name(model, n)));
+    let mut explorer = Explorer {
+        model,
+        options,
+        max_inits: settings.max_initialisations,
+        max_ops: settings.max_operations,
+        setups: vec![],
+        nodes: vec![],
+        index: FxHashMap::default(),
+        edges: FxHashSet::default(),
+        queue: VecDeque::new(),
+        processed: 0,
+        static_assertions,
+        dynamic_assertions,
+    };
+    let (verdict, at) = explorer.run(start);
+    let trace = at.map(|n| explorer.trace_to(n)).unwrap_or_default();
+    Ok(McResult {
+        verdict,
+        trace,
+        states: explorer.nodes.len(),
+        transitions: explorer.edges.len(),
+        processed: explorer.processed,
+        elapsed: start.elapsed(),
+    })
+}
+
+fn is_set_name(model: &Model, name: &Name) -> bool {
+    model.machine().sets.iter().any(|s| &s.name == name || s.elements.iter().flatten().any(|e| e == name))
+}
+
+impl<'m> Explorer<'m> {
+    /// Explores until an error, the end of the state space, or a limit. Returns the verdict and the node the
+    /// trace leads to.
+    fn run(&mut self, start: Instant) -> (Verdict, Option<u32>) {
+        self.add_node(NodeKey::Root, None);
+        while let Some(node) = self.next_node() {
+            if let Some(limit) = self.options.max_states
+                && self.nodes.len() >= limit
+            {
+                return (Verdict::Incomplete(format!("--max-states {limit} reached")), None);
+            }
+            if let Some(timeout) = self.options.timeout
+                && start.elapsed() > timeout
+            {
+                return (Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())), None);
+            }
+            self.processed += 1;
+            match self.expand(node) {
+                Ok(None) => {}
+                Ok(Some(found)) => return found,
+                Err(e) => return (Verdict::WellDefinedness(e), Some(node)),
+            }
+        }
+        (Verdict::NoErrorFound, None)
+    }
+
+    fn next_node(&mut self) -> Option<u32> {
+        match self.options.order {
+            SearchOrder::BreadthFirst => self.queue.pop_front(),
+            SearchOrder::DepthFirst => self.queue.pop_back(),
+        }
+    }
+
+    /// Computes the successors of one node, adding new nodes to the queue; `Some` when an error is found.
+    fn expand(&mut self, node: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        let machine = self.model.machine();
+        let has_constants = !(machine.constants.is_empty() && machine.params.is_empty());
+        match self.nodes[node as usize].key.clone() {
+            NodeKey::Root if has_constants => self.expand_root(node),
+            NodeKey::Root => {
+                self.setups.push(Arc::new(vec![]));
+                self.expand_setup(node, 0)
+            }
+            NodeKey::Setup(setup) => self.expand_setup(node, setup),
+            NodeKey::State(setup, vars) => self.expand_state(node, setup, &vars),
+        }
+    }
+
+    fn expand_root(&mut self, root: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        let found = self.model.context.setup_constants(self.max_inits)?;
+        if found.solutions.is_empty() {
+            return Ok(Some((Verdict::NoConstantSetup { complete: found.complete }, None)));
+        }
+        let names = constant_names(self.model);
+        for values in found.solutions {
+            let setup = self.setups.len() as u32;
+            let changed = names.iter().cloned().zip(values.iter().cloned()).collect();
+            self.setups.push(Arc::new(values));
+            let step = step("SETUP_CONSTANTS", vec![], vec![], changed);
+            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), step, vec![]);
+            if new {
+                let env = self.env(setup, None);
+                if let Some(v) = self.check_static_assertions(&env)? {
+                    return Ok(Some((v, Some(id))));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn expand_setup(&mut self, from: u32, setup: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        let constants = self.setups[setup as usize].clone();
+        let states = self.model.context.initial_states(&constants, self.max_inits)?;
+        if states.is_empty() {
+            return Ok(Some((Verdict::NoInitialisation, Some(from))));
+        }
+        for state in states {
+            let changed = self.variable_assignment(&state.values, None);
+            let step = step("INITIALISATION", vec![], vec![], changed);
+            let (id, new) = self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), step, vec![]);
+            if new && let Some(v) = self.check_state(id)? {
+                return Ok(Some((v, Some(id))));
+            }
+        }
+        Ok(None)
+    }
+
+    fn expand_state(
+        &mut self,
+        node: u32,
+        setup: u32,
+        vars: &Arc<Vec<Value>>,
+    ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        if !self.in_scope(setup, vars)? {
+            return Ok(None);
+        }
+        let constants = self.setups[setup as usize].clone();
+        let state = State { values: vars.as_ref().clone() };
+        let transitions = self.model.context.successors(&constants, &state, self.max_ops)?;
+        if transitions.is_empty() && self.options.check_deadlock {
+            return Ok(Some((Verdict::Deadlock, Some(node))));
+        }
+        let machine = self.model.machine();
+        for t in transitions {
+            let op = &machine.operations[t.operation];
+            let params = op.params.iter().map(|p| p.name.clone()).zip(t.params.iter().cloned()).collect();
+            let outputs = op.outputs.iter().map(|p| p.name.clone()).zip(t.outputs.iter().cloned()).collect();
+            let changed = self.variable_assignment(&t.successor.values, Some(vars));
+            let label_args = t.params.clone();
+            let step = step(&op.name, params, outputs, changed);
+            let key = NodeKey::State(setup, Arc::new(t.successor.values));
+            let (id, new) = self.add_edge(node, key, step, label_args);
+            if new && let Some(v) = self.check_state(id)? {
+                return Ok(Some((v, Some(id))));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Invariant and dynamic assertions of a newly found state (states outside SCOPE are not checked).
+    fn check_state(&self, id: u32) -> Result<Option<Verdict>, Diagnostic> {
+        let NodeKey::State(setup, vars) = &self.nodes[id as usize].key else {
+            return Ok(None);
+        };
+        if !self.in_scope(*setup, vars)? {
+            return Ok(None);
+        }
+        let env = self.env(*setup, Some(vars));
+        let machine = self.model.machine();
+        if self.options.check_invariant {
+            for conjunct in machine.invariant.conjuncts() {
+                match self.model.context.eval_pred(conjunct, &env) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
+                    Err(EvalError::WellDefinedness(d)) => return Ok(Some(Verdict::WellDefinedness(d))),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        if self.options.check_assertions {
+            for assertion in &self.dynamic_assertions {
+                if !self.model.context.eval_pred(assertion, &env)? {
+                    return Ok(Some(Verdict::AssertionViolation(assertion.span)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn check_static_assertions(&self, env: &Env) -> Result<Option<Verdict>, Diagnostic> {
+        if !self.options.check_assertions {
+            return Ok(None);
+        }
+        for assertion in &self.static_assertions {
+            if !self.model.context.eval_pred(assertion, env)? {
+                return Ok(Some(Verdict::AssertionViolation(assertion.span)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn in_scope(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<bool, Diagnostic> {
+        match &self.model.machine().scope {
+            Some(scope) => Ok(self.model.context.eval_pred(scope, &self.env(setup, Some(vars)))?),
+            None => Ok(true),
+        }
+    }
+
+    /// The environment of a node: its constants and, for a state, its variables.
+    fn env(&self, setup: u32, vars: Option<&Arc<Vec<Value>>>) -> Env {
+        let mut env = Env::new();
+        for (name, value) in constant_names(self.model).into_iter().zip(self.setups[setup as usize].iter()) {
+            env = env.with(name, value.clone());
+        }
+        if let Some(vars) = vars {
+            for (v, value) in self.model.machine().variables.iter().zip(vars.iter()) {
+                env = env.with(v.name.clone(), value.clone());
+            }
+        }
+        env
+    }
+
+    /// Variables and their new values; with `before`, only those that changed.
+    fn variable_assignment(&self, after: &[Value], before: Option<&Arc<Vec<Value>>>) -> Assignment {
+        self.model
+            .machine()
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| before.is_none_or(|b| b[*i] != after[*i]))
+            .map(|(i, v)| (v.name.clone(), after[i].clone()))
+            .collect()
+    }
+
+    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Step)>) -> (u32, bool) {
+        if let Some(&id) = self.index.get(&key) {
+            return (id, false);
+        }
+        let id = self.nodes.len() as u32;
+        self.index.insert(key.clone(), id);
+        self.nodes.push(Node { key, parent });
+        self.queue.push_back(id);
+        (id, true)
+    }
+
+    /// Adds the edge `from --step--> key` (and the node, if new).
+    fn add_edge(&mut self, from: u32, key: NodeKey, step: Step, args: Vec<Value>) -> (u32, bool) {
+        let label = step.label.clone();
+        let (id, new) = self.add_node(key, Some((from, step)));
+        self.edges.insert((from, label, args, id));
+        (id, new)
+    }
+
+    fn trace_to(&self, mut node: u32) -> Vec<Step> {
+        let mut steps = vec![];
+        while let Some((parent, step)) = &self.nodes[node as usize].parent {
+            steps.push(step.clone());
+            node = *parent;
+        }
+        steps.reverse();
+        steps
+    }
+}
+
+fn step(label: &str, params: Assignment, outputs: Assignment, changed: Assignment) -> Step {
+    Step { label: label.to_string(), params, outputs, changed }
+}

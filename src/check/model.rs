@@ -1,0 +1,59 @@
+//! Loading a machine file into everything the checks need: the flattened AST (for DEFINITIONS in later
+//! formulas), the typed IR, and the interpreter context with its settings.
+
+use crate::diag::{DiagKind, Diagnostic, Span};
+use crate::eval::{Context, Settings};
+use crate::syntax::ast;
+use crate::{machine, types};
+use std::path::{Path, PathBuf};
+
+/// The options every command shares (see `bsolve --help`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Preferences as given with `-p NAME=VAL`, applied after the machine's `SET_PREF_` definitions.
+    pub prefs: Vec<(String, String)>,
+    /// Deferred-set sizes from `--card S=N`.
+    pub cards: Vec<(String, u32)>,
+    /// Wall-clock budget in milliseconds for the whole command, if any.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A loaded, type-checked machine and its interpreter context.
+pub struct Model {
+    pub path: PathBuf,
+    pub ast: ast::Machine,
+    pub context: Context,
+}
+
+impl Model {
+    /// Parses, flattens and type-checks `path`, then fixes MAXINT/MININT and the given sets.
+    pub fn load(path: &Path, options: &Options) -> Result<Model, Diagnostic> {
+        if !path.exists() {
+            return Err(Diagnostic::new(
+                DiagKind::File,
+                Span::default(),
+                format!("no such file: {}", path.display()),
+            ));
+        }
+        let ast = machine::load(path)?;
+        Model::from_ast(path.to_path_buf(), ast, options)
+    }
+
+    /// The model of an empty machine, for `bsolve eval "EXPR"` without a file.
+    pub fn empty(options: &Options) -> Result<Model, Diagnostic> {
+        let ast = machine::load_text("<command line>", "MACHINE CommandLine END", Path::new("."))?;
+        Model::from_ast(PathBuf::from("<command line>"), ast, options)
+    }
+
+    fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {
+        let machine = types::check_machine(&ast)?;
+        let mut settings = Settings::for_machine(&machine, &options.prefs)?;
+        settings.set_sizes = options.cards.iter().map(|(s, n)| (s.as_str().into(), *n)).collect();
+        let context = Context::new(machine, settings)?;
+        Ok(Model { path, ast, context })
+    }
+
+    pub fn machine(&self) -> &crate::ir::Machine {
+        self.context.machine()
+    }
+}

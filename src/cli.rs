@@ -1,0 +1,445 @@
+//! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
+
+use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
+use bsolve::check::{Model, Options, evaluate, mc, setup};
+use bsolve::diag::{DiagKind, Diagnostic, Span};
+use bsolve::report::{self, Exit, text};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "bsolve", version, about = "Constraint solving for classical-B specifications")]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Debug, Clone)]
+struct Global {
+    /// Solving backend. Only the brute-force oracle exists in this version; `auto` selects it.
+    #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
+    backend: Backend,
+    /// Shorthand for --backend kodkod.
+    #[arg(long, global = true)]
+    kodkod: bool,
+    /// Shorthand for --backend z3.
+    #[arg(long, global = true)]
+    z3: bool,
+    /// Time budget in milliseconds (mc stops exploring when it is spent).
+    #[arg(long, global = true, value_name = "MS")]
+    timeout: Option<u64>,
+    /// Set a preference, e.g. -p MAXINT=127 (MAXINT, MININT, DEFAULT_SETSIZE, MAX_INITIALISATIONS,
+    /// MAX_OPERATIONS); overrides the machine's SET_PREF_ definitions.
+    #[arg(short = 'p', long = "pref", global = true, value_name = "NAME=VAL")]
+    prefs: Vec<String>,
+    /// Cardinality of a deferred set, e.g. --card PID=3.
+    #[arg(long, global = true, value_name = "SET=N")]
+    card: Vec<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Print settings and statistics.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Auto,
+    Brute,
+    Native,
+    Kodkod,
+    Z3,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse and type-check a machine; list its sets, constants, variables and operations with their types.
+    Check { file: PathBuf },
+    /// Evaluate an expression or decide a predicate, in the context of FILE if given.
+    Eval {
+        /// `[FILE] FORMULA`: with two arguments the first is the machine.
+        #[arg(num_args = 1..=2, required = true)]
+        args: Vec<String>,
+    },
+    /// Find values of the constants satisfying PROPERTIES (and CONSTRAINTS).
+    SetupConstants {
+        file: PathBuf,
+        /// All solutions.
+        #[arg(long, conflicts_with = "n")]
+        all: bool,
+        /// At most N solutions (default: MAX_INITIALISATIONS, as ProB).
+        #[arg(short)]
+        n: Option<usize>,
+    },
+    /// Set up the constants, then compute the initial states.
+    Init {
+        file: PathBuf,
+        /// At most N initial states (default: MAX_INITIALISATIONS).
+        #[arg(short)]
+        n: Option<usize>,
+    },
+    /// Explicit-state model checking: deadlocks, invariant and assertion violations.
+    Mc {
+        file: PathBuf,
+        /// Stop after this many states (ProB's count: root and constant setups included).
+        #[arg(long)]
+        max_states: Option<usize>,
+        #[arg(long)]
+        no_deadlock: bool,
+        #[arg(long)]
+        no_inv: bool,
+        #[arg(long)]
+        no_assertions: bool,
+        /// Breadth-first search (default; gives shortest counterexamples).
+        #[arg(long, conflicts_with = "dfs")]
+        bfs: bool,
+        /// Depth-first search.
+        #[arg(long)]
+        dfs: bool,
+    },
+}
+
+const SUBCOMMANDS: &[&str] = &["check", "eval", "setup-constants", "init", "mc", "help"];
+
+/// `bsolve --kodkod props.mch` (no subcommand) means `setup-constants`, as users type it with probcli habits.
+pub fn normalise_args(mut args: Vec<String>) -> Vec<String> {
+    let has_subcommand = args.iter().skip(1).any(|a| SUBCOMMANDS.contains(&a.as_str()));
+    let has_flag_only = args.iter().skip(1).any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V");
+    let has_machine = args.iter().skip(1).any(|a| is_machine_file(a));
+    if !has_subcommand && !has_flag_only && has_machine {
+        args.insert(1, "setup-constants".to_string());
+    }
+    args
+}
+
+fn is_machine_file(a: &str) -> bool {
+    [".mch", ".ref", ".imp", ".sys"].iter().any(|ext| a.ends_with(ext))
+}
+
+/// Runs the command line and returns the exit code.
+pub fn run(args: Vec<String>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { Exit::BadInput as i32 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let json = cli.global.json;
+    match dispatch(&cli) {
+        Ok(exit) => exit as i32,
+        Err(d) => {
+            report::print_error(&d, json);
+            report::exit_for(&d) as i32
+        }
+    }
+}
+
+fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
+    let g = &cli.global;
+    check_backend(g)?;
+    let options = options(g)?;
+    match &cli.command {
+        Command::Check { file } => cmd_check(&Model::load(file, &options)?, g),
+        Command::Eval { args } => {
+            let (model, formula) = match args.as_slice() {
+                [formula] => (Model::empty(&options)?, formula),
+                [file, formula] => (Model::load(Path::new(file), &options)?, formula),
+                _ => unreachable!("clap allows one or two arguments"),
+            };
+            cmd_eval(&model, formula, g)
+        }
+        Command::SetupConstants { file, all, n } => {
+            let model = Model::load(file, &options)?;
+            let limit = if *all { usize::MAX } else { n.unwrap_or(model.context.settings().max_initialisations) };
+            cmd_setup(&model, limit, g)
+        }
+        Command::Init { file, n } => {
+            let model = Model::load(file, &options)?;
+            let limit = n.unwrap_or(model.context.settings().max_initialisations);
+            cmd_init(&model, limit, g)
+        }
+        Command::Mc { file, max_states, no_deadlock, no_inv, no_assertions, bfs: _, dfs } => {
+            let model = Model::load(file, &options)?;
+            let mc_options = McOptions {
+                max_states: *max_states,
+                timeout: g.timeout.map(Duration::from_millis),
+                check_deadlock: !no_deadlock,
+                check_invariant: !no_inv,
+                check_assertions: !no_assertions,
+                order: if *dfs { SearchOrder::DepthFirst } else { SearchOrder::BreadthFirst },
+            };
+            cmd_mc(&model, &mc_options, g)
+        }
+    }
+}
+
+/// Only the brute-force oracle exists so far: asking for another backend is an honest "unknown".
+fn check_backend(g: &Global) -> Result<(), Diagnostic> {
+    let backend = if g.kodkod {
+        Backend::Kodkod
+    } else if g.z3 {
+        Backend::Z3
+    } else {
+        g.backend
+    };
+    match backend {
+        Backend::Auto | Backend::Brute => Ok(()),
+        other => Err(Diagnostic::unsupported(
+            Span::default(),
+            format!("backend `{}` is not available in this version (use --backend brute)", format!("{other:?}").to_lowercase()),
+        )),
+    }
+}
+
+fn options(g: &Global) -> Result<Options, Diagnostic> {
+    let prefs = g.prefs.iter().map(|p| split_assignment(p, "-p")).collect::<Result<Vec<_>, _>>()?;
+    let cards = g
+        .card
+        .iter()
+        .map(|c| {
+            let (set, n) = split_assignment(c, "--card")?;
+            let n = n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                usage(format!("--card {c}: the size must be a positive integer"))
+            })?;
+            Ok((set, n))
+        })
+        .collect::<Result<Vec<_>, Diagnostic>>()?;
+    Ok(Options { prefs, cards, timeout_ms: g.timeout })
+}
+
+fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.trim().into(), value.trim().into())),
+        _ => Err(usage(format!("{option} {text}: expected NAME=VALUE"))),
+    }
+}
+
+fn usage(message: String) -> Diagnostic {
+    Diagnostic::new(DiagKind::Usage, Span::default(), message)
+}
+
+fn cmd_check(model: &Model, g: &Global) -> Result<Exit, Diagnostic> {
+    let m = model.machine();
+    let typed = |list: &[bsolve::ir::TypedName]| -> Vec<(String, String)> {
+        list.iter().map(|t| (t.name.to_string(), t.ty.to_string())).collect()
+    };
+    let sets: Vec<(String, String)> = model
+        .context
+        .given_sets()
+        .map(|(name, elements)| {
+            (name.to_string(), elements.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(","))
+        })
+        .collect();
+    let operations: Vec<String> = m
+        .operations
+        .iter()
+        .map(|op| {
+            let sig = |l: &[bsolve::ir::TypedName]| l.iter().map(|p| format!("{}:{}", p.name, p.ty)).collect::<Vec<_>>().join(", ");
+            let outs = if op.outputs.is_empty() { String::new() } else { format!("{} <-- ", sig(&op.outputs)) };
+            let params = if op.params.is_empty() { String::new() } else { format!("({})", sig(&op.params)) };
+            format!("{outs}{}{params}", op.name)
+        })
+        .collect();
+    if g.json {
+        let pairs = |l: Vec<(String, String)>| l.into_iter().map(|(n, t)| json!({"name": n, "type": t})).collect::<Vec<_>>();
+        let sets = sets.iter().map(|(n, e)| json!({"name": n, "elements": e})).collect::<Vec<_>>();
+        println!(
+            "{}",
+            json!({
+                "machine": m.name.to_string(),
+                "sets": sets,
+                "parameters": pairs(typed(&m.params)),
+                "constants": pairs(typed(&m.constants)),
+                "variables": pairs(typed(&m.variables)),
+                "operations": operations,
+            })
+        );
+    } else {
+        println!("MACHINE {}", m.name);
+        for (name, elements) in &sets {
+            println!("  set       {name} = {{{elements}}}");
+        }
+        for (label, list) in [("parameter", &m.params), ("constant", &m.constants), ("variable", &m.variables)] {
+            for (n, t) in typed(list) {
+                println!("  {label:<9} {n} : {t}");
+            }
+        }
+        for op in &operations {
+            println!("  operation {op}");
+        }
+        println!("OK: parsed and type-checked");
+    }
+    Ok(Exit::Holds)
+}
+
+fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic> {
+    let result = evaluate::evaluate(model, formula)?;
+    let (answer, exit) = match &result.outcome {
+        evaluate::EvalOutcome::Value(v, _) => (v.to_string(), Exit::Holds),
+        evaluate::EvalOutcome::Truth(true) => ("TRUE".to_string(), Exit::Holds),
+        evaluate::EvalOutcome::Truth(false) => ("FALSE".to_string(), Exit::Counterexample),
+        evaluate::EvalOutcome::Solution(Some(a), _) => (format!("TRUE\nsolution: {}", text::assignment(a)), Exit::Holds),
+        evaluate::EvalOutcome::Solution(None, true) => ("FALSE (no solution)".to_string(), Exit::Counterexample),
+        evaluate::EvalOutcome::Solution(None, false) => (
+            "UNKNOWN (no solution within MININT..MAXINT or the enumeration limits)".to_string(),
+            Exit::Unknown,
+        ),
+        evaluate::EvalOutcome::Undefined(d) => (format!("UNDEFINED: {d}"), Exit::Unknown),
+    };
+    if g.json {
+        let solution = match &result.outcome {
+            evaluate::EvalOutcome::Solution(Some(a), _) => text::assignment_json(a),
+            _ => serde_json::Value::Null,
+        };
+        println!(
+            "{}",
+            json!({"answer": answer.lines().next(), "solution": solution, "constants": text::assignment_json(&result.constants)})
+        );
+    } else {
+        if g.verbose && !result.constants.is_empty() {
+            println!("constants: {}", text::assignment(&result.constants));
+        }
+        println!("{answer}");
+    }
+    Ok(exit)
+}
+
+fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let result = setup::setup_constants(model, limit)?;
+    let exit = match (result.solutions.is_empty(), result.complete) {
+        (false, _) => Exit::Holds,
+        (true, true) => Exit::Counterexample,
+        (true, false) => Exit::Unknown,
+    };
+    let status = match exit {
+        Exit::Holds if result.limited => "SOLUTIONS (more may exist)",
+        Exit::Holds if result.complete => "ALL SOLUTIONS",
+        Exit::Holds => "SOLUTIONS (search incomplete: more may exist)",
+        Exit::Counterexample => "NO SOLUTION (exhaustive search)",
+        _ => "UNKNOWN (no solution found, search incomplete)",
+    };
+    if g.json {
+        let sols: Vec<_> = result.solutions.iter().map(text::assignment_json).collect();
+        println!(
+            "{}",
+            json!({"status": status, "solutions": sols, "complete": result.complete, "time_ms": result.elapsed.as_millis() as u64})
+        );
+    } else {
+        for (i, s) in result.solutions.iter().enumerate() {
+            println!("solution {}: {}", i + 1, text::assignment(s));
+        }
+        println!("{status}: {} found in {} ms", result.solutions.len(), result.elapsed.as_millis());
+    }
+    Ok(exit)
+}
+
+fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let Some(result) = setup::initialise(model, limit)? else {
+        let message = "no constant setup: PROPERTIES have no solution";
+        if g.json {
+            println!("{}", json!({"status": "NO CONSTANT SETUP", "message": message}));
+        } else {
+            println!("{message}");
+        }
+        return Ok(Exit::Counterexample);
+    };
+    let exit = if result.states.is_empty() { Exit::Counterexample } else { Exit::Holds };
+    if g.json {
+        let states: Vec<_> = result.states.iter().map(text::assignment_json).collect();
+        println!(
+            "{}",
+            json!({"constants": text::assignment_json(&result.constants), "initial_states": states, "time_ms": result.elapsed.as_millis() as u64})
+        );
+    } else {
+        if !result.constants.is_empty() {
+            println!("SETUP_CONSTANTS: {}", text::assignment(&result.constants));
+        }
+        for s in &result.states {
+            println!("INITIALISATION: {}", text::assignment(s));
+        }
+        if result.states.is_empty() {
+            println!("INITIALISATION is not executable");
+        }
+    }
+    Ok(exit)
+}
+
+fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let result = mc::model_check(model, options)?;
+    let (status, detail, exit) = match &result.verdict {
+        Verdict::NoErrorFound => ("NO ERROR FOUND".to_string(), "all states explored".to_string(), Exit::Holds),
+        Verdict::Incomplete(why) => ("UNKNOWN".to_string(), format!("exploration incomplete: {why}"), Exit::Unknown),
+        Verdict::Deadlock => ("DEADLOCK".to_string(), "no operation is enabled".to_string(), Exit::Counterexample),
+        Verdict::InvariantViolation(span) => {
+            ("INVARIANT VIOLATION".to_string(), format!("invariant conjunct at {span} is false"), Exit::Counterexample)
+        }
+        Verdict::AssertionViolation(span) => {
+            ("ASSERTION VIOLATION".to_string(), format!("assertion at {span} is false"), Exit::Counterexample)
+        }
+        Verdict::NoConstantSetup { complete: true } => {
+            ("NO CONSTANT SETUP".to_string(), "PROPERTIES have no solution".to_string(), Exit::Counterexample)
+        }
+        Verdict::NoConstantSetup { complete: false } => (
+            "UNKNOWN".to_string(),
+            "no constant setup found (search incomplete)".to_string(),
+            Exit::Unknown,
+        ),
+        Verdict::NoInitialisation => {
+            ("NO INITIALISATION".to_string(), "INITIALISATION is not executable".to_string(), Exit::Counterexample)
+        }
+        Verdict::WellDefinedness(d) => ("WELL-DEFINEDNESS ERROR".to_string(), d.to_string(), Exit::Counterexample),
+    };
+    if g.json {
+        let trace: Vec<_> = result.trace.iter().map(text::step_json).collect();
+        println!(
+            "{}",
+            json!({
+                "status": status,
+                "detail": detail,
+                "states": result.states,
+                "transitions": result.transitions,
+                "processed": result.processed,
+                "time_ms": result.elapsed.as_millis() as u64,
+                "trace": trace,
+                "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },
+            })
+        );
+    } else {
+        println!("{status}: {detail}");
+        if !result.trace.is_empty() {
+            println!("trace ({} steps):", result.trace.len());
+            for (i, s) in result.trace.iter().enumerate() {
+                println!("  {}: {}", i, text::step(s));
+            }
+        }
+        println!(
+            "states: {} (ProB count, root included), transitions: {}, processed: {}, time: {} ms",
+            result.states,
+            result.transitions,
+            result.processed,
+            result.elapsed.as_millis()
+        );
+    }
+    Ok(exit)
+}
+
+/// With -v: the limits that can change a verdict (ARCHITECTURE: no silent bounds).
+fn print_settings(model: &Model, g: &Global) {
+    if g.verbose && !g.json {
+        let s = model.context.settings();
+        eprintln!(
+            "settings: MAXINT={} MININT={} DEFAULT_SETSIZE={} MAX_INITIALISATIONS={} MAX_OPERATIONS={}",
+            s.maxint, s.minint, s.default_setsize, s.max_initialisations, s.max_operations
+        );
+    }
+}
