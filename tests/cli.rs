@@ -1,0 +1,205 @@
+//! End-to-end tests of the `bsolve` command line on the bundled models: the answers a user sees, the exit
+//! codes, and clear errors on bad input.
+
+use assert_cmd::Command;
+use serde_json::Value as Json;
+use std::path::PathBuf;
+
+fn model(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models").join(name).display().to_string()
+}
+
+fn bsolve(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("bsolve").expect("binary").args(args).output().expect("runs");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn bsolve_json(args: &[&str]) -> (i32, Json) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (code, out, err) = bsolve(&all);
+    let json = serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
+    (code, json)
+}
+
+fn solutions(json: &Json) -> &Vec<Json> {
+    json["solutions"].as_array().expect("solutions array")
+}
+
+#[test]
+fn who_killed_agatha_every_solution_names_agatha() {
+    let (code, json) = bsolve_json(&["setup-constants", &model("WhoKilledAgatha.mch"), "--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(json["complete"], true);
+    let sols = solutions(&json);
+    assert!(!sols.is_empty());
+    assert!(sols.iter().all(|s| s["killer"] == "Agatha"), "{json}");
+}
+
+#[test]
+fn loop_has_seven_solutions() {
+    let (code, json) = bsolve_json(&["setup-constants", &model("Loop.mch"), "--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(solutions(&json).len(), 7, "{json}");
+    assert_eq!(json["complete"], true);
+}
+
+#[test]
+fn six_queens_has_four_solutions() {
+    let (code, json) = bsolve_json(&["setup-constants", &model("NQueens6.mch"), "--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(solutions(&json).len(), 4, "{json}");
+}
+
+#[test]
+fn deferred_set_examples_without_symmetry_reduction() {
+    // The oracle enumerates every element: 6*5*6*6 setups and C(6,3) partitions (10 and 1 up to symmetry).
+    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch"), "--all"]);
+    assert_eq!(solutions(&json).len(), 1080);
+    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredPartition.mch"), "--all"]);
+    assert_eq!(solutions(&json).len(), 20);
+}
+
+#[test]
+fn default_number_of_setups_is_max_initialisations() {
+    let (code, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch")]);
+    assert_eq!(code, 0);
+    assert_eq!(solutions(&json).len(), 4);
+}
+
+#[test]
+fn big_set_computations_evaluate_exactly() {
+    for (file, expr, expected) in [
+        ("SieveStep.mch", "card(numbers)", "50000"),
+        ("SieveStepComprehension.mch", "card(odd_plus2)", "100"),
+        ("SetUnion.mch", "card(x)", "1999"),
+    ] {
+        let (code, out, err) = bsolve(&["eval", &model(file), expr]);
+        assert_eq!((code, out.trim()), (0, expected), "{file}: {err}");
+    }
+}
+
+#[test]
+fn running_without_subcommand_sets_up_constants() {
+    let (code, out, _) = bsolve(&[&model("Loop.mch"), "--all"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("ALL SOLUTIONS: 7 found"), "{out}");
+}
+
+fn mc(file: &str, extra: &[&str]) -> (i32, Json) {
+    let mut args = vec!["mc", file];
+    args.extend_from_slice(extra);
+    bsolve_json(&args)
+}
+
+#[test]
+fn mc_counts_states_like_prob() {
+    // SimpleCounter: root + count = 1..4; INITIALISATION + 6 Increase + 4 Reset transitions.
+    let (code, json) = mc(&model("SimpleCounter.mch"), &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(5), Some(11)));
+    let (code, json) = mc(&model("MutexSimple.mch"), &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(9), Some(15)));
+    // The same figures ProB records for this model in the corpus.
+    let (code, json) = mc(&model("scheduler.mch"), &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(35), Some(121)));
+}
+
+#[test]
+fn mc_counts_constant_setups_as_states() {
+    // root + 10 setups + 10 initialised states; no operation, so ask for no deadlock check.
+    let (code, json) = mc(&model("NumberOfStates.mch"), &["--no-deadlock"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(21), Some(20)));
+    let (code, json) = mc(&model("NumberOfStates.mch"), &[]);
+    assert_eq!((code, json["status"].as_str()), (1, Some("DEADLOCK")));
+}
+
+#[test]
+fn mc_finds_the_shortest_invariant_violation() {
+    let (code, json) = mc(&model("MutexWrong.mch"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(json["status"], "INVARIANT VIOLATION");
+    let ops: Vec<&str> = json["trace"].as_array().unwrap().iter().map(|s| s["operation"].as_str().unwrap()).collect();
+    assert_eq!(ops, ["INITIALISATION", "request", "request", "enter", "enter"]);
+}
+
+#[test]
+fn mc_finds_a_deadlock_with_its_trace() {
+    let (code, out, _) = bsolve(&["mc", &model("Deadlocking.mch")]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("DEADLOCK"), "{out}");
+    assert!(out.contains("3: step   [x = 3]"), "{out}");
+}
+
+#[test]
+fn mc_reports_unknown_when_cut_by_max_states() {
+    let (code, json) = mc(&model("VerySimpleCounterWrong.mch"), &["--max-states", "200"]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(json["status"], "UNKNOWN");
+}
+
+#[test]
+fn check_lists_inferred_types() {
+    let (code, out, _) = bsolve(&["check", &model("WhoKilledAgatha.mch")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("constant  hates : POW(Persons*Persons)"), "{out}");
+    assert!(out.contains("constant  killer : Persons"), "{out}");
+}
+
+#[test]
+fn eval_without_a_machine() {
+    assert_eq!(bsolve(&["eval", "card({1,2,3}) + 2**70"]).1.trim(), "1180591620717411303427");
+    let (code, out, _) = bsolve(&["eval", "x : 1..5 & x * x = 16"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("x = 4"), "{out}");
+    let (code, out, _) = bsolve(&["eval", "1 / 0"]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("UNDEFINED"), "{out}");
+}
+
+#[test]
+fn unbounded_search_never_claims_no_solution() {
+    let (code, out, _) = bsolve(&["eval", "x : INTEGER & x > 5 & x < 4"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    let (code, out, _) = bsolve(&["eval", "x : 1..3 & x > 5"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("FALSE"), "{out}");
+}
+
+#[test]
+fn bad_input_gives_a_located_diagnostic_and_exit_3() {
+    let dir = std::env::temp_dir().join(format!("bsolve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let syntax = dir.join("Syntax.mch");
+    std::fs::write(&syntax, "MACHINE Syntax\nCONSTANTS c\nPROPERTIES c = = 1\nEND\n").unwrap();
+    let (code, _, err) = bsolve(&["check", syntax.to_str().unwrap()]);
+    assert_eq!(code, 3);
+    assert!(err.contains("Syntax.mch:3:"), "{err}");
+    let typing = dir.join("Typing.mch");
+    std::fs::write(&typing, "MACHINE Typing\nCONSTANTS c\nPROPERTIES c = 1 & c = TRUE\nEND\n").unwrap();
+    let (code, _, err) = bsolve(&["check", typing.to_str().unwrap()]);
+    assert_eq!(code, 3);
+    assert!(err.contains("Typing.mch:3:"), "{err}");
+    let (code, _, err) = bsolve(&["check", dir.join("Missing.mch").to_str().unwrap()]);
+    assert_eq!(code, 3);
+    assert!(err.contains("Missing.mch"), "{err}");
+    let (code, _, _) = bsolve(&["setup-constants", &model("Loop.mch"), "-p", "MAXINT"]);
+    assert_eq!(code, 3);
+    let (code, _, _) = bsolve(&["setup-constants", &model("Loop.mch"), "--card", "Blocks=0"]);
+    assert_eq!(code, 3);
+}
+
+#[test]
+fn unavailable_backend_is_an_honest_unknown() {
+    let (code, _, err) = bsolve(&["setup-constants", "--kodkod", &model("Loop.mch")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unsupported: backend `kodkod`"), "{err}");
+}
