@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Runs bsolve over the external conformance corpus and writes the figures into benchmarks/CORPUS.md.
+
+    python3 benchmarks/corpus.py check   # parse + type-check every machine: success rate, failures by cause
+    python3 benchmarks/corpus.py mc      # explicit MC vs ProB's recorded verdicts and state counts
+
+Needs a release build (cargo build --release) and ../shared/corpus. Each section of CORPUS.md between
+`<!-- BEGIN name -->` and `<!-- END name -->` is replaced by the new figures; the rest is kept.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+MODELS = CORPUS / "models"
+BINARY = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "bsolve"
+REPORT = ROOT / "benchmarks" / "CORPUS.md"
+MC_TIMEOUT_MS = 10_000
+
+
+def run(args, timeout):
+    try:
+        p = subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", "killed after %ss" % timeout
+
+
+def machine_files():
+    return sorted(p for p in MODELS.rglob("*") if p.suffix in (".mch", ".ref", ".imp"))
+
+
+def failure_cause(message):
+    """Groups diagnostics: drop positions, identifiers and numbers so that one cause is one line."""
+    first = message.strip().splitlines()[0] if message.strip() else "(no message)"
+    first = re.sub(r"^\S+:\d+:\d+: ", "", first)
+    first = re.sub(r"`[^`]*`", "`…`", first)
+    first = re.sub(r"\d+", "N", first)
+    return first[:110]
+
+
+def check_corpus():
+    files = machine_files()
+    start = time.time()
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda f: (f, run(["check", str(f)], 60)), files))
+    elapsed = time.time() - start
+    regular = [(f, r) for f, r in results if "ErrorMachines" not in f.parts]
+    errors = [(f, r) for f, r in results if "ErrorMachines" in f.parts]
+    ok = [f for f, (code, _, _) in regular if code == 0]
+    causes = defaultdict(list)
+    crashes = []
+    for f, (code, out, err) in regular:
+        if code != 0:
+            if code not in (2, 3):
+                crashes.append(f)
+            causes[failure_cause(err)].append(f.relative_to(MODELS))
+    error_crashes = [f for f, (code, _, _) in errors if code not in (2, 3)]
+    error_accepted = [f for f, (code, _, _) in errors if code == 0]
+    lines = [
+        f"Command: `python3 benchmarks/corpus.py check` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores; "
+        f"one `bsolve check` process per file, wall time {elapsed:.1f} s in all).",
+        "",
+        f"- Machines outside `B/ErrorMachines`: **{len(ok)} / {len(regular)} parse and type-check "
+        f"({100.0 * len(ok) / max(1, len(regular)):.1f} %)**; crashes (exit code other than 2/3): {len(crashes)}.",
+        f"- `B/ErrorMachines`: {len(errors)} machines, {len(errors) - len(error_accepted)} rejected with a diagnostic, "
+        f"{len(error_accepted)} accepted, {len(error_crashes)} crashes.",
+        "",
+        "Remaining failures by cause (count, cause, examples):",
+        "",
+        "| count | cause | examples |",
+        "|---:|---|---|",
+    ]
+    for cause, fs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+        examples = ", ".join(f"`{f}`" for f in fs[:3])
+        lines.append(f"| {len(fs)} | {cause.replace('|', '\\|')} | {examples} |")
+    if error_accepted:
+        lines += ["", "ErrorMachines accepted (their error is semantic, e.g. found only by model checking):", ""]
+        lines += [f"- `{f.relative_to(MODELS)}`" for f in error_accepted]
+    write_section("check", "\n".join(lines))
+
+
+def prob_verdict(row):
+    if row["deadlock"] == "true":
+        return "deadlock"
+    if row["invariant_violated"] == "true":
+        return "invariant"
+    if row["deadlock"] == "false" and row["invariant_violated"] == "false":
+        return "none"
+    return None
+
+
+STATUS = {"DEADLOCK": "deadlock", "INVARIANT VIOLATION": "invariant", "NO ERROR FOUND": "none"}
+FOCUS = {"deadlock": ["--no-inv", "--no-assertions"], "invariant": ["--no-deadlock", "--no-assertions"]}
+
+
+def model_check(path, extra=()):
+    code, out, err = run(["mc", str(path), "--json", "--timeout", str(MC_TIMEOUT_MS), *extra], MC_TIMEOUT_MS / 1000 + 20)
+    if code is None:
+        return {"status": "KILLED"}
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        return {"status": "CRASH", "detail": (err or out)[:200]}
+
+
+def mc_one(row):
+    path = MODELS / row["model"]
+    expected = prob_verdict(row)
+    result = model_check(path)
+    ours = STATUS.get(result.get("status"))
+    if expected in FOCUS and ours != expected and ours is not None:
+        # ProB stops at its first error: ours may have met another kind first. Look for ProB's kind alone.
+        focused = model_check(path, FOCUS[expected])
+        if STATUS.get(focused.get("status")) == expected:
+            result, ours = focused, expected
+    return row, expected, ours, result
+
+
+def mc_corpus():
+    with open(CORPUS / "expected.csv") as f:
+        rows = [r for r in csv.DictReader(f) if "ErrorMachines" not in r["model"]]
+    start = time.time()
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(mc_one, rows))
+    elapsed = time.time() - start
+    finished = [(r, e, o, res) for r, e, o, res in results if o is not None and e is not None]
+    agree = [x for x in finished if x[1] == x[2]]
+    disagree = [x for x in finished if x[1] != x[2]]
+    both_clean = [(r, res) for r, e, o, res in agree if e == "none"]
+    counts_equal = [(r, res) for r, res in both_clean
+                    if str(res.get("states")) == r["states"] and str(res.get("transitions")) == r["transitions"]]
+    unfinished = Counter()
+    for r, e, o, res in results:
+        if e is None:
+            unfinished["ProB recorded no verdict"] += 1
+        elif o is None:
+            unfinished[res.get("status", "?") + (": " + failure_cause(res["error"]["message"]) if "error" in res else "")] += 1
+    lines = [
+        f"Command: `python3 benchmarks/corpus.py mc` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+        f"`bsolve mc --timeout {MC_TIMEOUT_MS}` per machine, brute-force backend; wall time {elapsed:.0f} s).",
+        "",
+        f"- Machines in expected.csv outside ErrorMachines: {len(rows)}.",
+        f"- Finished within the limit with a verdict comparable to ProB's: {len(finished)}.",
+        f"- **Verdict agreement (deadlock / invariant violation / no error): {len(agree)} / {len(finished)}**.",
+        f"- Both found no error: {len(both_clean)}; of these, identical state and transition counts: "
+        f"{len(counts_equal)} / {len(both_clean)}.",
+        "",
+        "Disagreements (ProB's verdict vs ours):",
+        "",
+    ]
+    lines += [f"- `{r['model']}`: ProB {e}, bsolve {o} ({res.get('detail', '')[:100]})" for r, e, o, res in disagree] or ["- none"]
+    lines += ["", "State-count differences where both found no error (ProB states/transitions vs ours):", ""]
+    diffs = [(r, res) for r, res in both_clean if (r, res) not in counts_equal]
+    lines += [f"- `{r['model']}`: {r['states']}/{r['transitions']} vs {res.get('states')}/{res.get('transitions')}"
+              for r, res in diffs] or ["- none"]
+    lines += ["", "Not compared (count, reason):", ""]
+    lines += [f"- {n}: {why}" for why, n in unfinished.most_common()]
+    write_section("mc", "\n".join(lines))
+
+
+def write_section(name, body):
+    text = REPORT.read_text() if REPORT.exists() else "# Corpus results\n"
+    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+    block = f"{begin}\n{body}\n{end}"
+    if begin in text:
+        text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip() + f"\n\n## {name}\n\n{block}\n"
+    REPORT.write_text(text)
+    print(body)
+
+
+if __name__ == "__main__":
+    if not BINARY.exists():
+        sys.exit(f"build first: cargo build --release ({BINARY} missing)")
+    {"check": check_corpus, "mc": mc_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()
