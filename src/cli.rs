@@ -423,7 +423,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             }
         }
         println!(
-            "states: {} (ProB count, root included), transitions: {}, processed: {}, time: {} ms",
+            "states: {}, transitions: {} (ProB's count), processed: {}, time: {} ms",
             result.states,
             result.transitions,
             result.processed,
