@@ -3,3 +3,4 @@
 
 pub mod definitions;
 pub mod rewrite;
+mod flatten;
