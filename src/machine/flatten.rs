@@ -3,7 +3,8 @@
 //! The semantics, kept deliberately simple:
 //! - SEES / USES M: M's sets, constants, properties, variables, invariant, assertions and initialisation
 //!   are merged (the variables too, so that the seeing machine can read them; the seen machine's
-//!   initialisation runs first). M's operations are not callable.
+//!   initialisation runs first). M's operations may be called (B allows only query operations; this is
+//!   not checked) and such calls are inlined.
 //! - INCLUDES / IMPORTS p.M(args): the same, after substituting M's parameters by `args` (M's CONSTRAINTS
 //!   then join the PROPERTIES) and renaming M's variables and operations `x` → `p.x`; M's operations become
 //!   callable and calls to them are inlined. EXTENDS = INCLUDES + PROMOTES of all M's operations.
@@ -199,8 +200,8 @@ pub(super) fn instantiate(mut child: Machine, r: &MachineRef) -> Result<Machine>
 }
 
 /// Merges a prepared referenced machine into `target`; returns the child's operations (callable from
-/// `target` for INCLUDES/EXTENDS).
-pub(super) fn merge(target: &mut Machine, child: Machine, how: Reference) -> Vec<Operation> {
+/// `target`: included operations, and the query operations of a seen machine).
+pub(super) fn merge(target: &mut Machine, child: Machine) -> Vec<Operation> {
     merge_named(&mut target.sets, &child.sets, |s| &s.name.name);
     merge_named(&mut target.params, &child.params, |p| &p.name);
     merge_named(&mut target.constants, &child.constants, |c| &c.0.name);
@@ -218,10 +219,7 @@ pub(super) fn merge(target: &mut Machine, child: Machine, how: Reference) -> Vec
     merge_definitions(target, &child);
     target.initialisation = sequence(child.initialisation, target.initialisation.take());
     target.unsupported_clauses.extend(child.unsupported_clauses);
-    match how {
-        Reference::Sees => vec![],
-        Reference::Includes | Reference::Extends => child.operations,
-    }
+    child.operations
 }
 
 /// Adds the definitions of `child` that `target` does not define itself (after `target`'s own).
@@ -257,6 +255,37 @@ pub(super) fn refine(target: &mut Machine, abs: Machine) {
     target.invariant = None;
     merge_pred(&mut target.invariant, &conjunction(own));
     merge_pred(&mut target.invariant, &conjunction(inherited));
+    for op in &mut target.operations {
+        if let Some(abs_op) = abs.operations.iter().find(|o| o.name.name == op.name.name) {
+            inherit_precondition(op, abs_op, &known);
+        }
+    }
+}
+
+/// Adds to a refined operation the conjuncts of the abstract precondition that constrain its parameters
+/// (B assumes the abstract precondition in the refinement; the refinement often relies on it to type the
+/// parameters). Conjuncts mentioning dropped abstract variables are left out.
+fn inherit_precondition(op: &mut Operation, abs_op: &Operation, known: &FxHashSet<Name>) {
+    let SubstKind::Pre(pre, _) = &abs_op.body.kind else {
+        return;
+    };
+    let params: FxHashSet<Name> = op.params.iter().map(|p| p.name.clone()).collect();
+    let wanted: Vec<Term> = conjuncts(&Some(pre.clone()))
+        .into_iter()
+        .filter(|c| {
+            let free = free_idents(c);
+            free.iter().any(|n| params.contains(n))
+                && free.iter().all(|n| params.contains(n) || known.contains(n))
+        })
+        .collect();
+    if let Some(p) = conjunction(wanted) {
+        let span = op.body.span;
+        let body = std::mem::replace(&mut op.body, Subst { kind: SubstKind::Skip, span });
+        op.body = Subst {
+            kind: SubstKind::Pre(p, Box::new(body)),
+            span,
+        };
+    }
 }
 
 /// Every identifier a refinement's invariant may mention.

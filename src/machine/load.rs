@@ -22,9 +22,52 @@ fn file_error(span: Span, message: String) -> Diagnostic {
     Diagnostic::new(DiagKind::File, span, message)
 }
 
+/// Reads a source file; a file that is not UTF-8 is read as Latin-1 (older B machines often are).
 fn read(path: &Path, span: Span, what: &str) -> Result<String> {
-    std::fs::read_to_string(path)
-        .map_err(|e| file_error(span, format!("cannot read {what} `{}`: {e}", path.display())))
+    let bytes = std::fs::read(path)
+        .map_err(|e| file_error(span, format!("cannot read {what} `{}`: {e}", path.display())))?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect()))
+}
+
+/// ProB's standard library of definitions files (LibraryIO.def, ...), which bsolve does not ship: an
+/// include of one that is not found next to the machine is skipped, and uses of its definitions are then
+/// reported as unknown identifiers.
+fn is_prob_library(file: &str) -> bool {
+    let name = Path::new(file)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(file);
+    name.starts_with("Library") || name == "CHOOSE.def"
+}
+
+/// The machine file for `name` in `dir`: `name.mch`, `.ref` or `.imp`, else the same ignoring case; never
+/// `exclude` (a refinement may have the name of the machine it refines).
+fn find_machine(dir: &Path, name: &str, exclude: Option<&Path>) -> Option<PathBuf> {
+    let usable = |p: &Path| {
+        p.is_file() && exclude.is_none_or(|x| p.canonicalize().ok().as_deref() != Some(x))
+    };
+    for ext in MACHINE_EXTENSIONS {
+        let candidate = dir.join(format!("{name}.{ext}"));
+        if usable(&candidate) {
+            return Some(candidate);
+        }
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for ext in MACHINE_EXTENSIONS {
+        let found = entries.iter().find(|p| {
+            p.extension().and_then(|e| e.to_str()) == Some(ext)
+                && p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(name))
+                && usable(p)
+        });
+        if let Some(p) = found {
+            return Some(p.clone());
+        }
+    }
+    None
 }
 
 fn directory_of(path: &Path) -> PathBuf {
@@ -58,11 +101,9 @@ impl Loader {
     }
 
     fn resolve(&mut self, name: &Ident, dir: &Path) -> Result<Machine> {
-        for ext in MACHINE_EXTENSIONS {
-            let candidate = dir.join(format!("{}.{ext}", name.name));
-            if candidate.is_file() {
-                return self.load_file(&candidate, name.span);
-            }
+        let current = self.stack.last().cloned();
+        if let Some(path) = find_machine(dir, &name.name, current.as_deref()) {
+            return self.load_file(&path, name.span);
         }
         Err(file_error(
             name.span,
@@ -78,6 +119,9 @@ impl Loader {
     pub(super) fn flatten(&mut self, mut m: Machine, dir: &Path) -> Result<Machine> {
         let mut seen_defs = FxHashSet::default();
         for (file, span) in std::mem::take(&mut m.definition_files) {
+            if is_prob_library(&file) && !dir.join(&file).is_file() {
+                continue;
+            }
             let defs = load_definitions(&dir.join(&file), span, &mut seen_defs, &mut Vec::new())?;
             for d in defs {
                 if !m.definitions.iter().any(|e| e.name.name == d.name.name) {
@@ -98,7 +142,7 @@ impl Loader {
             for r in refs {
                 let child = self.resolve(&r.name, dir)?;
                 let child = instantiate(child, &r)?;
-                let ops = merge(&mut m, child, how);
+                let ops = merge(&mut m, child);
                 if how == Reference::Extends {
                     promoted.extend(ops.iter().cloned());
                 }

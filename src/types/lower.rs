@@ -555,6 +555,11 @@ impl Checker {
         let binary = |op: B, a: Expr, b: Expr, ty: Type| {
             Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, span)
         };
+        if op == Op::BoolOf {
+            arity(op, args, 1, span)?;
+            let p = self.pred(&args[0])?;
+            return Ok(Expr::new(ExprKind::BoolOf(Box::new(p)), Type::Bool, span));
+        }
         // prj1/prj2 take one pair or two sets.
         if matches!(op, Op::Prj1 | Op::Prj2) && args.len() == 1 {
             let a = self.expr(&args[0])?;
