@@ -93,16 +93,17 @@ fn run_corpus() {
                     failures
                         .entry(key)
                         .or_default()
-                        .push(format!("{}: {}", d.span, first));
+                        .push(format!("[{rel}] {}: {first}", d.span));
                 }
             }
         }
     }
     let mut groups: Vec<_> = failures.into_iter().collect();
     groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+    let shown = if std::env::var_os("CORPUS_TRACE").is_some() { usize::MAX } else { 3 };
     for (key, list) in &groups {
         eprintln!("{:4} × {key}", list.len());
-        for l in list.iter().take(3) {
+        for l in list.iter().take(shown) {
             eprintln!("         {l}");
         }
     }
@@ -117,4 +118,17 @@ fn run_corpus() {
     assert!(panics.is_empty(), "panics on: {panics:?}");
     assert!(unlocated.is_empty(), "diagnostics without location: {unlocated:?}");
     assert!(rate >= FLOOR_PERCENT, "success rate {rate:.1} % below {FLOOR_PERCENT} %");
+}
+
+/// `CORPUS_ONE=path cargo test --test typecheck_corpus one -- --ignored --nocapture` renders the diagnostic
+/// of one machine (for working through failures).
+#[test]
+#[ignore]
+fn one() {
+    if let Some(p) = std::env::var_os("CORPUS_ONE") {
+        match check(Path::new(&p)) {
+            Ok(()) => eprintln!("ok"),
+            Err(d) => eprintln!("{}", d.render()),
+        }
+    }
 }
