@@ -9,13 +9,32 @@ use super::rewrite::Rewriter;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::SettingValue;
 use crate::syntax::ast::{
-    ConstKind, Definition, DefinitionBody, Ident, Name, Op, Subst, SubstKind, Term, TermKind,
+    ConstKind, Definition, DefinitionBody, Ident, Machine, Name, Op, Subst, SubstKind, Term, TermKind,
 };
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 const MAX_DEPTH: usize = 64;
+
+/// The definitions not hidden by an identifier the machine declares (a definition collected from a seen
+/// machine must not rewrite a constant of the same name).
+pub fn visible_definitions(m: &Machine) -> Vec<Definition> {
+    let mut declared: FxHashSet<&Name> = FxHashSet::default();
+    declared.extend(m.params.iter().map(|p| &p.name));
+    declared.extend(m.constants.iter().map(|(c, _)| &c.name));
+    declared.extend(m.variables.iter().map(|(v, _)| &v.name));
+    for s in &m.sets {
+        declared.insert(&s.name.name);
+        declared.extend(s.elements.iter().flatten().map(|e| &e.name));
+    }
+    m.definitions
+        .iter()
+        .filter(|d| !declared.contains(&d.name.name))
+        .cloned()
+        .collect()
+}
+
 
 /// The definitions visible in a machine, by name (the first definition of a name wins).
 pub struct Definitions<'a> {

@@ -68,12 +68,16 @@ fn merge_pred(target: &mut Option<Term>, extra: &Option<Term>) {
     *target = conjunction(all);
 }
 
+/// Puts the items of `extra` before those of `target`, once per name; for a name in both, `target`'s own
+/// declaration wins (a refinement may re-declare a set with more elements).
 fn merge_named<T: Clone>(target: &mut Vec<T>, extra: &[T], name: impl Fn(&T) -> &Name) {
     let mut merged: Vec<T> = Vec::new();
     for x in extra.iter().chain(target.iter()) {
-        if !merged.iter().any(|y| name(y) == name(x)) {
-            merged.push(x.clone());
+        if merged.iter().any(|y| name(y) == name(x)) {
+            continue;
         }
+        let own = target.iter().find(|y| name(y) == name(x)).unwrap_or(x);
+        merged.push(own.clone());
     }
     *target = merged;
 }
@@ -103,7 +107,7 @@ fn sequence(first: Option<Subst>, then: Option<Subst>) -> Option<Subst> {
 /// Expands the child's definitions in all its clauses (so that renaming and parameter substitution apply
 /// to the expanded text).
 fn expand_own_definitions(m: &mut Machine) -> Result<()> {
-    let defs_list = m.definitions.clone();
+    let defs_list = super::definitions::visible_definitions(m);
     let defs = Definitions::new(&defs_list);
     let term = |t: &mut Option<Term>| -> Result<()> {
         if let Some(x) = t {
@@ -232,7 +236,9 @@ fn merge_definitions(target: &mut Machine, child: &Machine) {
 }
 
 /// Inherits from the flattened abstract machine of a refinement (see the module comment).
-pub(super) fn refine(target: &mut Machine, abs: Machine) {
+pub(super) fn refine(target: &mut Machine, mut abs: Machine) -> Result<()> {
+    // Definitions may mention abstract variables: expand them before deciding what is still visible.
+    expand_own_definitions(&mut abs)?;
     merge_named(&mut target.sets, &abs.sets, |s| &s.name.name);
     merge_named(&mut target.params, &abs.params, |p| &p.name);
     merge_named(&mut target.constants, &abs.constants, |c| &c.0.name);
@@ -248,6 +254,7 @@ pub(super) fn refine(target: &mut Machine, abs: Machine) {
     merge_named(&mut target.variables, &kept, |v| &v.0.name);
     merge_definitions(target, &abs);
     target.unsupported_clauses.extend(abs.unsupported_clauses);
+    expand_own_definitions(target)?;
     let known = known_names(target);
     let visible = |t: &Term| free_idents(t).iter().all(|n| known.contains(n));
     let inherited: Vec<Term> = conjuncts(&abs.invariant).into_iter().filter(visible).collect();
@@ -258,6 +265,57 @@ pub(super) fn refine(target: &mut Machine, abs: Machine) {
     for op in &mut target.operations {
         if let Some(abs_op) = abs.operations.iter().find(|o| o.name.name == op.name.name) {
             inherit_precondition(op, abs_op, &known);
+        }
+        let mut scope = known.clone();
+        scope.extend(op.params.iter().chain(&op.outputs).map(|p| p.name.clone()));
+        prune_loop_invariants(&mut op.body, &scope);
+    }
+    Ok(())
+}
+
+/// Drops the conjuncts of WHILE invariants that mention identifiers not visible in the refinement (loop
+/// invariants of implementations often glue to abstract variables).
+fn prune_loop_invariants(s: &mut Subst, scope: &FxHashSet<Name>) {
+    let widened = |ids: &[Ident]| {
+        let mut inner = scope.clone();
+        inner.extend(ids.iter().map(|i| i.name.clone()));
+        inner
+    };
+    match &mut s.kind {
+        SubstKind::Skip
+        | SubstKind::Assign(..)
+        | SubstKind::BecomesElementOf(..)
+        | SubstKind::BecomesSuchThat(..)
+        | SubstKind::OpCall(..) => {}
+        SubstKind::Parallel(ss) | SubstKind::Sequence(ss) | SubstKind::Choice(ss) => {
+            ss.iter_mut().for_each(|s| prune_loop_invariants(s, scope))
+        }
+        SubstKind::Any(ids, _, b) | SubstKind::Let(ids, _, b) | SubstKind::Var(ids, b) => {
+            let inner = widened(ids);
+            prune_loop_invariants(b, &inner)
+        }
+        SubstKind::Pre(_, b) | SubstKind::Assert(_, b) => prune_loop_invariants(b, scope),
+        SubstKind::If(bs, els) | SubstKind::Select(bs, els) => {
+            bs.iter_mut().for_each(|(_, s)| prune_loop_invariants(s, scope));
+            if let Some(e) = els {
+                prune_loop_invariants(e, scope);
+            }
+        }
+        SubstKind::Case(_, bs, els) => {
+            bs.iter_mut().for_each(|(_, s)| prune_loop_invariants(s, scope));
+            if let Some(e) = els {
+                prune_loop_invariants(e, scope);
+            }
+        }
+        SubstKind::While { body, invariant, .. } => {
+            prune_loop_invariants(body, scope);
+            let kept: Vec<Term> = conjuncts(&Some(invariant.clone()))
+                .into_iter()
+                .filter(|c| free_idents(c).iter().all(|n| scope.contains(n)))
+                .collect();
+            let span = invariant.span;
+            *invariant = conjunction(kept)
+                .unwrap_or_else(|| Term::new(TermKind::Const(crate::syntax::ast::ConstKind::Btrue), span));
         }
     }
 }

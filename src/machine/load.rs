@@ -164,7 +164,7 @@ impl Loader {
         }
         if let Some(abs) = m.refines.take() {
             let abstraction = self.resolve(&abs, dir)?;
-            refine(&mut m, abstraction);
+            refine(&mut m, abstraction)?;
         }
         if !callable.is_empty() {
             if let Some(init) = &m.initialisation {

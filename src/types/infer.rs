@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::{self, TypedName};
 use crate::machine::definitions::{self, Definitions};
 use crate::syntax::ast::{self, DefinitionBody, Name};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// A standalone predicate or expression typed in the context of a machine, with the identifiers it uses that
 /// the machine does not declare (free identifiers, typed by inference).
@@ -159,24 +159,6 @@ impl Checker {
     }
 }
 
-/// The definitions not hidden by an identifier the machine declares (a definition collected from a seen
-/// machine must not rewrite a constant of the same name).
-fn visible_definitions(m: &ast::Machine) -> Vec<ast::Definition> {
-    let mut declared: FxHashSet<&Name> = FxHashSet::default();
-    declared.extend(m.params.iter().map(|p| &p.name));
-    declared.extend(m.constants.iter().map(|(c, _)| &c.name));
-    declared.extend(m.variables.iter().map(|(v, _)| &v.name));
-    for s in &m.sets {
-        declared.insert(&s.name.name);
-        declared.extend(s.elements.iter().flatten().map(|e| &e.name));
-    }
-    m.definitions
-        .iter()
-        .filter(|d| !declared.contains(&d.name.name))
-        .cloned()
-        .collect()
-}
-
 /// True for a parameter name that denotes a set (all letters uppercase).
 fn is_set_parameter(name: &str) -> bool {
     name.chars().any(|c| c.is_alphabetic()) && !name.chars().any(|c| c.is_lowercase())
@@ -188,7 +170,7 @@ pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
     let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
-    let visible = visible_definitions(m);
+    let visible = definitions::visible_definitions(m);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
 
@@ -391,7 +373,7 @@ impl Checker {
 /// variables and the DEFINITIONS of `m_ast`). Identifiers unknown to the machine are free: they are typed by
 /// inference and returned (for `bsolve solve`, they are existentially quantified).
 pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) -> Result<Formula> {
-    let visible = visible_definitions(m_ast);
+    let visible = definitions::visible_definitions(m_ast);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
     let global = |c: &mut Checker, name: &Name, span: Span, ty: Type, kind: GlobalKind| {
