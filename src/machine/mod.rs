@@ -30,3 +30,6 @@ pub fn load_text(path_for_messages: &str, text: &str, dir: &Path) -> Result<ast:
     let m = crate::syntax::parse_machine(file, text)?;
     load::Loader::default().flatten(m, dir)
 }
+
+#[cfg(test)]
+mod tests;

@@ -87,3 +87,6 @@ impl fmt::Display for Type {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

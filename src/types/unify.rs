@@ -136,8 +136,7 @@ mod tests {
         let a = u.fresh();
         let err = u
             .unify(&Type::Integer, &Type::set(Type::Integer))
-            .err()
-            .expect("mismatch");
+            .expect_err("mismatch");
         assert_eq!(err.expected, Type::Integer);
         assert_eq!(err.found, Type::set(Type::Integer));
         assert!(u.unify(&a, &Type::set(a.clone())).is_err());
