@@ -228,7 +228,7 @@ impl Parser {
             };
             let mut args = vec![];
             if self.eat_sym("(") {
-                args = self.term_list()?;
+                args = self.argument_list()?;
                 self.expect_sym(")", "after the machine arguments")?;
             }
             refs.push(MachineRef { prefix, name, args });

@@ -305,7 +305,7 @@ impl Parser {
         if !self.eat_sym("(") {
             return Ok(vec![]);
         }
-        let args = self.term_list()?;
+        let args = self.argument_list()?;
         self.expect_sym(")", "after the operation arguments")?;
         Ok(args)
     }
@@ -316,7 +316,7 @@ impl Parser {
         let mut target = Term::new(TermKind::Ident(id.name), id.span);
         loop {
             if self.eat_sym("(") {
-                let args = self.term_list()?;
+                let args = self.argument_list()?;
                 self.expect_sym(")", "after the arguments")?;
                 let span = target.span.to(self.span_at(self.pos - 1));
                 target = Term::new(TermKind::Call(Box::new(target), args), span);

@@ -143,7 +143,7 @@ impl Parser {
                 Ok(Term::new(TermKind::Field(Box::new(lhs), field), span))
             }
             Tok::Sym("(") => {
-                let args = self.term_list()?;
+                let args = self.argument_list()?;
                 self.expect_sym(")", "after the arguments")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Call(Box::new(lhs), args), span))
@@ -208,7 +208,7 @@ impl Parser {
             if let Some((op, arities)) = builtin(&name) {
                 self.advance();
                 self.advance();
-                let args = self.term_list()?;
+                let args = self.argument_list()?;
                 self.expect_sym(")", &format!("after the arguments of `{name}`"))?;
                 let span = self.span_from(start);
                 if !arities.contains(&args.len()) {
@@ -396,15 +396,23 @@ impl Parser {
 
     /// Inside `( ... )`: a term, a tuple `a, b, c`, or a composition `r ; s` / parallel product `r || s`.
     fn paren_contents(&mut self) -> PResult<Term> {
-        let first = self.term()?;
-        if self.at_sym(",") {
-            let mut items = vec![first];
-            while self.eat_sym(",") {
-                items.push(self.term()?);
-            }
-            return Ok(tuple(items));
+        let items = self.argument_list()?;
+        Ok(tuple(items))
+    }
+
+    /// The comma-separated items inside parentheses (arguments or tuple components); each may be a
+    /// composition or parallel product, as in `dom(f ; g)`.
+    pub(super) fn argument_list(&mut self) -> PResult<Vec<Term>> {
+        let mut items = vec![self.composed_term()?];
+        while self.eat_sym(",") {
+            items.push(self.composed_term()?);
         }
-        let mut acc = first;
+        Ok(items)
+    }
+
+    /// `r ; s ; ...` or `r || s || ...` (only valid directly inside parentheses), or a plain term.
+    fn composed_term(&mut self) -> PResult<Term> {
+        let mut acc = self.term()?;
         loop {
             let op = if self.eat_sym(";") {
                 Op::Composition
