@@ -24,7 +24,10 @@ fn machine_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn corpus_machines_parse() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/models"));
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/models"
+    ));
     if !root.is_dir() {
         eprintln!("corpus not found at {}, skipping", root.display());
         return;
@@ -38,7 +41,11 @@ fn corpus_machines_parse() {
             continue;
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let name = path.strip_prefix(root).unwrap_or(path).display().to_string();
+        let name = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let file = register_source(&name, &text);
         let outcome = std::panic::catch_unwind(|| parse_machine(file, &text));
         let counted = !name.starts_with("B/ErrorMachines");

@@ -273,7 +273,7 @@ pub enum DefinitionBody {
 /// One entry of a `.def` file: a definition, or an include of another `.def` file.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DefinitionsItem {
-    Definition(Definition),
+    Definition(Box<Definition>),
     /// `"other.def"`, with the span of the string.
     Include(String, Span),
 }
