@@ -256,7 +256,12 @@ impl Lexer<'_> {
                 return Ok(out);
             }
             let mut chars = rest.chars();
-            let Some(c) = chars.next() else {
+            let c = match chars.next() {
+                // Only `'''...'''` strings may span lines, as in ProB.
+                Some('\n') if close == "\"" => None,
+                c => c,
+            };
+            let Some(c) = c else {
                 return Err(self.error(start, start + close.len(), "unterminated string literal"));
             };
             if c == '\\' {
@@ -435,5 +440,8 @@ mod tests {
         assert_eq!(e.span.start, 2);
         let e = lex(FileId(0), "x = \"abc").unwrap_err();
         assert_eq!(e.span.start, 4);
+        let e = lex(FileId(0), "x = \"a\nb\"").unwrap_err();
+        assert_eq!(e.message, "unterminated string literal");
+        assert_eq!(toks("'''a\nb'''"), vec![Tok::Str("a\nb".into()), Tok::Eof]);
     }
 }

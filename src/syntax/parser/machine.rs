@@ -107,7 +107,8 @@ impl Parser {
             }
             "OPERATIONS" | "EVENTS" => {
                 self.seq_context = SeqContext::Operations;
-                loop {
+                // An empty OPERATIONS clause is accepted (machines under construction have them).
+                while !self.peek().ends_clause() {
                     m.operations.push(self.operation()?);
                     if !self.separator_before_more() {
                         break;
@@ -518,5 +519,12 @@ mod tests {
         let e = parse_machine(FileId(0), "MACHINE M\nDEFINITIONS D == 1 +\nEND").unwrap_err();
         assert!(e.message.contains("found `END`"), "{}", e.message);
         assert!(parse_machine(FileId(0), "MACHINE M\n").is_err());
+        let e = parse_machine(
+            FileId(0),
+            "MACHINE M\nOPERATIONS op = IF x = 1 THEN skip END",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("end of input"), "{}", e.message);
+        assert!(parse_machine(FileId(0), "MACHINE M\nOPERATIONS\nEND").is_ok());
     }
 }
