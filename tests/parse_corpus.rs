@@ -38,6 +38,7 @@ fn corpus_machines_parse() {
     files_with(root, &["mch", "ref", "imp"], &mut files);
     files.sort();
     let (mut total, mut parsed, mut panics) = (0, 0, vec![]);
+    let mut parse_time = std::time::Duration::ZERO;
     for path in &files {
         let Ok(bytes) = std::fs::read(path) else {
             continue;
@@ -49,7 +50,9 @@ fn corpus_machines_parse() {
             .display()
             .to_string();
         let file = register_source(&name, &text);
+        let clock = std::time::Instant::now();
         let outcome = std::panic::catch_unwind(|| parse_machine(file, &text));
+        parse_time += clock.elapsed();
         let counted = !name.starts_with("B/ErrorMachines");
         match outcome {
             Err(_) => panics.push(name.clone()),
@@ -62,7 +65,7 @@ fn corpus_machines_parse() {
         }
     }
     let rate = 100.0 * parsed as f64 / total.max(1) as f64;
-    eprintln!("parsed {parsed}/{total} corpus machines ({rate:.1} %)");
+    eprintln!("parsed {parsed}/{total} corpus machines ({rate:.1} %) in {parse_time:?}");
     assert!(panics.is_empty(), "parser panicked on {panics:?}");
     assert!(rate >= 97.0, "only {rate:.1} % of the corpus parses");
 }

@@ -58,7 +58,13 @@ fn unicode_token(c: char) -> Option<Tok> {
         '∣' => "|",
         '≔' => ":=",
         '·' => ".",
+        '∖' => "\\",
+        '‥' => "..",
         '∨' => return Some(Tok::Kw("or")),
+        '∑' => return Some(Tok::Kw("SIGMA")),
+        '∏' => return Some(Tok::Kw("PI")),
+        '⋃' => return Some(Tok::Kw("UNION")),
+        '⋂' => return Some(Tok::Kw("INTER")),
         'ℤ' => return Some(Tok::Kw("INTEGER")),
         '¬' => return Some(Tok::Ident("not".into())),
         _ => return None,
@@ -293,7 +299,12 @@ impl Lexer<'_> {
     fn symbol(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
         let rest = self.rest();
-        match SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
+        let first = rest.as_bytes()[0];
+        // Only symbols starting with the same byte can match; comparing that byte first keeps lexing fast.
+        match SYMBOLS
+            .iter()
+            .find(|s| s.as_bytes()[0] == first && rest.starts_with(**s))
+        {
             Some(s) => {
                 self.pos += s.len();
                 self.push(Tok::Sym(s), start);
@@ -315,7 +326,7 @@ impl Lexer<'_> {
         let mut chars = self.rest().chars();
         let c = chars.next().expect("called with input left");
         let next = chars.next();
-        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ') {
+        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ') {
             self.identifier();
             return Ok(());
         }
@@ -326,6 +337,11 @@ impl Lexer<'_> {
                 Tok::Kw("NATURAL1")
             }
             ('ℕ', _) => Tok::Kw("NATURAL"),
+            ('ℙ', Some(one @ ('1' | '₁'))) => {
+                self.pos += one.len_utf8();
+                Tok::Ident("POW1".into())
+            }
+            ('ℙ', _) => Tok::Ident("POW".into()),
             ('⁻', Some('¹')) => {
                 self.pos += '¹'.len_utf8();
                 Tok::Sym("~")
@@ -413,7 +429,7 @@ mod tests {
     #[test]
     fn unicode_operators_map_to_ascii() {
         assert_eq!(
-            toks("x ∈ ℕ₁ ∧ r⁻¹ ⊆ ℤ × ℕ ∨ ¬"),
+            toks("x ∈ ℕ₁ ∧ r⁻¹ ⊆ ℤ × ℕ ∨ ¬ ℙ ∖"),
             vec![
                 Tok::Ident("x".into()),
                 Tok::Sym(":"),
@@ -427,6 +443,8 @@ mod tests {
                 Tok::Kw("NATURAL"),
                 Tok::Kw("or"),
                 Tok::Ident("not".into()),
+                Tok::Ident("POW".into()),
+                Tok::Sym("\\"),
                 Tok::Eof
             ]
         );
