@@ -2,7 +2,7 @@
 
 use super::binding_power::{InfixKind, PREFIX_MINUS, infix, postfix};
 use super::{PResult, Parser};
-use crate::diag::Diagnostic;
+use crate::diag::{DiagKind, Diagnostic};
 use crate::syntax::ast::{ConstKind, Ident, Op, Quant, QuantExprKind, Term, TermKind};
 use crate::syntax::token::Tok;
 use num_bigint::BigInt;
@@ -154,9 +154,10 @@ impl Parser {
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Image, vec![lhs, arg]), span))
             }
-            other => Err(Diagnostic::syntax(
+            other => Err(Diagnostic::new(
+                DiagKind::Internal,
                 self.span_at(self.pos - 1),
-                format!("internal: {} is not a postfix operator", other.describe()),
+                format!("{} is not a postfix operator", other.describe()),
             )),
         }
     }
@@ -215,8 +216,12 @@ impl Parser {
                     return Err(Diagnostic::syntax(
                         span,
                         format!(
-                            "`{name}` takes {:?} argument(s), found {}",
-                            arities,
+                            "`{name}` takes {} argument(s), found {}",
+                            arities
+                                .iter()
+                                .map(usize::to_string)
+                                .collect::<Vec<_>>()
+                                .join(" or "),
                             args.len()
                         ),
                     ));
@@ -715,7 +720,7 @@ mod tests {
         let e = parse_term(FileId(0), "x = ").unwrap_err();
         assert!(e.message.contains("found end of input"), "{}", e.message);
         let e = parse_term(FileId(0), "card(1, 2)").unwrap_err();
-        assert!(e.message.contains("card"), "{}", e.message);
+        assert_eq!(e.message, "`card` takes 1 argument(s), found 2");
     }
 
     #[test]
