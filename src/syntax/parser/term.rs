@@ -547,7 +547,7 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use crate::diag::FileId;
-    use crate::syntax::ast::{ConstKind, Op, Term, TermKind};
+    use crate::syntax::ast::{ConstKind, Term, TermKind};
     use crate::syntax::parse_term;
 
     /// A compact S-expression rendering of a term, for shape assertions.
@@ -709,7 +709,6 @@ mod tests {
         assert_eq!(p("f ∘ g"), "(Composition g f)");
         assert_eq!(p("r⁻¹"), "(Inverse r)");
         assert_eq!(p("∅"), format!("{:?}", ConstKind::EmptySet));
-        let _ = Op::And;
     }
 
     #[test]
