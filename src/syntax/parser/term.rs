@@ -81,9 +81,18 @@ fn tuple(items: Vec<Term>) -> Term {
     })
 }
 
+/// `lhs op rhs`. Conjunctions and disjunctions are kept n-ary (`a & b & c` is one node with three
+/// arguments): they are associative, and generated machines chain thousands of conjuncts, which as a binary
+/// tree would be thousands of levels deep for every recursive pass after the parser.
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
-    Term::new(TermKind::Op(op, vec![lhs, rhs]), span)
+    match (op, lhs.kind) {
+        (Op::And | Op::Or, TermKind::Op(lhs_op, mut args)) if lhs_op == op => {
+            args.push(rhs);
+            Term::new(TermKind::Op(op, args), span)
+        }
+        (_, kind) => Term::new(TermKind::Op(op, vec![Term::new(kind, lhs.span), rhs]), span),
+    }
 }
 
 impl Parser {
@@ -605,6 +614,10 @@ mod tests {
     #[test]
     fn logical_precedence() {
         assert_eq!(p("a & b or c"), "(Or (And a b) c)");
+        assert_eq!(
+            p("a & b & (c & d) or e or f"),
+            "(Or (And a b (And c d)) e f)"
+        );
         assert_eq!(p("a or b & c"), "(And (Or a b) c)");
         assert_eq!(p("a => b => c"), "(Implies (Implies a b) c)");
         assert_eq!(p("a & b => c"), "(Implies (And a b) c)");
