@@ -104,7 +104,7 @@ pub enum ConstKind {
 }
 
 /// Every operator of classical B. The comment gives the ASCII spelling; arity is fixed per operator except
-/// `And`/`Or` (binary as parsed).
+/// `And`/`Or`, which are n-ary: a chain `a & b & c` is one node with all its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     // --- predicates ---
@@ -273,7 +273,7 @@ pub enum DefinitionBody {
 /// One entry of a `.def` file: a definition, or an include of another `.def` file.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DefinitionsItem {
-    Definition(Definition),
+    Definition(Box<Definition>),
     /// `"other.def"`, with the span of the string.
     Include(String, Span),
 }

@@ -8,11 +8,11 @@ use crate::diag::{Diagnostic, FileId, Span};
 
 /// ASCII operators and punctuation, longest first so that the first match is the longest one.
 const SYMBOLS: &[&str] = &[
-    "<<->>", "<<->", "<->>", ">+>>", ">->>", "+->>", "-->>", "/<<:", "<->", ">+>", ">->", "+->", "-->",
-    "<<|", "|>>", "/|\\", "\\|/", "|->", "<--", "<=>", "/<:", "<<:", "<|", "|>", "<+", "><", ":=", "::",
-    "=>", "<:", "/:", "/=", "\\/", "/\\", "**", "..", "||", "->", "<-", "<=", ">=", "==", "<>", "'", "(", ")",
-    "[", "]", "{", "}", ",", ";", ".", "|", "&", "!", "#", "%", "=", ":", "<", ">", "+", "-", "*", "/",
-    "\\", "^", "~",
+    "<<->>", "<<->", "<->>", ">+>>", ">->>", "+->>", "-->>", "/<<:", "<->", ">+>", ">->", "+->",
+    "-->", "<<|", "|>>", "/|\\", "\\|/", "|->", "<--", "<=>", "/<:", "<<:", "<|", "|>", "<+", "><",
+    ":=", "::", "=>", "<:", "/:", "/=", "\\/", "/\\", "**", "..", "||", "->", "<-", "<=", ">=",
+    "==", "<>", "'", "(", ")", "[", "]", "{", "}", ",", ";", ".", "|", "&", "!", "#", "%", "=",
+    ":", "<", ">", "+", "-", "*", "/", "\\", "^", "~",
 ];
 
 /// Unicode operators accepted by Atelier B, with their ASCII token.
@@ -58,7 +58,13 @@ fn unicode_token(c: char) -> Option<Tok> {
         '∣' => "|",
         '≔' => ":=",
         '·' => ".",
+        '∖' => "\\",
+        '‥' => "..",
         '∨' => return Some(Tok::Kw("or")),
+        '∑' => return Some(Tok::Kw("SIGMA")),
+        '∏' => return Some(Tok::Kw("PI")),
+        '⋃' => return Some(Tok::Kw("UNION")),
+        '⋂' => return Some(Tok::Kw("INTER")),
         'ℤ' => return Some(Tok::Kw("INTEGER")),
         '¬' => return Some(Tok::Ident("not".into())),
         _ => return None,
@@ -149,7 +155,11 @@ impl Lexer<'_> {
                 }
                 b'`' => {
                     let Some(len) = self.rest()[1..].find('`') else {
-                        return Err(self.error(start, start + 1, "unterminated back-quoted identifier"));
+                        return Err(self.error(
+                            start,
+                            start + 1,
+                            "unterminated back-quoted identifier",
+                        ));
                     };
                     let name = &self.text[start + 1..start + 1 + len];
                     self.pos += len + 2;
@@ -214,10 +224,7 @@ impl Lexer<'_> {
         let start = self.pos;
         let rest = self.rest();
         if rest.starts_with("0x") || rest.starts_with("0X") {
-            let len = 2 + rest[2..]
-                .bytes()
-                .take_while(u8::is_ascii_hexdigit)
-                .count();
+            let len = 2 + rest[2..].bytes().take_while(u8::is_ascii_hexdigit).count();
             if len > 2 {
                 self.pos += len;
                 self.push(Tok::Int(self.text[start..self.pos].into()), start);
@@ -255,12 +262,21 @@ impl Lexer<'_> {
                 return Ok(out);
             }
             let mut chars = rest.chars();
-            let Some(c) = chars.next() else {
+            let c = match chars.next() {
+                // Only `'''...'''` strings may span lines, as in ProB.
+                Some('\n') if close == "\"" => None,
+                c => c,
+            };
+            let Some(c) = c else {
                 return Err(self.error(start, start + close.len(), "unterminated string literal"));
             };
             if c == '\\' {
                 let Some(e) = chars.next() else {
-                    return Err(self.error(start, start + close.len(), "unterminated string literal"));
+                    return Err(self.error(
+                        start,
+                        start + close.len(),
+                        "unterminated string literal",
+                    ));
                 };
                 match e {
                     'n' => out.push('\n'),
@@ -283,7 +299,12 @@ impl Lexer<'_> {
     fn symbol(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
         let rest = self.rest();
-        match SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
+        let first = rest.as_bytes()[0];
+        // Only symbols starting with the same byte can match; comparing that byte first keeps lexing fast.
+        match SYMBOLS
+            .iter()
+            .find(|s| s.as_bytes()[0] == first && rest.starts_with(**s))
+        {
             Some(s) => {
                 self.pos += s.len();
                 self.push(Tok::Sym(s), start);
@@ -291,7 +312,11 @@ impl Lexer<'_> {
             }
             None => {
                 let c = rest.chars().next().unwrap_or(' ');
-                Err(self.error(start, start + c.len_utf8(), format!("unexpected character `{c}`")))
+                Err(self.error(
+                    start,
+                    start + c.len_utf8(),
+                    format!("unexpected character `{c}`"),
+                ))
             }
         }
     }
@@ -301,7 +326,7 @@ impl Lexer<'_> {
         let mut chars = self.rest().chars();
         let c = chars.next().expect("called with input left");
         let next = chars.next();
-        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ') {
+        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ') {
             self.identifier();
             return Ok(());
         }
@@ -312,6 +337,11 @@ impl Lexer<'_> {
                 Tok::Kw("NATURAL1")
             }
             ('ℕ', _) => Tok::Kw("NATURAL"),
+            ('ℙ', Some(one @ ('1' | '₁'))) => {
+                self.pos += one.len_utf8();
+                Tok::Ident("POW1".into())
+            }
+            ('ℙ', _) => Tok::Ident("POW".into()),
             ('⁻', Some('¹')) => {
                 self.pos += '¹'.len_utf8();
                 Tok::Sym("~")
@@ -399,7 +429,7 @@ mod tests {
     #[test]
     fn unicode_operators_map_to_ascii() {
         assert_eq!(
-            toks("x ∈ ℕ₁ ∧ r⁻¹ ⊆ ℤ × ℕ ∨ ¬"),
+            toks("x ∈ ℕ₁ ∧ r⁻¹ ⊆ ℤ × ℕ ∨ ¬ ℙ ∖"),
             vec![
                 Tok::Ident("x".into()),
                 Tok::Sym(":"),
@@ -413,6 +443,8 @@ mod tests {
                 Tok::Kw("NATURAL"),
                 Tok::Kw("or"),
                 Tok::Ident("not".into()),
+                Tok::Ident("POW".into()),
+                Tok::Sym("\\"),
                 Tok::Eof
             ]
         );
@@ -426,5 +458,8 @@ mod tests {
         assert_eq!(e.span.start, 2);
         let e = lex(FileId(0), "x = \"abc").unwrap_err();
         assert_eq!(e.span.start, 4);
+        let e = lex(FileId(0), "x = \"a\nb\"").unwrap_err();
+        assert_eq!(e.message, "unterminated string literal");
+        assert_eq!(toks("'''a\nb'''"), vec![Tok::Str("a\nb".into()), Tok::Eof]);
     }
 }

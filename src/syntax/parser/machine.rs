@@ -25,7 +25,8 @@ pub fn parse_definitions_file(file: FileId, text: &str) -> PResult<Vec<Definitio
 
 /// Keywords that open a block closed by `END`, for skipping unsupported clauses.
 const BLOCK_OPENERS: &[&str] = &[
-    "BEGIN", "IF", "SELECT", "CASE", "EITHER", "ANY", "LET", "VAR", "PRE", "ASSERT", "CHOICE", "WHILE",
+    "BEGIN", "IF", "SELECT", "CASE", "EITHER", "ANY", "LET", "VAR", "PRE", "ASSERT", "CHOICE",
+    "WHILE",
 ];
 
 /// `P & Q` from two optional conjuncts (a clause given twice accumulates).
@@ -78,14 +79,12 @@ impl Parser {
             "CONSTRAINTS" => m.constraints = Some(conjoin(m.constraints.take(), self.term()?)),
             "PROPERTIES" => m.properties = Some(conjoin(m.properties.take(), self.term()?)),
             "INVARIANT" => m.invariant = Some(conjoin(m.invariant.take(), self.term()?)),
-            "SETS" => {
-                loop {
-                    m.sets.push(self.set_decl()?);
-                    if !self.separator_before_more() {
-                        break;
-                    }
+            "SETS" => loop {
+                m.sets.push(self.set_decl()?);
+                if !self.separator_before_more() {
+                    break;
                 }
-            }
+            },
             "CONSTANTS" | "ABSTRACT_CONSTANTS" | "CONCRETE_CONSTANTS" | "VISIBLE_CONSTANTS" => {
                 let concrete = k == "CONCRETE_CONSTANTS" || k == "VISIBLE_CONSTANTS";
                 let ids = self.ident_list("in the constants list")?;
@@ -108,7 +107,8 @@ impl Parser {
             }
             "OPERATIONS" | "EVENTS" => {
                 self.seq_context = SeqContext::Operations;
-                loop {
+                // An empty OPERATIONS clause is accepted (machines under construction have them).
+                while !self.peek().ends_clause() {
                     m.operations.push(self.operation()?);
                     if !self.separator_before_more() {
                         break;
@@ -119,7 +119,7 @@ impl Parser {
             "DEFINITIONS" => {
                 for item in self.definitions_clause()? {
                     match item {
-                        DefinitionsItem::Definition(d) => m.definitions.push(d),
+                        DefinitionsItem::Definition(d) => m.definitions.push(*d),
                         DefinitionsItem::Include(f, span) => m.definition_files.push((f, span)),
                     }
                 }
@@ -228,7 +228,7 @@ impl Parser {
             };
             let mut args = vec![];
             if self.eat_sym("(") {
-                args = self.term_list()?;
+                args = self.argument_list()?;
                 self.expect_sym(")", "after the machine arguments")?;
             }
             refs.push(MachineRef { prefix, name, args });
@@ -339,7 +339,7 @@ impl Parser {
                 items.push(DefinitionsItem::Include(file, self.span()));
                 self.advance();
             } else {
-                items.push(DefinitionsItem::Definition(self.definition()?));
+                items.push(DefinitionsItem::Definition(Box::new(self.definition()?)));
             }
             if !self.eat_sym(";") && !self.peek().ends_clause() {
                 return Err(self.error_expected("`;`", "between definitions"));
@@ -447,9 +447,15 @@ mod tests {
              FREETYPES F = c1, c2(INTEGER)\nLOCAL_OPERATIONS l = BEGIN skip END\nVALUES x = 1\nEND",
         );
         assert_eq!(m.kind, MachineKind::Refinement);
-        assert_eq!(m.refines.as_ref().map(|i| i.name.to_string()), Some("M".into()));
+        assert_eq!(
+            m.refines.as_ref().map(|i| i.name.to_string()),
+            Some("M".into())
+        );
         assert_eq!(m.sees.len(), 2);
-        assert_eq!(m.sees[1].prefix.as_ref().map(|i| i.name.to_string()), Some("p".into()));
+        assert_eq!(
+            m.sees[1].prefix.as_ref().map(|i| i.name.to_string()),
+            Some("p".into())
+        );
         assert_eq!(&*m.sees[1].name.name, "B");
         assert_eq!(m.sees[1].args.len(), 2);
         assert_eq!(m.includes.len() + m.extends.len() + m.uses.len(), 3);
@@ -471,7 +477,11 @@ mod tests {
         );
         assert_eq!(m.definition_files.len(), 1);
         assert_eq!(m.definition_files[0].0, "lib.def");
-        let names: Vec<_> = m.definitions.iter().map(|d| d.name.name.to_string()).collect();
+        let names: Vec<_> = m
+            .definitions
+            .iter()
+            .map(|d| d.name.name.to_string())
+            .collect();
         assert_eq!(names, vec!["ONE", "ADD", "COMP", "INC", "P"]);
         assert_eq!(m.definitions[1].params.len(), 2);
         assert!(matches!(m.definitions[2].body, DefinitionBody::Term(_)));
@@ -509,5 +519,12 @@ mod tests {
         let e = parse_machine(FileId(0), "MACHINE M\nDEFINITIONS D == 1 +\nEND").unwrap_err();
         assert!(e.message.contains("found `END`"), "{}", e.message);
         assert!(parse_machine(FileId(0), "MACHINE M\n").is_err());
+        let e = parse_machine(
+            FileId(0),
+            "MACHINE M\nOPERATIONS op = IF x = 1 THEN skip END",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("end of input"), "{}", e.message);
+        assert!(parse_machine(FileId(0), "MACHINE M\nOPERATIONS\nEND").is_ok());
     }
 }

@@ -2,7 +2,7 @@
 
 use super::binding_power::{InfixKind, PREFIX_MINUS, infix, postfix};
 use super::{PResult, Parser};
-use crate::diag::Diagnostic;
+use crate::diag::{DiagKind, Diagnostic};
 use crate::syntax::ast::{ConstKind, Ident, Op, Quant, QuantExprKind, Term, TermKind};
 use crate::syntax::token::Tok;
 use num_bigint::BigInt;
@@ -81,9 +81,18 @@ fn tuple(items: Vec<Term>) -> Term {
     })
 }
 
+/// `lhs op rhs`. Conjunctions and disjunctions are kept n-ary (`a & b & c` is one node with three
+/// arguments): they are associative, and generated machines chain thousands of conjuncts, which as a binary
+/// tree would be thousands of levels deep for every recursive pass after the parser.
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
-    Term::new(TermKind::Op(op, vec![lhs, rhs]), span)
+    match (op, lhs.kind) {
+        (Op::And | Op::Or, TermKind::Op(lhs_op, mut args)) if lhs_op == op => {
+            args.push(rhs);
+            Term::new(TermKind::Op(op, args), span)
+        }
+        (_, kind) => Term::new(TermKind::Op(op, vec![Term::new(kind, lhs.span), rhs]), span),
+    }
 }
 
 impl Parser {
@@ -143,7 +152,7 @@ impl Parser {
                 Ok(Term::new(TermKind::Field(Box::new(lhs), field), span))
             }
             Tok::Sym("(") => {
-                let args = self.term_list()?;
+                let args = self.argument_list()?;
                 self.expect_sym(")", "after the arguments")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Call(Box::new(lhs), args), span))
@@ -154,9 +163,10 @@ impl Parser {
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Image, vec![lhs, arg]), span))
             }
-            other => Err(Diagnostic::syntax(
+            other => Err(Diagnostic::new(
+                DiagKind::Internal,
                 self.span_at(self.pos - 1),
-                format!("internal: {} is not a postfix operator", other.describe()),
+                format!("{} is not a postfix operator", other.describe()),
             )),
         }
     }
@@ -208,13 +218,21 @@ impl Parser {
             if let Some((op, arities)) = builtin(&name) {
                 self.advance();
                 self.advance();
-                let args = self.term_list()?;
+                let args = self.argument_list()?;
                 self.expect_sym(")", &format!("after the arguments of `{name}`"))?;
                 let span = self.span_from(start);
                 if !arities.contains(&args.len()) {
                     return Err(Diagnostic::syntax(
                         span,
-                        format!("`{name}` takes {:?} argument(s), found {}", arities, args.len()),
+                        format!(
+                            "`{name}` takes {} argument(s), found {}",
+                            arities
+                                .iter()
+                                .map(usize::to_string)
+                                .collect::<Vec<_>>()
+                                .join(" or "),
+                            args.len()
+                        ),
                     ));
                 }
                 return Ok(Term::new(TermKind::Op(op, args), span));
@@ -396,15 +414,23 @@ impl Parser {
 
     /// Inside `( ... )`: a term, a tuple `a, b, c`, or a composition `r ; s` / parallel product `r || s`.
     fn paren_contents(&mut self) -> PResult<Term> {
-        let first = self.term()?;
-        if self.at_sym(",") {
-            let mut items = vec![first];
-            while self.eat_sym(",") {
-                items.push(self.term()?);
-            }
-            return Ok(tuple(items));
+        let items = self.argument_list()?;
+        Ok(tuple(items))
+    }
+
+    /// The comma-separated items inside parentheses (arguments or tuple components); each may be a
+    /// composition or parallel product, as in `dom(f ; g)`.
+    pub(super) fn argument_list(&mut self) -> PResult<Vec<Term>> {
+        let mut items = vec![self.composed_term()?];
+        while self.eat_sym(",") {
+            items.push(self.composed_term()?);
         }
-        let mut acc = first;
+        Ok(items)
+    }
+
+    /// `r ; s ; ...` or `r || s || ...` (only valid directly inside parentheses), or a plain term.
+    fn composed_term(&mut self) -> PResult<Term> {
+        let mut acc = self.term()?;
         loop {
             let op = if self.eat_sym(";") {
                 Op::Composition
@@ -485,7 +511,10 @@ impl Parser {
         let ids = self.binder_list("in a set comprehension")?;
         self.expect_sym(".", "in a set comprehension")?;
         let pred = self.term()?;
-        self.expect_sym("|", "between the predicate and the expression of the comprehension")?;
+        self.expect_sym(
+            "|",
+            "between the predicate and the expression of the comprehension",
+        )?;
         let expr = self.term()?;
         self.expect_sym("}", "to close the set comprehension")?;
         Ok(Term::new(
@@ -527,7 +556,7 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use crate::diag::FileId;
-    use crate::syntax::ast::{ConstKind, Op, Term, TermKind};
+    use crate::syntax::ast::{ConstKind, Term, TermKind};
     use crate::syntax::parse_term;
 
     /// A compact S-expression rendering of a term, for shape assertions.
@@ -585,6 +614,10 @@ mod tests {
     #[test]
     fn logical_precedence() {
         assert_eq!(p("a & b or c"), "(Or (And a b) c)");
+        assert_eq!(
+            p("a & b & (c & d) or e or f"),
+            "(Or (And a b (And c d)) e f)"
+        );
         assert_eq!(p("a or b & c"), "(And (Or a b) c)");
         assert_eq!(p("a => b => c"), "(Implies (Implies a b) c)");
         assert_eq!(p("a & b => c"), "(Implies (And a b) c)");
@@ -608,11 +641,11 @@ mod tests {
 
     #[test]
     fn relation_and_set_shapes() {
+        assert_eq!(p("x : A --> B"), "(In x (TotalFunction A B))");
         assert_eq!(
-            p("x : A --> B"),
-            "(In x (TotalFunction A B))"
+            p("f : A +-> (B <-> C)"),
+            "(In f (PartialFunction A (Relation B C)))"
         );
-        assert_eq!(p("f : A +-> (B <-> C)"), "(In f (PartialFunction A (Relation B C)))");
         assert_eq!(p("r~[S]"), "(Image (Inverse r) S)");
         assert_eq!(p("a |-> b |-> c"), "(Maplet (Maplet a b) c)");
         assert_eq!(p("(a, b, c)"), "(Maplet (Maplet a b) c)");
@@ -622,7 +655,10 @@ mod tests {
         assert_eq!(p("f(x)(y)"), "(call (call f x) y)");
         assert_eq!(p("(r ; s)"), "(Composition r s)");
         assert_eq!(p("(r || s)"), "(ParallelProduct r s)");
-        assert_eq!(p("card(S) + prj1(A, B)(p)"), "(Add (Card S) (call (Prj1 A B) p))");
+        assert_eq!(
+            p("card(S) + prj1(A, B)(p)"),
+            "(Add (Card S) (call (Prj1 A B) p))"
+        );
         assert_eq!(p("x'a'b"), "(field (field x a) b)");
         assert_eq!(p("iterate(r, 2)"), "(Iterate r 2)");
         assert_eq!(p("M.x + 1"), "(Add M.x 1)");
@@ -631,16 +667,28 @@ mod tests {
 
     #[test]
     fn binders_and_brackets() {
-        assert_eq!(p("!x.(x : NAT => x >= 0)"), "(Forall x (Implies (In x Nat) (Ge x 0)))");
+        assert_eq!(
+            p("!x.(x : NAT => x >= 0)"),
+            "(Forall x (Implies (In x Nat) (Ge x 0)))"
+        );
         assert_eq!(p("!x,y.(x = y)"), "(Forall x,y (Eq x y))");
         assert_eq!(p("#(x,y).(x < y)"), "(Exists x,y (Lt x y))");
         assert_eq!(p("%x.(x : NAT | x + 1)"), "(Lambda x (In x Nat) (Add x 1))");
-        assert_eq!(p("%(x,y).(x : NAT & y : NAT | x)"), "(Lambda x,y (And (In x Nat) (In y Nat)) x)");
-        assert_eq!(p("SIGMA(x).(x : 1..3 | x)"), "(Sigma x (In x (Interval 1 3)) x)");
+        assert_eq!(
+            p("%(x,y).(x : NAT & y : NAT | x)"),
+            "(Lambda x,y (And (In x Nat) (In y Nat)) x)"
+        );
+        assert_eq!(
+            p("SIGMA(x).(x : 1..3 | x)"),
+            "(Sigma x (In x (Interval 1 3)) x)"
+        );
         assert_eq!(p("UNION x.(x : S | {x})"), "(Union x (In x S) {x})");
         assert_eq!(p("{x | x : NAT}"), "(setc x (In x Nat))");
         assert_eq!(p("{x, y | x < y}"), "(setc x,y (Lt x y))");
-        assert_eq!(p("{x.x : 1..3 | x * x}"), "(setce x (In x (Interval 1 3)) (Mul x x))");
+        assert_eq!(
+            p("{x.x : 1..3 | x * x}"),
+            "(setce x (In x (Interval 1 3)) (Mul x x))"
+        );
         assert_eq!(p("{(x).x : S | x}"), "(setce x (In x S) x)");
         assert_eq!(p("{p.x, 2}"), "{p.x 2}");
         assert_eq!(p("{}"), "EmptySet");
@@ -649,20 +697,31 @@ mod tests {
         assert_eq!(p("[1, 2]"), "[1 2]");
         assert_eq!(p("rec(a: 1, b: TRUE)'a"), "(field a:1,b:True a)");
         assert_eq!(p("struct(a: NAT)"), "a:Nat");
-        assert_eq!(p("IF x = 1 THEN 2 ELSIF x = 2 THEN 3 ELSE 4 END"), "(if (Eq x 1) 2 (Eq x 2) 3 4)");
-        assert_eq!(p("LET x BE x = 1 IN x + 1 END"), "(let x (Eq x 1) (Add x 1))");
-        assert_eq!(p("(s ; succ)"), "(Composition s (unsupported `succ` as a function value))");
+        assert_eq!(
+            p("IF x = 1 THEN 2 ELSIF x = 2 THEN 3 ELSE 4 END"),
+            "(if (Eq x 1) 2 (Eq x 2) 3 4)"
+        );
+        assert_eq!(
+            p("LET x BE x = 1 IN x + 1 END"),
+            "(let x (Eq x 1) (Add x 1))"
+        );
+        assert_eq!(
+            p("(s ; succ)"),
+            "(Composition s (unsupported `succ` as a function value))"
+        );
         assert_eq!(p("1.5"), "(unsupported REAL literal)");
     }
 
     #[test]
     fn unicode_terms() {
         assert_eq!(p("x ∈ ℕ ∧ y ≠ 1"), "(And (In x Natural) (NotEq y 1))");
-        assert_eq!(p("∀x·(x ∈ S ⇒ x ≥ 0)"), "(Forall x (Implies (In x S) (Ge x 0)))");
+        assert_eq!(
+            p("∀x·(x ∈ S ⇒ x ≥ 0)"),
+            "(Forall x (Implies (In x S) (Ge x 0)))"
+        );
         assert_eq!(p("f ∘ g"), "(Composition g f)");
         assert_eq!(p("r⁻¹"), "(Inverse r)");
         assert_eq!(p("∅"), format!("{:?}", ConstKind::EmptySet));
-        let _ = Op::And;
     }
 
     #[test]
@@ -673,7 +732,7 @@ mod tests {
         let e = parse_term(FileId(0), "x = ").unwrap_err();
         assert!(e.message.contains("found end of input"), "{}", e.message);
         let e = parse_term(FileId(0), "card(1, 2)").unwrap_err();
-        assert!(e.message.contains("card"), "{}", e.message);
+        assert_eq!(e.message, "`card` takes 1 argument(s), found 2");
     }
 
     #[test]
