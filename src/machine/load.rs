@@ -237,7 +237,7 @@ fn load_definitions(
     let dir = directory_of(path);
     for item in items {
         match item {
-            DefinitionsItem::Definition(d) => out.push(d),
+            DefinitionsItem::Definition(d) => out.push(*d),
             DefinitionsItem::Include(name, span) => {
                 match load_definitions(&dir.join(&name), span, seen, stack) {
                     Ok(defs) => out.extend(defs),

@@ -181,7 +181,10 @@ impl Checker {
     }
 
     fn pred_op(&mut self, op: Op, args: &[Term], span: Span) -> Result<Pred> {
-        arity(op, args, if op == Op::Not { 1 } else { 2 }, span)?;
+        // `&` and `or` are n-ary chains as parsed; the others have fixed arity.
+        if !matches!(op, Op::And | Op::Or) || args.len() < 2 {
+            arity(op, args, if op == Op::Not { 1 } else { 2 }, span)?;
+        }
         let kind = match op {
             Op::And | Op::Or => {
                 let mut parts = Vec::new();
@@ -256,11 +259,11 @@ impl Checker {
         Ok(Pred::new(kind, span))
     }
 
-    /// Collects the operands of a left- or right-nested `&` / `or` chain.
+    /// Collects the operands of a (possibly nested) `&` / `or` chain.
     fn flatten(&mut self, op: Op, args: &[Term], out: &mut Vec<Pred>) -> Result<()> {
         for a in args {
             match &a.kind {
-                TermKind::Op(o, inner) if *o == op && inner.len() == 2 => {
+                TermKind::Op(o, inner) if *o == op => {
                     self.flatten(op, inner, out)?
                 }
                 _ => out.push(self.pred(a)?),
