@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/models");
 
 /// Success rate (percent) reached on the corpus outside `B/ErrorMachines`; raise it when it improves.
-const FLOOR_PERCENT: f64 = 90.0;
+const FLOOR_PERCENT: f64 = 91.0;
 
 fn machine_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -38,7 +38,7 @@ fn check(path: &Path) -> Result<(), Diagnostic> {
 fn corpus_loads_and_typechecks() {
     // Deeply nested formulas (long conjunctions) recurse deeply in the parser and checker.
     std::thread::Builder::new()
-        .stack_size(256 << 20)
+        .stack_size(8 << 20)
         .spawn(run_corpus)
         .expect("spawn corpus thread")
         .join()
@@ -72,6 +72,9 @@ fn run_corpus() {
             Err(_) => panics.push(rel.clone()),
             Ok(Ok(())) => {
                 if is_error_machine {
+                    if std::env::var_os("CORPUS_TRACE").is_some() {
+                        eprintln!("accepted error machine {rel}");
+                    }
                     error_machines += 1;
                 } else {
                     good_total += 1;

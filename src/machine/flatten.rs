@@ -461,7 +461,31 @@ fn inline_one(op: &Operation, outs: &[Ident], args: &[Term], span: Span) -> Resu
             ),
         ));
     }
+    // A formal parameter whose name the call site also uses (an actual output or an identifier in an
+    // argument) would capture it: such parameters get a name qualified by the operation.
+    let mut taken: FxHashSet<Name> = outs.iter().map(|o| o.name.clone()).collect();
+    for a in args {
+        taken.extend(free_idents(a));
+    }
     let mut rw = Rewriter::default();
+    let params: Vec<Ident> = op
+        .params
+        .iter()
+        .map(|p| {
+            if !taken.contains(&p.name) {
+                return p.clone();
+            }
+            let fresh: Name = format!("{}.{}", op.name.name, p.name).into();
+            rw.idents.insert(
+                p.name.clone(),
+                Term::new(TermKind::Ident(fresh.clone()), p.span),
+            );
+            Ident {
+                name: fresh,
+                span: p.span,
+            }
+        })
+        .collect();
     for (formal, actual) in op.outputs.iter().zip(outs) {
         rw.idents.insert(
             formal.name.clone(),
@@ -469,14 +493,13 @@ fn inline_one(op: &Operation, outs: &[Ident], args: &[Term], span: Span) -> Resu
         );
     }
     let body = rw.subst(&op.body);
-    if op.params.is_empty() {
+    if params.is_empty() {
         return Ok(Subst {
             kind: body.kind,
             span,
         });
     }
-    let bindings = op
-        .params
+    let bindings = params
         .iter()
         .zip(args)
         .map(|(p, a)| {
@@ -494,7 +517,7 @@ fn inline_one(op: &Operation, outs: &[Ident], args: &[Term], span: Span) -> Resu
         .collect();
     let bindings = conjunction(bindings).expect("at least one parameter");
     Ok(Subst {
-        kind: SubstKind::Let(op.params.clone(), bindings, Box::new(body)),
+        kind: SubstKind::Let(params, bindings, Box::new(body)),
         span,
     })
 }

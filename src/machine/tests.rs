@@ -191,3 +191,24 @@ fn missing_and_cyclic_references_are_file_errors() {
     let err = load(Path::new("/nonexistent/X.mch")).expect_err("no file");
     assert_eq!(err.kind, DiagKind::File);
 }
+
+#[test]
+fn inlined_parameters_do_not_capture_call_site_names() {
+    let dir = project(
+        "capture",
+        &[
+            (
+                "Body.mch",
+                "MACHINE Body\nVARIABLES acc\nINVARIANT acc : NAT\nINITIALISATION acc := 0\n\
+                 OPERATIONS dd <-- body(ii) = PRE ii : NAT THEN acc := acc + ii || dd := ii + 1 END\nEND",
+            ),
+            (
+                "Loop.mch",
+                "MACHINE Loop\nINCLUDES Body\nOPERATIONS\n  rr <-- run = VAR ii IN ii := 0; ii <-- body(ii); rr := ii END\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Loop.mch")).expect("loads");
+    let checked = check_machine(&m).expect("no capture: `ii` stays the VAR identifier");
+    assert_eq!(checked.operations[0].outputs[0].ty, Type::Integer);
+}

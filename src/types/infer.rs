@@ -58,6 +58,16 @@ pub(super) struct Declared {
     pub what: String,
 }
 
+/// A bound identifier in scope.
+pub(super) struct Local {
+    pub name: Name,
+    pub ty: Type,
+    /// Only VAR identifiers and operation outputs may be assigned.
+    pub writable: bool,
+    /// What the identifier is, for messages (`operation parameter`, `LET identifier` ...).
+    pub role: &'static str,
+}
+
 /// The signature of an operation callable with `outs <-- op(args)`.
 #[derive(Clone)]
 pub(super) struct OpSig {
@@ -69,7 +79,7 @@ pub(super) struct Checker {
     pub u: Unifier,
     pub globals: FxHashMap<Name, Global>,
     /// Bound identifiers, innermost last.
-    pub locals: Vec<(Name, Type)>,
+    pub locals: Vec<Local>,
     pub pending: Vec<super::resolve::Pending>,
     pub declared: Vec<Declared>,
     pub ops: FxHashMap<Name, OpSig>,
@@ -118,15 +128,21 @@ impl Checker {
         Ok(())
     }
 
-    /// Declares a fresh typed name for a binder (quantifier, ANY, VAR, parameter ...).
-    pub(super) fn bind(&mut self, id: &ast::Ident, what: &str) -> TypedName {
+    /// Declares a fresh typed name for a binder (quantifier, ANY, VAR, LET ...); only VAR identifiers may
+    /// be assigned.
+    pub(super) fn bind(&mut self, id: &ast::Ident, what: &'static str) -> TypedName {
         let ty = self.u.fresh();
         self.declared.push(Declared {
             ty: ty.clone(),
             span: id.span,
             what: format!("{what} `{}`", id.name),
         });
-        self.locals.push((id.name.clone(), ty.clone()));
+        self.locals.push(Local {
+            name: id.name.clone(),
+            ty: ty.clone(),
+            writable: what == VAR_IDENTIFIER,
+            role: what,
+        });
         TypedName {
             name: id.name.clone(),
             ty,
@@ -158,6 +174,9 @@ impl Checker {
         Ok(())
     }
 }
+
+/// The role of VAR identifiers, the only assignable binders.
+pub(super) const VAR_IDENTIFIER: &str = "VAR identifier";
 
 /// True for a parameter name that denotes a set (all letters uppercase).
 fn is_set_parameter(name: &str) -> bool {
@@ -350,7 +369,16 @@ impl Checker {
                 span: n.span,
                 what: format!("{what} `{}` of operation `{}`", n.name, op.name.name),
             });
-            self.locals.push((n.name.clone(), n.ty.clone()));
+            self.locals.push(Local {
+                name: n.name.clone(),
+                ty: n.ty.clone(),
+                writable: what == "output",
+                role: if what == "output" {
+                    "operation output"
+                } else {
+                    "operation parameter"
+                },
+            });
         }
         let body = self.subst(&defs.expand_subst(&op.body)?);
         self.locals.clear();

@@ -71,8 +71,8 @@ impl Checker {
     }
 
     fn lookup(&mut self, name: &Ident) -> Result<Type> {
-        if let Some((_, t)) = self.locals.iter().rev().find(|(n, _)| *n == name.name) {
-            return Ok(t.clone());
+        if let Some(l) = self.locals.iter().rev().find(|l| l.name == name.name) {
+            return Ok(l.ty.clone());
         }
         if let Some(g) = self.globals.get(&name.name) {
             if g.kind == GlobalKind::Variable && !self.variables_visible {
@@ -107,7 +107,7 @@ impl Checker {
 
     /// The kind of a global identifier not hidden by a local one.
     pub(super) fn global_kind(&self, name: &str) -> Option<GlobalKind> {
-        if self.locals.iter().any(|(n, _)| &**n == name) {
+        if self.locals.iter().any(|l| &*l.name == name) {
             return None;
         }
         self.globals.get(name).map(|g| g.kind)
@@ -121,7 +121,7 @@ impl Checker {
     pub(super) fn with_bound<R>(
         &mut self,
         ids: &[Ident],
-        what: &str,
+        what: &'static str,
         f: impl FnOnce(&mut Checker, &[TypedName]) -> Result<R>,
     ) -> Result<(Vec<TypedName>, R)> {
         let n = self.locals.len();
@@ -263,9 +263,7 @@ impl Checker {
     fn flatten(&mut self, op: Op, args: &[Term], out: &mut Vec<Pred>) -> Result<()> {
         for a in args {
             match &a.kind {
-                TermKind::Op(o, inner) if *o == op => {
-                    self.flatten(op, inner, out)?
-                }
+                TermKind::Op(o, inner) if *o == op => self.flatten(op, inner, out)?,
                 _ => out.push(self.pred(a)?),
             }
         }

@@ -1,7 +1,7 @@
 //! Typing and lowering of substitutions.
 
 use super::Type;
-use super::infer::{Checker, GlobalKind};
+use super::infer::{Checker, GlobalKind, Local, VAR_IDENTIFIER};
 use super::lower::{snippet, tuple_type};
 use super::resolve::Pending;
 use crate::diag::{Diagnostic, Result, Span};
@@ -44,8 +44,12 @@ impl Checker {
                 let names = self.written(ids)?;
                 let n = self.locals.len();
                 for name in &names {
-                    self.locals
-                        .push((format!("{}$0", name.name).into(), name.ty.clone()));
+                    self.locals.push(Local {
+                        name: format!("{}$0", name.name).into(),
+                        ty: name.ty.clone(),
+                        writable: false,
+                        role: "before-value",
+                    });
                 }
                 let p = self.pred(p);
                 self.pop_locals(n);
@@ -102,7 +106,7 @@ impl Checker {
                 K::Let(bindings, Box::new(body))
             }
             SubstKind::Var(ids, body) => {
-                let (names, body) = self.with_bound(ids, "VAR identifier", |c, _| c.subst(body))?;
+                let (names, body) = self.with_bound(ids, VAR_IDENTIFIER, |c, _| c.subst(body))?;
                 K::Var(names, Box::new(body))
             }
             SubstKind::Pre(p, body) => K::Pre(self.pred(p)?, Box::new(self.subst(body)?)),
@@ -178,6 +182,15 @@ impl Checker {
     /// The type of an identifier that may be assigned: a variable, an operation output or parameter, or a
     /// local (VAR, ANY, LET) identifier.
     fn writable(&mut self, id: &Ident) -> Result<Type> {
+        if let Some(l) = self.locals.iter().rev().find(|l| l.name == id.name) {
+            if !l.writable {
+                return Err(Diagnostic::type_error(
+                    id.span,
+                    format!("cannot assign to {} `{}`", l.role, id.name),
+                ));
+            }
+            return Ok(l.ty.clone());
+        }
         match self.global_kind(&id.name) {
             Some(
                 kind @ (GlobalKind::Set

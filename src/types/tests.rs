@@ -270,3 +270,30 @@ fn formulas_get_free_identifiers() {
     assert!(free.is_empty());
     assert_eq!(e.ty, Type::Integer);
 }
+
+#[test]
+fn only_variables_outputs_and_var_identifiers_are_assignable() {
+    let err = check(
+        "assign_param.mch",
+        "MACHINE M\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION v := 0\nOPERATIONS\n  set(p) = PRE p : NAT THEN p := 1 END\nEND",
+    )
+    .expect_err("parameter assigned");
+    assert_eq!(
+        err.to_string(),
+        "assign_param.mch:6:29: cannot assign to operation parameter `p`"
+    );
+    let err = check(
+        "assign_const.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = 1\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION c := 0\nEND",
+    )
+    .expect_err("constant assigned");
+    assert!(
+        err.message.contains("cannot assign to constant `c`"),
+        "{err}"
+    );
+    check(
+        "assign_ok.mch",
+        "MACHINE M\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION v := 0\nOPERATIONS\n  r <-- op = VAR t IN t := v + 1; r := t END\nEND",
+    )
+    .expect("outputs and VAR identifiers are assignable");
+}
