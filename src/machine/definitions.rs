@@ -6,7 +6,7 @@
 //! recursive up to `MAX_DEPTH` nested uses, which also catches (mutually) recursive definitions.
 
 use super::rewrite::Rewriter;
-use crate::diag::{Diagnostic, Result, Span};
+use crate::diag::{DiagKind, Diagnostic, Result, Span};
 use crate::ir::SettingValue;
 use crate::syntax::ast::{
     ConstKind, Definition, DefinitionBody, Ident, Machine, Name, Op, Subst, SubstKind, Term,
@@ -17,6 +17,8 @@ use num_traits::{Signed, ToPrimitive};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 const MAX_DEPTH: usize = 64;
+/// Uses expanded per machine before giving up (definitions using each other twice grow exponentially).
+const MAX_EXPANSIONS: usize = 200_000;
 
 /// The definitions not hidden by an identifier the machine declares (a definition collected from a seen
 /// machine must not rewrite a constant of the same name).
@@ -39,6 +41,7 @@ pub fn visible_definitions(m: &Machine) -> Vec<Definition> {
 /// The definitions visible in a machine, by name (the first definition of a name wins).
 pub struct Definitions<'a> {
     defs: FxHashMap<Name, &'a Definition>,
+    expansions: std::cell::Cell<usize>,
 }
 
 impl<'a> Definitions<'a> {
@@ -47,7 +50,10 @@ impl<'a> Definitions<'a> {
         for d in list {
             defs.entry(d.name.name.clone()).or_insert(d);
         }
-        Definitions { defs }
+        Definitions {
+            defs,
+            expansions: std::cell::Cell::new(0),
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&'a Definition> {
@@ -60,6 +66,25 @@ impl<'a> Definitions<'a> {
 
     pub fn expand_subst(&self, s: &Subst) -> Result<Subst> {
         self.subst(s, &mut Vec::new(), 0)
+    }
+
+    /// Counts one use of `d`, failing when the nesting or the total budget is exceeded.
+    fn enter(&self, d: &Definition, span: Span, depth: usize) -> Result<()> {
+        if depth >= MAX_DEPTH {
+            return Err(too_deep(d, span));
+        }
+        self.expansions.set(self.expansions.get() + 1);
+        if self.expansions.get() > MAX_EXPANSIONS {
+            return Err(Diagnostic::new(
+                DiagKind::Limit,
+                span,
+                format!(
+                    "more than {MAX_EXPANSIONS} definition uses to expand (at `{}`)",
+                    d.name.name
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn visible(&self, name: &Name, bound: &[Name]) -> Option<&'a Definition> {
@@ -78,9 +103,7 @@ impl<'a> Definitions<'a> {
         span: Span,
         depth: usize,
     ) -> Result<Term> {
-        if depth >= MAX_DEPTH {
-            return Err(too_deep(d, span));
-        }
+        self.enter(d, span, depth)?;
         let body = match &d.body {
             DefinitionBody::Term(t) => t,
             DefinitionBody::Subst(_) => {
@@ -323,9 +346,7 @@ impl<'a> Definitions<'a> {
         bound: &mut Vec<Name>,
         depth: usize,
     ) -> Result<Subst> {
-        if depth >= MAX_DEPTH {
-            return Err(too_deep(d, span));
-        }
+        self.enter(d, span, depth)?;
         let DefinitionBody::Subst(body) = &d.body else {
             return Err(Diagnostic::type_error(
                 span,
@@ -523,6 +544,19 @@ mod tests {
         let defs = Definitions::new(&list);
         let err = defs.expand_term(&id("f")).expect_err("arity");
         assert_eq!(err.message, "definition `f` expects 1 argument(s), given 0");
+    }
+
+    #[test]
+    fn exponential_expansion_hits_the_budget() {
+        // d0 == 1; d(i+1) == d(i) + d(i): 2^40 uses.
+        let mut list = vec![def("d0", &[], int(1))];
+        for i in 1..=40 {
+            let prev = format!("d{}", i - 1);
+            list.push(def(&format!("d{i}"), &[], op(Op::Add, vec![id(&prev), id(&prev)])));
+        }
+        let defs = Definitions::new(&list);
+        let err = defs.expand_term(&id("d40")).expect_err("too large");
+        assert_eq!(err.kind, DiagKind::Limit);
     }
 
     #[test]

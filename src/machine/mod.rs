@@ -15,9 +15,11 @@ use std::path::Path;
 /// whose definitions are all collected (including those from .def files and included machines).
 pub fn load(path: &Path) -> Result<ast::Machine> {
     if !path.is_file() {
+        // Register the path so that the diagnostic has a location to print.
+        let file = register_source(&path.display().to_string(), "");
         return Err(Diagnostic::new(
             crate::diag::DiagKind::File,
-            Span::default(),
+            Span::new(file, 0, 0),
             format!("cannot open machine file `{}`", path.display()),
         ));
     }
