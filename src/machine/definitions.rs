@@ -552,7 +552,11 @@ mod tests {
         let mut list = vec![def("d0", &[], int(1))];
         for i in 1..=40 {
             let prev = format!("d{}", i - 1);
-            list.push(def(&format!("d{i}"), &[], op(Op::Add, vec![id(&prev), id(&prev)])));
+            list.push(def(
+                &format!("d{i}"),
+                &[],
+                op(Op::Add, vec![id(&prev), id(&prev)]),
+            ));
         }
         let defs = Definitions::new(&list);
         let err = defs.expand_term(&id("d40")).expect_err("too large");

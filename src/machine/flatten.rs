@@ -182,10 +182,8 @@ pub(super) fn instantiate(mut child: Machine, r: &MachineRef) -> Result<Machine>
         for (p, a) in child.params.iter().zip(&r.args) {
             rw.idents.insert(p.name.clone(), a.clone());
         }
+        // The constraints, now on the actual arguments, join the including machine's CONSTRAINTS.
         child.params.clear();
-        // The constraints on the parameters become properties of the actual arguments.
-        let constraints = child.constraints.take();
-        merge_pred(&mut child.properties, &constraints);
     }
     if let Some(prefix) = &r.prefix {
         let renamed = |n: &Name| -> Name { format!("{}.{}", prefix.name, n).into() };

@@ -25,6 +25,8 @@ pub enum Formula {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum GlobalKind {
     Set,
+    /// An all-uppercase machine parameter: a deferred set that PROPERTIES may not mention.
+    SetParam,
     Element,
     Constant,
     Variable,
@@ -36,6 +38,7 @@ impl GlobalKind {
     pub(super) fn describe(self) -> &'static str {
         match self {
             GlobalKind::Set => "set",
+            GlobalKind::SetParam => "set parameter",
             GlobalKind::Element => "set element",
             GlobalKind::Constant => "constant",
             GlobalKind::Variable => "variable",
@@ -87,6 +90,8 @@ pub(super) struct Checker {
     pub free: Option<Vec<TypedName>>,
     /// False while checking CONSTRAINTS/PROPERTIES, where state variables are not visible.
     pub variables_visible: bool,
+    /// False while checking PROPERTIES, where machine parameters are not visible.
+    pub params_visible: bool,
 }
 
 impl Checker {
@@ -100,6 +105,7 @@ impl Checker {
             ops: FxHashMap::default(),
             free: None,
             variables_visible: true,
+            params_visible: true,
         }
     }
 
@@ -214,7 +220,11 @@ pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
     let mut params = Vec::new();
     for p in &m.params {
         if is_set_parameter(&p.name) {
-            c.declare(p, Type::set(Type::Given(p.name.clone())), GlobalKind::Set)?;
+            c.declare(
+                p,
+                Type::set(Type::Given(p.name.clone())),
+                GlobalKind::SetParam,
+            )?;
             sets.push(ir::GivenSet {
                 name: p.name.clone(),
                 span: p.span,
@@ -263,7 +273,9 @@ pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
     };
     c.variables_visible = false;
     let mut constraints = clause(&mut c, &m.constraints)?;
+    c.params_visible = false;
     let mut properties = clause(&mut c, &m.properties)?;
+    c.params_visible = true;
     c.variables_visible = true;
     let mut invariant = clause(&mut c, &m.invariant)?;
     let mut assertions = Vec::new();

@@ -75,10 +75,15 @@ impl Checker {
             return Ok(l.ty.clone());
         }
         if let Some(g) = self.globals.get(&name.name) {
-            if g.kind == GlobalKind::Variable && !self.variables_visible {
+            let hidden = match g.kind {
+                GlobalKind::Variable => !self.variables_visible,
+                GlobalKind::Param | GlobalKind::SetParam => !self.params_visible,
+                _ => false,
+            };
+            if hidden {
                 return Err(Diagnostic::type_error(
                     name.span,
-                    format!("variable `{}` cannot be used here", name.name),
+                    format!("{} `{}` cannot be used here", g.kind.describe(), name.name),
                 ));
             }
             return Ok(g.ty.clone());

@@ -194,6 +194,7 @@ impl Checker {
         match self.global_kind(&id.name) {
             Some(
                 kind @ (GlobalKind::Set
+                | GlobalKind::SetParam
                 | GlobalKind::Element
                 | GlobalKind::Constant
                 | GlobalKind::Param),

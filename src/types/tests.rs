@@ -297,3 +297,25 @@ fn only_variables_outputs_and_var_identifiers_are_assignable() {
     )
     .expect("outputs and VAR identifiers are assignable");
 }
+
+#[test]
+fn machine_parameters_are_typed_by_constraints_and_hidden_from_properties() {
+    let m = check(
+        "params.mch",
+        "MACHINE M(n, ELEM)\nCONSTRAINTS n : NAT & card(ELEM) > n\nVARIABLES v\nINVARIANT v <: ELEM\nINITIALISATION v := {}\nEND",
+    )
+    .expect("checks");
+    assert_eq!(m.params.len(), 1);
+    assert_eq!(m.params[0].ty, Type::Integer);
+    assert_eq!(&*m.sets[0].name, "ELEM");
+    assert_eq!(m.variables[0].ty, Type::set(given("ELEM")));
+    let err = check(
+        "params_props.mch",
+        "MACHINE M(n)\nCONSTRAINTS n : NAT\nCONSTANTS c\nPROPERTIES c = n\nEND",
+    )
+    .expect_err("parameter in PROPERTIES");
+    assert_eq!(
+        err.to_string(),
+        "params_props.mch:4:16: machine parameter `n` cannot be used here"
+    );
+}
