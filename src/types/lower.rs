@@ -562,7 +562,9 @@ impl Checker {
                 ));
             }
             ConstKind::EmptySet => (ExprKind::SetEnum(vec![]), Type::set(self.u.fresh())),
-            ConstKind::EmptySeq => (ExprKind::SeqEnum(vec![]), Type::seq(self.u.fresh())),
+            // The empty sequence is the empty set; typing it as a set of any element type lets the
+            // deprecated `<>` stand for `{}` as ProB allows (`x : POW(NAT) & x = <>`).
+            ConstKind::EmptySeq => (ExprKind::SetEnum(vec![]), Type::set(self.u.fresh())),
             ConstKind::Integer => (ExprKind::Const(ExprConst::Integer), int_set),
             ConstKind::Natural => (ExprKind::Const(ExprConst::Natural), int_set),
             ConstKind::Natural1 => (ExprKind::Const(ExprConst::Natural1), int_set),

@@ -2,7 +2,7 @@
 
 use super::binding_power::{InfixKind, PREFIX_MINUS, infix, postfix};
 use super::{PResult, Parser};
-use crate::diag::{DiagKind, Diagnostic};
+use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::syntax::ast::{ConstKind, Ident, Op, Quant, QuantExprKind, Term, TermKind};
 use crate::syntax::token::Tok;
 use num_bigint::BigInt;
@@ -84,6 +84,32 @@ fn tuple(items: Vec<Term>) -> Term {
 /// `lhs op rhs`. Conjunctions and disjunctions are kept n-ary (`a & b & c` is one node with three
 /// arguments): they are associative, and generated machines chain thousands of conjuncts, which as a binary
 /// tree would be thousands of levels deep for every recursive pass after the parser.
+/// `succ` / `pred` used as a value (`(s ; succ)`, `pred[S]`): the function `%n.(n : INTEGER | n op 1)`.
+fn successor_function(op: Op, span: Span) -> TermKind {
+    let n = Ident {
+        name: "succ$n".into(),
+        span,
+    };
+    let var = || Term::new(TermKind::Ident(n.name.clone()), span);
+    let domain = Term::new(
+        TermKind::Op(
+            Op::In,
+            vec![var(), Term::new(TermKind::Const(ConstKind::Integer), span)],
+        ),
+        span,
+    );
+    let body = Term::new(
+        TermKind::Op(op, vec![var(), Term::new(TermKind::Int(1.into()), span)]),
+        span,
+    );
+    TermKind::QuantExpr(
+        QuantExprKind::Lambda,
+        vec![n.clone()],
+        Box::new(domain),
+        Box::new(body),
+    )
+}
+
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
     match (op, lhs.kind) {
@@ -265,7 +291,8 @@ impl Parser {
         }
         let id = self.dotted_ident("in a formula")?;
         let kind = match &*id.name {
-            "succ" | "pred" => TermKind::Unsupported(format!("`{}` as a function value", id.name)),
+            "succ" => successor_function(Op::Add, id.span),
+            "pred" => successor_function(Op::Sub, id.span),
             "REAL" | "FLOAT" => TermKind::Unsupported(format!("`{}` type", id.name)),
             _ => TermKind::Ident(id.name),
         };
@@ -707,7 +734,7 @@ mod tests {
         );
         assert_eq!(
             p("(s ; succ)"),
-            "(Composition s (unsupported `succ` as a function value))"
+            "(Composition s (Lambda succ$n (In succ$n Integer) (Add succ$n 1)))"
         );
         assert_eq!(p("1.5"), "(unsupported REAL literal)");
     }
