@@ -49,6 +49,17 @@ fn is_prob_library(file: &str) -> bool {
 
 /// The machine file for `name` in `dir`: `name.mch`, `.ref` or `.imp`, else the same ignoring case; never
 /// `exclude` (a refinement may have the name of the machine it refines).
+/// B-Toolkit's library machines that only declare types B already has built in (`SEES Bool_TYPE` makes
+/// BOOL visible there, `String_TYPE` STRING). A model that sees them and has no file of that name gets an
+/// empty machine of that name instead of a "cannot open" error.
+fn builtin_type_machine(name: &str) -> Option<&'static str> {
+    match name {
+        "Bool_TYPE" => Some("MACHINE Bool_TYPE END"),
+        "String_TYPE" => Some("MACHINE String_TYPE END"),
+        _ => None,
+    }
+}
+
 fn find_machine(dir: &Path, name: &str, exclude: Option<&Path>) -> Option<PathBuf> {
     let usable = |p: &Path| {
         p.is_file() && exclude.is_none_or(|x| p.canonicalize().ok().as_deref() != Some(x))
@@ -117,6 +128,10 @@ impl Loader {
         let current = self.stack.last().cloned();
         if let Some(path) = find_machine(dir, &name.name, current.as_deref()) {
             return self.load_file(&path, name.span);
+        }
+        if let Some(text) = builtin_type_machine(&name.name) {
+            let file = register_source(&format!("<builtin {}>", name.name), text);
+            return parse_machine(file, text);
         }
         Err(file_error(
             name.span,
