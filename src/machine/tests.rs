@@ -1,0 +1,214 @@
+//! Loading and flattening tests on machines written to a temporary directory.
+
+use super::{load, load_text};
+use crate::diag::DiagKind;
+use crate::ir;
+use crate::syntax::ast::{Machine, SubstKind};
+use crate::types::{Type, check_machine};
+use std::path::{Path, PathBuf};
+
+/// A fresh directory holding the given files.
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bsolve-machine-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write temp file");
+    }
+    dir
+}
+
+fn names(m: &Machine) -> (Vec<String>, Vec<String>, Vec<String>) {
+    (
+        m.constants
+            .iter()
+            .map(|(c, _)| c.name.to_string())
+            .collect(),
+        m.variables
+            .iter()
+            .map(|(v, _)| v.name.to_string())
+            .collect(),
+        m.operations
+            .iter()
+            .map(|o| o.name.name.to_string())
+            .collect(),
+    )
+}
+
+const COUNTER: &str = "MACHINE Counter(start)
+CONSTRAINTS start : NAT
+CONSTANTS limit
+PROPERTIES limit = 10
+VARIABLES v
+INVARIANT v : 0..limit
+INITIALISATION v := start
+OPERATIONS
+  inc(n) = PRE n : 1..2 & v + n <= limit THEN v := v + n END;
+  r <-- get = r := v
+END";
+
+#[test]
+fn includes_with_prefix_renames_and_inlines_calls() {
+    let dir = project(
+        "includes",
+        &[
+            ("Counter.mch", COUNTER),
+            (
+                "Main.mch",
+                "MACHINE Main
+INCLUDES c.Counter(0)
+VARIABLES w
+INVARIANT w : NAT
+INITIALISATION w := 0
+OPERATIONS
+  step = BEGIN c.inc(1) ; w <-- c.get END
+END",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Main.mch")).expect("loads");
+    let (constants, variables, operations) = names(&m);
+    assert_eq!(constants, ["limit"]);
+    assert_eq!(variables, ["c.v", "w"]);
+    assert_eq!(operations, ["step"]);
+    // The call is replaced by the operation body with its parameter bound.
+    let SubstKind::Sequence(parts) = &m.operations[0].body.kind else {
+        panic!("{:?}", m.operations[0].body.kind)
+    };
+    assert!(
+        matches!(parts[0].kind, SubstKind::Let(..)),
+        "{:?}",
+        parts[0].kind
+    );
+    assert!(
+        matches!(parts[1].kind, SubstKind::Assign(..)),
+        "{:?}",
+        parts[1].kind
+    );
+    let checked = check_machine(&m).expect("checks");
+    assert_eq!(checked.variables[0].ty, Type::Integer);
+    // Initialisation of the included machine runs first.
+    assert!(matches!(
+        checked.initialisation.kind,
+        ir::SubstKind::Sequence(_)
+    ));
+}
+
+#[test]
+fn extends_promotes_and_sees_shares_constants() {
+    let dir = project(
+        "extends",
+        &[
+            ("Counter.mch", COUNTER),
+            (
+                "Ctx.mch",
+                "MACHINE Ctx\nSETS COLOUR = {red, blue}\nCONSTANTS favourite\nPROPERTIES favourite = red\nEND",
+            ),
+            (
+                "Main.mch",
+                "MACHINE Main\nSEES Ctx\nEXTENDS Counter(1)\nVARIABLES col\nINVARIANT col : COLOUR\n\
+                 INITIALISATION col := favourite\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Main.mch")).expect("loads");
+    let (constants, variables, operations) = names(&m);
+    assert_eq!(constants, ["favourite", "limit"]);
+    assert_eq!(variables, ["v", "col"]);
+    assert_eq!(operations, ["inc", "get"]);
+    let checked = check_machine(&m).expect("checks");
+    assert_eq!(checked.sets.len(), 1);
+}
+
+#[test]
+fn refinement_keeps_redeclared_and_concrete_variables() {
+    let dir = project(
+        "refines",
+        &[
+            (
+                "Abs.mch",
+                "MACHINE Abs\nCONSTANTS k\nPROPERTIES k = 2\nABSTRACT_VARIABLES a\nCONCRETE_VARIABLES cv\n\
+                 INVARIANT a : NAT & cv : BOOL & a <= k\nINITIALISATION a := 0 || cv := TRUE\n\
+                 OPERATIONS set(x) = PRE x : 0..k THEN a := x END\nEND",
+            ),
+            (
+                "Ref.ref",
+                "REFINEMENT Ref\nREFINES Abs\nVARIABLES b\nINVARIANT b : NAT & b = a * 2\n\
+                 INITIALISATION b := 0 || cv := FALSE\nOPERATIONS set(x) = b := x * 2\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Ref.ref")).expect("loads");
+    let (constants, variables, _) = names(&m);
+    assert_eq!(constants, ["k"]);
+    assert_eq!(variables, ["cv", "b"]);
+    let checked = check_machine(&m).expect("checks");
+    // `b = a * 2` mentions the dropped abstract variable and is not kept; the parameter gets its type from
+    // the abstract precondition.
+    assert_eq!(checked.invariant.conjuncts().len(), 2);
+    assert_eq!(checked.operations[0].params[0].ty, Type::Integer);
+}
+
+#[test]
+fn definitions_files_are_included_recursively() {
+    let dir = project(
+        "defs",
+        &[
+            ("base.def", "DEFINITIONS LIMIT == 3"),
+            ("more.def", "DEFINITIONS \"base.def\"; DOUBLE(x) == 2 * x"),
+            (
+                "Main.mch",
+                "MACHINE Main\nDEFINITIONS \"more.def\"\nCONSTANTS c\nPROPERTIES c = DOUBLE(LIMIT)\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Main.mch")).expect("loads");
+    let defs: Vec<&str> = m.definitions.iter().map(|d| &*d.name.name).collect();
+    assert_eq!(defs, ["LIMIT", "DOUBLE"]);
+    check_machine(&m).expect("checks");
+}
+
+#[test]
+fn missing_and_cyclic_references_are_file_errors() {
+    let dir = project(
+        "missing",
+        &[
+            ("A.mch", "MACHINE A\nSEES B\nEND"),
+            ("B.mch", "MACHINE B\nSEES A\nEND"),
+        ],
+    );
+    let err = load_text("Main.mch", "MACHINE Main\nSEES Nowhere\nEND", &dir).expect_err("missing");
+    assert_eq!(err.kind, DiagKind::File);
+    assert!(
+        err.to_string().starts_with(
+            "Main.mch:2:6: cannot open machine `Nowhere` (looked for Nowhere.mch, Nowhere.ref, Nowhere.imp in"
+        ),
+        "{err}"
+    );
+    let err = load(&dir.join("A.mch")).expect_err("cycle");
+    assert_eq!(err.kind, DiagKind::File);
+    assert!(err.message.contains("cyclic"), "{err}");
+    let err = load(Path::new("/nonexistent/X.mch")).expect_err("no file");
+    assert_eq!(err.kind, DiagKind::File);
+}
+
+#[test]
+fn inlined_parameters_do_not_capture_call_site_names() {
+    let dir = project(
+        "capture",
+        &[
+            (
+                "Body.mch",
+                "MACHINE Body\nVARIABLES acc\nINVARIANT acc : NAT\nINITIALISATION acc := 0\n\
+                 OPERATIONS dd <-- body(ii) = PRE ii : NAT THEN acc := acc + ii || dd := ii + 1 END\nEND",
+            ),
+            (
+                "Loop.mch",
+                "MACHINE Loop\nINCLUDES Body\nOPERATIONS\n  rr <-- run = VAR ii IN ii := 0; ii <-- body(ii); rr := ii END\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Loop.mch")).expect("loads");
+    let checked = check_machine(&m).expect("no capture: `ii` stays the VAR identifier");
+    assert_eq!(checked.operations[0].outputs[0].ty, Type::Integer);
+}

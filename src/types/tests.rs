@@ -1,0 +1,321 @@
+//! Inference and lowering tests through the parser (`machine::load_text`).
+
+use super::{Formula, Type, check_formula, check_machine};
+use crate::ir::{self, BinaryOp, ExprKind, PredKind};
+use crate::machine::load_text;
+use std::path::Path;
+
+fn check(name: &str, text: &str) -> Result<ir::Machine, crate::diag::Diagnostic> {
+    let m = load_text(name, text, Path::new("."))?;
+    check_machine(&m)
+}
+
+fn type_of<'a>(names: &'a [ir::TypedName], n: &str) -> &'a Type {
+    &names
+        .iter()
+        .find(|t| &*t.name == n)
+        .unwrap_or_else(|| panic!("no `{n}`"))
+        .ty
+}
+
+fn given(s: &str) -> Type {
+    Type::Given(s.into())
+}
+
+#[test]
+fn infers_types_of_constants_variables_and_operations() {
+    let m = check(
+        "infer_ok.mch",
+        "MACHINE M
+SETS S; COL = {red, green}
+CONSTANTS f, n, r, q
+PROPERTIES f : S --> 1..3 & n = card(S) & r = rec(b: TRUE, a: 1) & q = r'a
+VARIABLES s, c
+INVARIANT s : seq(BOOL) & c <: COL
+INITIALISATION s := [] || c := {}
+OPERATIONS
+  out <-- get(i) = PRE i : 1..size(s) THEN out := s(i) END;
+  put(x) = PRE x : COL THEN c := c \\/ {x} END
+END",
+    )
+    .expect("checks");
+    assert_eq!(
+        *type_of(&m.constants, "f"),
+        Type::relation(given("S"), Type::Integer)
+    );
+    assert_eq!(*type_of(&m.constants, "n"), Type::Integer);
+    // Record fields are sorted by name whatever the source order.
+    assert_eq!(
+        *type_of(&m.constants, "r"),
+        Type::Struct(vec![("a".into(), Type::Integer), ("b".into(), Type::Bool)])
+    );
+    assert_eq!(*type_of(&m.variables, "s"), Type::seq(Type::Bool));
+    assert_eq!(*type_of(&m.variables, "c"), Type::set(given("COL")));
+    let get = &m.operations[0];
+    assert_eq!(get.params[0].ty, Type::Integer);
+    assert_eq!(get.outputs[0].ty, Type::Bool);
+    assert_eq!(m.operations[1].params[0].ty, given("COL"));
+    assert_eq!(m.sets.len(), 2);
+}
+
+/// The first `Binary` operator found in an expression tree, pre-order.
+fn first_binary(e: &ir::Expr) -> Option<BinaryOp> {
+    match &e.kind {
+        ExprKind::Binary(op, _, _) => Some(*op),
+        _ => None,
+    }
+}
+
+#[test]
+fn minus_and_times_follow_operand_types() {
+    let m = check(
+        "ambiguous.mch",
+        "MACHINE M
+CONSTANTS a, b, c, d, k
+PROPERTIES c = a * b & a = {1} & b = {TRUE} & d = a - {2} & k = 2 * 3 - 1
+END",
+    )
+    .expect("checks");
+    assert_eq!(
+        *type_of(&m.constants, "c"),
+        Type::relation(Type::Integer, Type::Bool)
+    );
+    let ops: Vec<Option<BinaryOp>> = m
+        .properties
+        .conjuncts()
+        .iter()
+        .map(|p| match &p.kind {
+            PredKind::Compare(_, _, rhs) => first_binary(rhs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ops,
+        vec![
+            Some(BinaryOp::Product),
+            None,
+            None,
+            Some(BinaryOp::SetMinus),
+            Some(BinaryOp::Sub)
+        ]
+    );
+}
+
+#[test]
+fn sugar_is_removed() {
+    let m = check(
+        "sugar.mch",
+        "MACHINE M
+CONSTANTS x
+PROPERTIES x > 1 & x /: {5} & (x = 2 or x = 3 or x = 4)
+END",
+    )
+    .expect("checks");
+    let c = m.properties.conjuncts();
+    assert_eq!(c.len(), 3);
+    // x > 1 becomes 1 < x.
+    let PredKind::Compare(ir::CompareOp::Lt, lhs, _) = &c[0].kind else {
+        panic!("{:?}", c[0].kind)
+    };
+    assert_eq!(lhs.kind, ExprKind::Int(1.into()));
+    assert!(matches!(c[1].kind, PredKind::Not(_)));
+    let PredKind::Or(parts) = &c[2].kind else {
+        panic!("or")
+    };
+    assert_eq!(parts.len(), 3);
+}
+
+#[test]
+fn reports_mismatch_with_types_and_position() {
+    let text = "MACHINE M\nCONSTANTS x\nPROPERTIES x : INTEGER & x + {1} = 2\nEND";
+    let err = check("mismatch.mch", text).expect_err("ill-typed");
+    assert_eq!(
+        err.message,
+        "type mismatch: expected INTEGER, found POW(INTEGER) in `x + {1}`"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("mismatch.mch:3:26: {}", err.message)
+    );
+}
+
+#[test]
+fn reports_untyped_and_unknown_identifiers() {
+    let err = check(
+        "untyped.mch",
+        "MACHINE M\nCONSTANTS c, d\nPROPERTIES d = 1 & c = c\nEND",
+    )
+    .expect_err("untyped");
+    assert_eq!(
+        err.to_string(),
+        "untyped.mch:2:11: could not infer a type for constant `c`"
+    );
+    let err = check(
+        "unknown.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = foo + 1\nEND",
+    )
+    .expect_err("unknown");
+    assert_eq!(
+        err.to_string(),
+        "unknown.mch:3:16: unknown identifier `foo`"
+    );
+    let err = check(
+        "vars.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = v\nVARIABLES v\nINVARIANT v = 1\nINITIALISATION v := 1\nEND",
+    )
+    .expect_err("variable in PROPERTIES");
+    assert!(
+        err.message.contains("variable `v` cannot be used here"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rejects_predicate_as_expression_and_back() {
+    let err = check(
+        "role.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = (1 < 2)\nEND",
+    )
+    .expect_err("predicate in expression");
+    assert!(
+        err.message
+            .starts_with("expected an expression, found a predicate"),
+        "{err}"
+    );
+    assert_eq!(err.span.location().map(|l| (l.1, l.2)), Some((3, 16)));
+    let err = check(
+        "role2.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = 1 & c\nEND",
+    )
+    .expect_err("expression as predicate");
+    assert_eq!(
+        err.to_string(),
+        "role2.mch:3:20: expected a predicate, found an expression `c`"
+    );
+}
+
+#[test]
+fn types_binders_let_if_and_before_values() {
+    let m = check(
+        "binders.mch",
+        "MACHINE M
+CONSTANTS sq, t
+PROPERTIES sq = %x.(x : 1..3 | x * x) & t = LET y BE y = 2 IN IF y > 1 THEN {y} ELSE {} END END
+  & !z.(z : 1..2 => #w.(w : BOOL & bool(z > 1) = w))
+VARIABLES v
+INVARIANT v : NAT
+INITIALISATION v := 0
+OPERATIONS
+  bump = v : (v > v$0)
+END",
+    )
+    .expect("checks");
+    assert_eq!(
+        *type_of(&m.constants, "sq"),
+        Type::relation(Type::Integer, Type::Integer)
+    );
+    assert_eq!(*type_of(&m.constants, "t"), Type::set(Type::Integer));
+    let ir::SubstKind::BecomesSuchThat(names, _) = &m.operations[0].body.kind else {
+        panic!("{:?}", m.operations[0].body.kind)
+    };
+    assert_eq!(names[0].ty, Type::Integer);
+}
+
+#[test]
+fn definitions_and_settings_are_applied() {
+    let m = check(
+        "defs.mch",
+        "MACHINE M
+DEFINITIONS SQ(a) == a * a; LIM == SQ(3); SET_PREF_MAXINT == 2**8 - 1; scope_S == 1..4;
+  GOAL == (v = LIM); ANIMATION_FUNCTION == {}
+SETS S
+VARIABLES v
+INVARIANT v : 0..LIM
+INITIALISATION v := 0
+OPERATIONS inc = PRE v < LIM THEN v := v + 1 END
+END",
+    )
+    .expect("checks");
+    assert_eq!(m.settings.len(), 2);
+    assert_eq!(&*m.settings[0].0, "SET_PREF_MAXINT");
+    assert_eq!(m.settings[0].1, ir::SettingValue::Int(255.into()));
+    assert_eq!(m.settings[1].1, ir::SettingValue::Range(1.into(), 4.into()));
+    assert!(m.goal.is_some());
+    let err = check(
+        "rec.mch",
+        "MACHINE M\nDEFINITIONS A == B + 1; B == A\nCONSTANTS c\nPROPERTIES c = A\nEND",
+    )
+    .expect_err("recursive");
+    assert!(err.message.contains("deeper than 64"), "{err}");
+}
+
+#[test]
+fn formulas_get_free_identifiers() {
+    let text = "MACHINE M\nSETS S\nCONSTANTS k\nPROPERTIES k = 3\nEND";
+    let ast = load_text("formula.mch", text, Path::new(".")).expect("loads");
+    let m = check_machine(&ast).expect("checks");
+    let file = crate::diag::register_source("<formula>", "y > k & z : S");
+    let term = crate::syntax::parse_term(file, "y > k & z : S").expect("parses");
+    let Formula::Pred(_, free) = check_formula(&ast, &m, &term).expect("types") else {
+        panic!("a predicate")
+    };
+    assert_eq!(free.len(), 2);
+    assert_eq!(*type_of(&free, "y"), Type::Integer);
+    assert_eq!(*type_of(&free, "z"), given("S"));
+    let file = crate::diag::register_source("<formula2>", "card(S) + k");
+    let term = crate::syntax::parse_term(file, "card(S) + k").expect("parses");
+    let Formula::Expr(e, free) = check_formula(&ast, &m, &term).expect("types") else {
+        panic!("an expression")
+    };
+    assert!(free.is_empty());
+    assert_eq!(e.ty, Type::Integer);
+}
+
+#[test]
+fn only_variables_outputs_and_var_identifiers_are_assignable() {
+    let err = check(
+        "assign_param.mch",
+        "MACHINE M\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION v := 0\nOPERATIONS\n  set(p) = PRE p : NAT THEN p := 1 END\nEND",
+    )
+    .expect_err("parameter assigned");
+    assert_eq!(
+        err.to_string(),
+        "assign_param.mch:6:29: cannot assign to operation parameter `p`"
+    );
+    let err = check(
+        "assign_const.mch",
+        "MACHINE M\nCONSTANTS c\nPROPERTIES c = 1\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION c := 0\nEND",
+    )
+    .expect_err("constant assigned");
+    assert!(
+        err.message.contains("cannot assign to constant `c`"),
+        "{err}"
+    );
+    check(
+        "assign_ok.mch",
+        "MACHINE M\nVARIABLES v\nINVARIANT v : NAT\nINITIALISATION v := 0\nOPERATIONS\n  r <-- op = VAR t IN t := v + 1; r := t END\nEND",
+    )
+    .expect("outputs and VAR identifiers are assignable");
+}
+
+#[test]
+fn machine_parameters_are_typed_by_constraints_and_hidden_from_properties() {
+    let m = check(
+        "params.mch",
+        "MACHINE M(n, ELEM)\nCONSTRAINTS n : NAT & card(ELEM) > n\nVARIABLES v\nINVARIANT v <: ELEM\nINITIALISATION v := {}\nEND",
+    )
+    .expect("checks");
+    assert_eq!(m.params.len(), 1);
+    assert_eq!(m.params[0].ty, Type::Integer);
+    assert_eq!(&*m.sets[0].name, "ELEM");
+    assert_eq!(m.variables[0].ty, Type::set(given("ELEM")));
+    let err = check(
+        "params_props.mch",
+        "MACHINE M(n)\nCONSTRAINTS n : NAT\nCONSTANTS c\nPROPERTIES c = n\nEND",
+    )
+    .expect_err("parameter in PROPERTIES");
+    assert_eq!(
+        err.to_string(),
+        "params_props.mch:4:16: machine parameter `n` cannot be used here"
+    );
+}
