@@ -30,7 +30,9 @@ impl Context {
                 Some(elems) => elems.clone(),
                 None => {
                     let n = deferred_size(&machine, &settings, &gs.name)?;
-                    (1..=n).map(|i| Name::from(format!("{}{i}", gs.name))).collect()
+                    (1..=n)
+                        .map(|i| Name::from(format!("{}{i}", gs.name)))
+                        .collect()
                 }
             };
             let mut elems = Vec::with_capacity(names.len());
@@ -114,7 +116,10 @@ fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32,
                 _ => None,
             };
             return size.ok_or_else(|| {
-                Diagnostic::type_error(*span, format!("{scope} must be a size n or an interval n..m"))
+                Diagnostic::type_error(
+                    *span,
+                    format!("{scope} must be a size n or an interval n..m"),
+                )
             });
         }
     }

@@ -94,7 +94,10 @@ impl Context {
         vars.iter()
             .map(|v| match env.get(&v.name) {
                 Some(val) => self.to_value(val.clone(), span),
-                None => Err(super::internal_error(span, format!("{} is unbound", v.name))),
+                None => Err(super::internal_error(
+                    span,
+                    format!("{} is unbound", v.name),
+                )),
             })
             .collect()
     }
@@ -230,7 +233,10 @@ impl Context {
             }
             Candidates::Tuples(items, conjunct) => {
                 let PredKind::Compare(_, pattern, _) = &s.conjuncts[*conjunct].kind else {
-                    return Err(super::internal_error(s.span, "tuple domain without a pattern"));
+                    return Err(super::internal_error(
+                        s.span,
+                        "tuple domain without a pattern",
+                    ));
                 };
                 let pattern = (**pattern).clone();
                 for x in items.iter() {
@@ -420,7 +426,11 @@ impl Context {
             return Ok(choice);
         }
         if let (Some((l, _)), Some((h, _))) = (&lo, &hi) {
-            let size = if h < l { 0 } else { h.sub(l).succ().to_usize().unwrap_or(usize::MAX) };
+            let size = if h < l {
+                0
+            } else {
+                h.sub(l).succ().to_usize().unwrap_or(usize::MAX)
+            };
             if size > limit {
                 return Err(limit_error(
                     var.span,
@@ -447,7 +457,11 @@ impl Context {
                 Some((h, _)) if h < maxint => h,
                 _ => maxint,
             };
-            let size = if h < l { 0 } else { h.sub(&l).succ().to_usize().unwrap_or(usize::MAX) };
+            let size = if h < l {
+                0
+            } else {
+                h.sub(&l).succ().to_usize().unwrap_or(usize::MAX)
+            };
             return Ok(Choice {
                 vars: vec![i],
                 candidates: Candidates::Range(l, h),
@@ -470,12 +484,19 @@ impl Context {
 
     /// All values of a type, and whether that is really all of them (INTEGER is cut to MININT..MAXINT,
     /// STRING to nothing).
-    pub(crate) fn type_values(&self, ty: &Type, span: Span) -> Result<(Arc<Vec<Value>>, bool), EvalError> {
+    pub(crate) fn type_values(
+        &self,
+        ty: &Type,
+        span: Span,
+    ) -> Result<(Arc<Vec<Value>>, bool), EvalError> {
         let limit = self.settings().enumeration_limit;
         let too_large = || limit_error(span, format!("the type {ty} has more than {limit} values"));
         Ok(match ty {
             Type::Integer => {
-                let (lo, hi) = (Int::from(&self.settings().minint), Int::from(&self.settings().maxint));
+                let (lo, hi) = (
+                    Int::from(&self.settings().minint),
+                    Int::from(&self.settings().maxint),
+                );
                 match Value::interval(&lo, &hi) {
                     Value::Set(v) => (v, false),
                     _ => unreachable!("interval builds a set"),
@@ -517,8 +538,10 @@ impl Context {
                         })
                         .collect();
                 }
-                let mut values: Vec<Value> =
-                    records.into_iter().map(|r| Value::Record(Arc::new(r))).collect();
+                let mut values: Vec<Value> = records
+                    .into_iter()
+                    .map(|r| Value::Record(Arc::new(r)))
+                    .collect();
                 values.sort_unstable();
                 (Arc::new(values), complete)
             }
@@ -536,7 +559,10 @@ impl Context {
                 base: self.type_set(inner, span)?,
                 non_empty: false,
             }),
-            Type::Pair(a, b) => sym(SymbolicSet::Product(self.type_set(a, span)?, self.type_set(b, span)?)),
+            Type::Pair(a, b) => sym(SymbolicSet::Product(
+                self.type_set(a, span)?,
+                self.type_set(b, span)?,
+            )),
             Type::Struct(fields) => {
                 let fields = fields
                     .iter()
@@ -636,7 +662,9 @@ pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut FxHashSet<&'e str>) {
             pred_names(p, out);
             expr_names(body, out);
         }
-        ExprKind::Record(fs) | ExprKind::Struct(fs) => fs.iter().for_each(|(_, x)| expr_names(x, out)),
+        ExprKind::Record(fs) | ExprKind::Struct(fs) => {
+            fs.iter().for_each(|(_, x)| expr_names(x, out))
+        }
         ExprKind::BoolOf(p) => pred_names(p, out),
         ExprKind::If(p, a, b) => {
             pred_names(p, out);

@@ -1,7 +1,9 @@
 //! Evaluation of expressions.
 
 use super::symbolic::{SymbolicSet, destructure};
-use super::{Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error};
+use super::{
+    Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
+};
 use crate::diag::Span;
 use crate::ir::{BinaryOp, BinderKind, Expr, ExprConst, ExprKind, Pred, TypedName, UnaryOp};
 use crate::types::Type;
@@ -186,7 +188,9 @@ impl Context {
                 {
                     let bound = if op == UnaryOp::Max { hi } else { lo };
                     return match (lo, hi, bound) {
-                        (Some(l), Some(h), _) if h < l => Err(wd_error(span, "max/min of the empty set")),
+                        (Some(l), Some(h), _) if h < l => {
+                            Err(wd_error(span, "max/min of the empty set"))
+                        }
                         (_, _, Some(b)) => Ok(value(Value::Int(b.clone()))),
                         _ => Err(wd_error(span, "max/min of an unbounded set")),
                     };
@@ -195,7 +199,11 @@ impl Context {
                     return Err(wd_error(span, "max/min of an infinite set"));
                 }
                 let items = self.materialize(&s, span)?;
-                let pick = if op == UnaryOp::Max { items.last() } else { items.first() };
+                let pick = if op == UnaryOp::Max {
+                    items.last()
+                } else {
+                    items.first()
+                };
                 return pick
                     .cloned()
                     .map(value)
@@ -204,16 +212,21 @@ impl Context {
             UnaryOp::Id => {
                 let s = self.eval(a, env)?;
                 return Ok(match &s {
-                    Val::Value(Value::Set(items)) => {
-                        set_val(items.iter().map(|x| Value::pair(x.clone(), x.clone())).collect())
-                    }
+                    Val::Value(Value::Set(items)) => set_val(
+                        items
+                            .iter()
+                            .map(|x| Value::pair(x.clone(), x.clone()))
+                            .collect(),
+                    ),
                     _ => sym(SymbolicSet::Identity(s)),
                 });
             }
             UnaryOp::Dom => {
                 let r = self.eval(a, env)?;
                 if let Val::Sym(s) = &r
-                    && let SymbolicSet::Lambda { vars, pred, env, .. } = &**s
+                    && let SymbolicSet::Lambda {
+                        vars, pred, env, ..
+                    } = &**s
                 {
                     return Ok(sym(SymbolicSet::Comprehension {
                         vars: vars.clone(),
@@ -250,7 +263,12 @@ impl Context {
             UnaryOp::GenUnion => {
                 let mut all = Vec::new();
                 for s in items()? {
-                    all.extend(s.as_set().ok_or_else(|| internal_error(span, "union of non-sets"))?.iter().cloned());
+                    all.extend(
+                        s.as_set()
+                            .ok_or_else(|| internal_error(span, "union of non-sets"))?
+                            .iter()
+                            .cloned(),
+                    );
                 }
                 value(Value::set_from_vec(all))
             }
@@ -259,9 +277,16 @@ impl Context {
                 let Some(first) = sets.first() else {
                     return Err(wd_error(span, "inter of the empty set"));
                 };
-                let mut acc = first.as_set().ok_or_else(|| internal_error(span, "inter of non-sets"))?.to_vec();
+                let mut acc = first
+                    .as_set()
+                    .ok_or_else(|| internal_error(span, "inter of non-sets"))?
+                    .to_vec();
                 for s in &sets[1..] {
-                    acc = set::intersection(&acc, s.as_set().ok_or_else(|| internal_error(span, "inter of non-sets"))?);
+                    acc = set::intersection(
+                        &acc,
+                        s.as_set()
+                            .ok_or_else(|| internal_error(span, "inter of non-sets"))?,
+                    );
                 }
                 set_val(acc)
             }
@@ -271,8 +296,14 @@ impl Context {
             UnaryOp::Fnc => set_val(relations::fnc(items()?)),
             UnaryOp::Rel => set_val(relations::rel(items()?, span)?),
             UnaryOp::PairFirst | UnaryOp::PairSecond => {
-                let (x, y) = v.as_pair().ok_or_else(|| internal_error(span, "projection of a non-pair"))?;
-                value(if op == UnaryOp::PairFirst { x.clone() } else { y.clone() })
+                let (x, y) = v
+                    .as_pair()
+                    .ok_or_else(|| internal_error(span, "projection of a non-pair"))?;
+                value(if op == UnaryOp::PairFirst {
+                    x.clone()
+                } else {
+                    y.clone()
+                })
             }
             _ => value(sequences::unary(op, &v, span)?),
         })
@@ -281,9 +312,12 @@ impl Context {
     /// `id(T)` for a type T (symbolic when T is infinite).
     fn identity_of_type(&self, ty: &Type, span: Span) -> Result<Val, EvalError> {
         Ok(match self.type_set(ty, span)? {
-            Val::Value(Value::Set(items)) => {
-                set_val(items.iter().map(|x| Value::pair(x.clone(), x.clone())).collect())
-            }
+            Val::Value(Value::Set(items)) => set_val(
+                items
+                    .iter()
+                    .map(|x| Value::pair(x.clone(), x.clone()))
+                    .collect(),
+            ),
             other => sym(SymbolicSet::Identity(other)),
         })
     }
@@ -298,7 +332,12 @@ impl Context {
     ) -> Result<Val, EvalError> {
         let span = e.span;
         match op {
-            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Power => {
+            BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Mod
+            | BinaryOp::Power => {
                 let x = self.eval_int(a, env)?;
                 let y = self.eval_int(b, env)?;
                 return Ok(value(Value::Int(arith(op, &x, &y, span)?)));
@@ -340,8 +379,14 @@ impl Context {
                 let mut image = self.point_image(&f, &x, span)?;
                 return match image.len() {
                     1 => Ok(value(image.pop().expect("one element"))),
-                    0 => Err(wd_error(span, format!("function applied outside its domain (to {x})"))),
-                    _ => Err(wd_error(span, format!("applied relation is not a function at {x}"))),
+                    0 => Err(wd_error(
+                        span,
+                        format!("function applied outside its domain (to {x})"),
+                    )),
+                    _ => Err(wd_error(
+                        span,
+                        format!("applied relation is not a function at {x}"),
+                    )),
                 };
             }
             BinaryOp::Image => {
@@ -355,18 +400,19 @@ impl Context {
                     return Ok(value(Value::set_from_vec(out)));
                 }
                 let pairs = self.materialize(&r, span)?;
-                let kept = relations::filter_pairs(&pairs, true, span, |x| self.contains(&s, x, span))?;
+                let kept =
+                    relations::filter_pairs(&pairs, true, span, |x| self.contains(&s, x, span))?;
                 return Ok(value(Value::set_from_vec(
-                    kept.iter().filter_map(|p| p.as_pair().map(|(_, y)| y.clone())).collect(),
+                    kept.iter()
+                        .filter_map(|p| p.as_pair().map(|(_, y)| y.clone()))
+                        .collect(),
                 )));
             }
             BinaryOp::DomRestrict | BinaryOp::DomSubtract => {
                 let s = self.eval(a, env)?;
                 let r = self.eval(b, env)?;
                 let keep = op == BinaryOp::DomRestrict;
-                if keep
-                    && let (Val::Value(Value::Set(points)), Val::Sym(_)) = (&s, &r)
-                {
+                if keep && let (Val::Value(Value::Set(points)), Val::Sym(_)) = (&s, &r) {
                     let mut out = Vec::new();
                     for x in points.iter() {
                         for y in self.point_image(&r, x, span)? {
@@ -393,7 +439,9 @@ impl Context {
                 let r2 = self.eval(b, env)?;
                 let mut out = Vec::new();
                 for p in r1.iter() {
-                    let (x, y) = p.as_pair().ok_or_else(|| internal_error(span, "composition of a non-relation"))?;
+                    let (x, y) = p
+                        .as_pair()
+                        .ok_or_else(|| internal_error(span, "composition of a non-relation"))?;
                     for z in self.point_image(&r2, y, span)? {
                         out.push(Value::pair(x.clone(), z));
                     }
@@ -410,7 +458,11 @@ impl Context {
                 let mut out = Vec::with_capacity(s.len() * t.len());
                 for x in s.iter() {
                     for y in t.iter() {
-                        let r = if op == BinaryOp::Prj1 { x.clone() } else { y.clone() };
+                        let r = if op == BinaryOp::Prj1 {
+                            x.clone()
+                        } else {
+                            y.clone()
+                        };
                         out.push(Value::pair(Value::pair(x.clone(), y.clone()), r));
                     }
                 }
@@ -456,8 +508,12 @@ impl Context {
         };
         Ok(match op {
             BinaryOp::Override => set_val(relations::overwrite(&rel(&x)?, &rel(&y)?, span)?),
-            BinaryOp::DirectProduct => set_val(relations::direct_product(&rel(&x)?, &rel(&y)?, span)?),
-            BinaryOp::ParallelProduct => set_val(relations::parallel_product(&rel(&x)?, &rel(&y)?, span)?),
+            BinaryOp::DirectProduct => {
+                set_val(relations::direct_product(&rel(&x)?, &rel(&y)?, span)?)
+            }
+            BinaryOp::ParallelProduct => {
+                set_val(relations::parallel_product(&rel(&x)?, &rel(&y)?, span)?)
+            }
             _ => value(sequences::binary(op, &x, &y, span)?),
         })
     }
@@ -496,7 +552,12 @@ impl Context {
     }
 
     /// `r[{x}]` for any relation value, without materialising lambdas or identities.
-    pub(crate) fn point_image(&self, r: &Val, x: &Value, span: Span) -> Result<Vec<Value>, EvalError> {
+    pub(crate) fn point_image(
+        &self,
+        r: &Val,
+        x: &Value,
+        span: Span,
+    ) -> Result<Vec<Value>, EvalError> {
         match r {
             Val::Value(Value::Set(pairs)) => Ok(set::pairs_from(pairs, x)
                 .iter()
@@ -504,7 +565,12 @@ impl Context {
                 .collect()),
             Val::Value(_) => Err(internal_error(span, "image of a non-relation")),
             Val::Sym(s) => match &**s {
-                SymbolicSet::Lambda { vars, pred, body, env } => {
+                SymbolicSet::Lambda {
+                    vars,
+                    pred,
+                    body,
+                    env,
+                } => {
                     let Some(parts) = destructure(x, vars.len()) else {
                         return Ok(Vec::new());
                     };
@@ -556,7 +622,10 @@ impl Context {
         let complete = self.search(vars, pred, env, &mut |ctx, env| {
             results.push(ctx.eval_value(body, env)?);
             if results.len() > limit {
-                return Err(limit_error(span, format!("more than {limit} bound-variable solutions")));
+                return Err(limit_error(
+                    span,
+                    format!("more than {limit} bound-variable solutions"),
+                ));
             }
             Ok(true)
         })?;
@@ -575,7 +644,9 @@ impl Context {
                     (Int::Small(1), false)
                 };
                 for r in &results {
-                    let i = r.as_int().ok_or_else(|| internal_error(span, "SIGMA/PI of non-integers"))?;
+                    let i = r
+                        .as_int()
+                        .ok_or_else(|| internal_error(span, "SIGMA/PI of non-integers"))?;
                     acc = if sigma { acc.add(i) } else { acc.mul(i) };
                 }
                 value(Value::Int(acc))
@@ -583,7 +654,12 @@ impl Context {
             BinderKind::Union => {
                 let mut all = Vec::new();
                 for r in &results {
-                    all.extend(r.as_set().ok_or_else(|| internal_error(span, "UNION of non-sets"))?.iter().cloned());
+                    all.extend(
+                        r.as_set()
+                            .ok_or_else(|| internal_error(span, "UNION of non-sets"))?
+                            .iter()
+                            .cloned(),
+                    );
                 }
                 value(Value::set_from_vec(all))
             }
@@ -591,9 +667,16 @@ impl Context {
                 let Some(first) = results.first() else {
                     return Err(wd_error(span, "INTER over an empty index set"));
                 };
-                let mut acc = first.as_set().ok_or_else(|| internal_error(span, "INTER of non-sets"))?.to_vec();
+                let mut acc = first
+                    .as_set()
+                    .ok_or_else(|| internal_error(span, "INTER of non-sets"))?
+                    .to_vec();
                 for r in &results[1..] {
-                    acc = set::intersection(&acc, r.as_set().ok_or_else(|| internal_error(span, "INTER of non-sets"))?);
+                    acc = set::intersection(
+                        &acc,
+                        r.as_set()
+                            .ok_or_else(|| internal_error(span, "INTER of non-sets"))?,
+                    );
                 }
                 set_val(acc)
             }
@@ -618,10 +701,15 @@ fn arith(op: BinaryOp, x: &Int, y: &Int, span: Span) -> Result<Int, EvalError> {
         BinaryOp::Sub => x.sub(y),
         BinaryOp::Mul => x.mul(y),
         BinaryOp::Div => x.div(y).ok_or_else(|| wd_error(span, "division by zero"))?,
-        BinaryOp::Mod => x.modulo(y).ok_or_else(|| wd_error(span, "modulo by zero"))?,
+        BinaryOp::Mod => x
+            .modulo(y)
+            .ok_or_else(|| wd_error(span, "modulo by zero"))?,
         _ => {
             if y.is_negative() {
-                return Err(wd_error(span, format!("power with a negative exponent {y}")));
+                return Err(wd_error(
+                    span,
+                    format!("power with a negative exponent {y}"),
+                ));
             }
             match x.to_i64() {
                 Some(0) => {

@@ -51,19 +51,30 @@ pub(crate) fn compose(r1: &[Value], r2: &[Value], span: Span) -> Result<Vec<Valu
 }
 
 /// `r1 >< r2 = {x |-> (y |-> z) | x|->y : r1 & x|->z : r2}`.
-pub(crate) fn direct_product(r1: &[Value], r2: &[Value], span: Span) -> Result<Vec<Value>, EvalError> {
+pub(crate) fn direct_product(
+    r1: &[Value],
+    r2: &[Value],
+    span: Span,
+) -> Result<Vec<Value>, EvalError> {
     let mut out = Vec::new();
     for p in r1 {
         let (x, y) = pair(p, span)?;
         for q in set::pairs_from(r2, x) {
-            out.push(Value::pair(x.clone(), Value::pair(y.clone(), pair(q, span)?.1.clone())));
+            out.push(Value::pair(
+                x.clone(),
+                Value::pair(y.clone(), pair(q, span)?.1.clone()),
+            ));
         }
     }
     Ok(sorted(out))
 }
 
 /// `(r1 || r2) = {(x |-> v) |-> (y |-> w) | x|->y : r1 & v|->w : r2}`.
-pub(crate) fn parallel_product(r1: &[Value], r2: &[Value], span: Span) -> Result<Vec<Value>, EvalError> {
+pub(crate) fn parallel_product(
+    r1: &[Value],
+    r2: &[Value],
+    span: Span,
+) -> Result<Vec<Value>, EvalError> {
     let mut out = Vec::with_capacity(r1.len() * r2.len());
     for p in r1 {
         let (x, y) = pair(p, span)?;

@@ -18,7 +18,10 @@ pub(crate) fn unary(op: UnaryOp, v: &Value, span: Span) -> Result<Value, EvalErr
         return match op {
             UnaryOp::Size => Ok(Value::int(s.chars().count() as i64)),
             UnaryOp::Rev => Ok(Value::Str(s.chars().rev().collect::<String>().into())),
-            _ => Err(internal_error(span, "sequence operator applied to a string")),
+            _ => Err(internal_error(
+                span,
+                "sequence operator applied to a string",
+            )),
         };
     }
     let seq = elements(v, span)?;
@@ -56,7 +59,12 @@ pub(crate) fn unary(op: UnaryOp, v: &Value, span: Span) -> Result<Value, EvalErr
             }
             Value::sequence(out)
         }
-        _ => return Err(internal_error(span, format!("{op:?} is not a sequence operator"))),
+        _ => {
+            return Err(internal_error(
+                span,
+                format!("{op:?} is not a sequence operator"),
+            ));
+        }
     })
 }
 
@@ -101,6 +109,11 @@ pub(crate) fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Result<V
                 Value::sequence(s[k..].to_vec())
             }
         }
-        _ => return Err(internal_error(span, format!("{op:?} is not a sequence operator"))),
+        _ => {
+            return Err(internal_error(
+                span,
+                format!("{op:?} is not a sequence operator"),
+            ));
+        }
     })
 }

@@ -47,7 +47,10 @@ impl Default for Settings {
 
 impl Settings {
     /// Defaults, then the machine's SET_PREF_* and MAX_OPERATIONS_* settings, then `overrides`.
-    pub fn for_machine(m: &ir::Machine, overrides: &[(String, String)]) -> Result<Settings, Diagnostic> {
+    pub fn for_machine(
+        m: &ir::Machine,
+        overrides: &[(String, String)],
+    ) -> Result<Settings, Diagnostic> {
         let mut s = Settings::default();
         for (name, value, span) in &m.settings {
             if let Some(pref) = name.strip_prefix("SET_PREF_") {
@@ -56,17 +59,30 @@ impl Settings {
                     SettingValue::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
                     SettingValue::Text(t) => t.clone(),
                     SettingValue::Range(..) => {
-                        return Err(Diagnostic::type_error(*span, format!("{name} must be a number or a boolean")));
+                        return Err(Diagnostic::type_error(
+                            *span,
+                            format!("{name} must be a number or a boolean"),
+                        ));
                     }
                 };
                 s.set(pref, &text, *span)?;
             } else if let Some(op) = name.strip_prefix("MAX_OPERATIONS_") {
                 match value {
                     SettingValue::Int(i) => {
-                        let n = usize::try_from(i).map_err(|_| Diagnostic::type_error(*span, format!("{name} must be a natural number")))?;
+                        let n = usize::try_from(i).map_err(|_| {
+                            Diagnostic::type_error(
+                                *span,
+                                format!("{name} must be a natural number"),
+                            )
+                        })?;
                         s.operation_limits.push((op.into(), n));
                     }
-                    _ => return Err(Diagnostic::type_error(*span, format!("{name} must be a natural number"))),
+                    _ => {
+                        return Err(Diagnostic::type_error(
+                            *span,
+                            format!("{name} must be a natural number"),
+                        ));
+                    }
                 }
             }
         }
@@ -77,7 +93,10 @@ impl Settings {
             return Err(Diagnostic::new(
                 crate::diag::DiagKind::Usage,
                 Span::default(),
-                format!("MININT ({}) is greater than MAXINT ({})", s.minint, s.maxint),
+                format!(
+                    "MININT ({}) is greater than MAXINT ({})",
+                    s.minint, s.maxint
+                ),
             ));
         }
         Ok(s)
@@ -92,8 +111,18 @@ impl Settings {
                 format!("preference {name} expects {what}, got `{value}`"),
             )
         };
-        let int = || value.trim().parse::<BigInt>().map_err(|_| bad("an integer"));
-        let nat = || value.trim().parse::<usize>().map_err(|_| bad("a natural number"));
+        let int = || {
+            value
+                .trim()
+                .parse::<BigInt>()
+                .map_err(|_| bad("an integer"))
+        };
+        let nat = || {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| bad("a natural number"))
+        };
         match name {
             "MAXINT" => self.maxint = int()?,
             "MININT" => self.minint = int()?,
@@ -111,6 +140,10 @@ impl Settings {
 
     /// The `--card`/`-card` size given for a deferred set, if any.
     pub fn set_size(&self, set: &str) -> Option<u32> {
-        self.set_sizes.iter().rev().find(|(n, _)| &**n == set).map(|(_, k)| *k)
+        self.set_sizes
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == set)
+            .map(|(_, k)| *k)
     }
 }

@@ -16,7 +16,10 @@ pub enum SymbolicSet {
     /// STRING.
     Strings,
     /// `POW(S)`/`FIN(S)` (`non_empty` for POW1/FIN1). Values are finite, so FIN and POW have the same members.
-    PowerSet { base: Val, non_empty: bool },
+    PowerSet {
+        base: Val,
+        non_empty: bool,
+    },
     /// A relation or function arrow `A op B` (op is one of the arrow `BinaryOp`s).
     Arrow(BinaryOp, Val, Val),
     /// `seq(S)`, `seq1(S)`, `iseq(S)`, `iseq1(S)`, `perm(S)`.
@@ -319,9 +322,9 @@ impl Context {
                 }
                 SymbolicSet::PowerSet { base, non_empty } => {
                     let n = self.card(base, span)?;
-                    let n = n
-                        .to_u32()
-                        .ok_or_else(|| limit_error(span, "card of a power set too large to compute"))?;
+                    let n = n.to_u32().ok_or_else(|| {
+                        limit_error(span, "card of a power set too large to compute")
+                    })?;
                     let c = Int::Small(2).pow(n);
                     return Ok(if *non_empty { c.pred() } else { c });
                 }
@@ -350,7 +353,11 @@ impl Context {
         }
         let items = match &**sym {
             SymbolicSet::Interval(Some(lo), Some(hi)) => {
-                let n = if hi < lo { Int::zero() } else { hi.sub(lo).succ() };
+                let n = if hi < lo {
+                    Int::zero()
+                } else {
+                    hi.sub(lo).succ()
+                };
                 if n.to_usize().is_none_or(|n| n > limit) {
                     return Err(too_large());
                 }
@@ -370,9 +377,11 @@ impl Context {
                 let a_items = self.materialize(a, span)?;
                 let b_items = self.materialize(b, span)?;
                 let candidates = if is_function_arrow(*op) {
-                    functions(&a_items, &b_items, is_total_arrow(*op), limit).ok_or_else(too_large)?
+                    functions(&a_items, &b_items, is_total_arrow(*op), limit)
+                        .ok_or_else(too_large)?
                 } else {
-                    set::power_set(&set::product(&a_items, &b_items), 0, limit).ok_or_else(too_large)?
+                    set::power_set(&set::product(&a_items, &b_items), 0, limit)
+                        .ok_or_else(too_large)?
                 };
                 let mut out = Vec::new();
                 for c in candidates {
@@ -406,7 +415,11 @@ impl Context {
                 let complete = self.search(vars, pred, &mut env, &mut |_, env| {
                     let vals: Vec<Value> = vars
                         .iter()
-                        .map(|v| env.get_value(&v.name).cloned().unwrap_or_else(Value::empty_set))
+                        .map(|v| {
+                            env.get_value(&v.name)
+                                .cloned()
+                                .unwrap_or_else(Value::empty_set)
+                        })
                         .collect();
                     out.push(tuple(&vals));
                     if out.len() > limit {
@@ -432,7 +445,11 @@ impl Context {
                 let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
                     let vals: Vec<Value> = vars
                         .iter()
-                        .map(|v| env.get_value(&v.name).cloned().unwrap_or_else(Value::empty_set))
+                        .map(|v| {
+                            env.get_value(&v.name)
+                                .cloned()
+                                .unwrap_or_else(Value::empty_set)
+                        })
                         .collect();
                     let image = ctx.eval_value(body, env)?;
                     out.push(Value::pair(tuple(&vals), image));
@@ -494,7 +511,13 @@ impl Context {
 
     /// `a /\ b` (keep = true) or `a - b` (keep = false), enumerating `a` and testing membership in `b`
     /// (or, for an intersection, enumerating whichever side is finite).
-    fn filter_known(&self, a: &Val, b: &Val, keep: bool, span: Span) -> Result<Vec<Value>, EvalError> {
+    fn filter_known(
+        &self,
+        a: &Val,
+        b: &Val,
+        keep: bool,
+        span: Span,
+    ) -> Result<Vec<Value>, EvalError> {
         let (src, other) = match self.materialize(a, span) {
             Ok(items) => (items, b),
             Err(e) if keep => match self.materialize(b, span) {
@@ -550,8 +573,14 @@ impl Context {
                 }
                 (SymbolicSet::Strings, SymbolicSet::Strings) => return Ok(true),
                 (
-                    SymbolicSet::PowerSet { base: x, non_empty: n1 },
-                    SymbolicSet::PowerSet { base: y, non_empty: n2 },
+                    SymbolicSet::PowerSet {
+                        base: x,
+                        non_empty: n1,
+                    },
+                    SymbolicSet::PowerSet {
+                        base: y,
+                        non_empty: n2,
+                    },
                 ) if *n1 || !*n2 => return self.is_subset(x, y, span),
                 _ => {}
             }
