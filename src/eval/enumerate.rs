@@ -286,15 +286,18 @@ impl Context {
         let mut set_choice: Option<Choice> = None;
         let mut bound_covers = Vec::new();
         for (c, conj) in s.conjuncts.iter().enumerate() {
-            if s.checked[c]
-                || !s.mentions[c].contains(&i)
-                || s.mentions[c].iter().any(|&j| j != i && !s.bound[j])
-            {
+            if s.checked[c] || !s.mentions[c].contains(&i) {
                 continue;
             }
             let PredKind::Compare(op, l, r) = &conj.kind else {
                 continue;
             };
+            let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
+            let tuple_pattern =
+                *op == CompareOp::In && matches!(l.kind, ExprKind::Binary(BinaryOp::Maplet, ..));
+            if others_unbound && !tuple_pattern {
+                continue;
+            }
             let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
             let free_of = |e: &Expr| {
                 let mut names = FxHashSet::default();
@@ -352,9 +355,17 @@ impl Context {
                         });
                     }
                 }
-                CompareOp::In if free_of(r) => {
+                CompareOp::In if tuple_pattern => {
                     let mut leaves = Vec::new();
                     if !pattern_vars(l, &mut leaves) {
+                        continue;
+                    }
+                    let mut set_names = FxHashSet::default();
+                    expr_names(r, &mut set_names);
+                    let set_ready = s.mentions[c]
+                        .iter()
+                        .all(|&j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
+                    if !set_ready || leaves.iter().any(|n| set_names.contains(n)) {
                         continue;
                     }
                     let idx: Option<Vec<usize>> = leaves

@@ -142,3 +142,6 @@ impl Env {
         self.bindings.truncate(len);
     }
 }
+
+#[cfg(test)]
+mod tests;
