@@ -1024,3 +1024,84 @@ fn sieve_difference_with_lambda_range_is_fast() {
     assert_eq!(v.as_set().expect("set").len(), 50_000);
     assert!(elapsed.as_secs_f64() < 5.0, "took {elapsed:?}");
 }
+
+#[test]
+fn transitions_of_a_counter_machine() {
+    use crate::ir::Operation;
+    let mut m = machine();
+    let xv = || var("x", ity());
+    let cv = || var("c", ity());
+    m.constants = vec![tn("c", ity())];
+    m.properties = and(vec![
+        cmp(C::In, cv(), bin(B::Interval, int(1), int(3), iset())),
+        cmp(C::Eq, bin(B::Mod, cv(), int(2), ity()), int(1)),
+    ]);
+    m.variables = vec![tn("x", ity())];
+    m.initialisation = subst(SubstKind::BecomesElementOf(
+        vec![tn("x", ity())],
+        setof(vec![int(0), cv()], iset()),
+    ));
+    let op = |name: &str, params: Vec<TypedName>, outputs: Vec<TypedName>, body: Subst| Operation {
+        name: name.into(),
+        span: sp(),
+        params,
+        outputs,
+        body,
+    };
+    m.operations = vec![
+        op(
+            "inc",
+            vec![],
+            vec![],
+            subst(SubstKind::Pre(
+                cmp(C::Lt, xv(), int(3)),
+                Box::new(assign("x", bin(B::Add, xv(), int(1), ity()))),
+            )),
+        ),
+        op(
+            "set",
+            vec![tn("v", ity())],
+            vec![],
+            subst(SubstKind::Pre(
+                cmp(C::In, var("v", ity()), bin(B::Interval, int(0), cv(), iset())),
+                Box::new(assign("x", var("v", ity()))),
+            )),
+        ),
+        op("get", vec![], vec![tn("out", ity())], assign("out", xv())),
+    ];
+    let c = Context::new(m, Settings::default()).expect("context");
+    let setups = c.setup_constants(10).expect("setup");
+    assert_eq!(setups.solutions, vec![vec![Value::int(1)], vec![Value::int(3)]]);
+    assert!(setups.complete);
+    let consts = &setups.solutions[1];
+    let inits = c.initial_states(consts, 10).expect("init");
+    assert_eq!(inits.len(), 2);
+    let s0 = State {
+        values: vec![Value::int(3)],
+    };
+    assert!(inits.contains(&s0));
+    let succ = c.successors(consts, &s0, 10).expect("successors");
+    let described: Vec<String> = succ
+        .iter()
+        .map(|t| {
+            format!(
+                "{}({:?})->{:?} out {:?}",
+                t.operation,
+                t.params.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+                t.target.values.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+                t.outputs.iter().map(|v| v.to_string()).collect::<Vec<_>>()
+            )
+        })
+        .collect();
+    assert_eq!(
+        described,
+        vec![
+            "1([\"0\"])->[\"0\"] out []",
+            "1([\"1\"])->[\"1\"] out []",
+            "1([\"2\"])->[\"2\"] out []",
+            "1([\"3\"])->[\"3\"] out []",
+            "2([])->[\"3\"] out [\"3\"]",
+        ]
+    );
+    assert_eq!(c.successors(consts, &s0, 2).expect("capped").len(), 3);
+}
