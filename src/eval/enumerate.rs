@@ -311,6 +311,22 @@ impl Context {
                     } else if is_var(r) && free_of(l) {
                         l
                     } else {
+                        if var.ty == Type::Integer
+                            && let Some(solution) = self.solve_linear(l, r, name, env)
+                        {
+                            let candidates = match solution {
+                                Some(v) => Candidates::Single(Val::Value(Value::Int(v))),
+                                None => Candidates::Set(Arc::new(Vec::new())),
+                            };
+                            return Ok(Choice {
+                                vars: vec![i],
+                                candidates,
+                                covered: vec![c],
+                                rank: 0,
+                                size: 1,
+                                complete: true,
+                            });
+                        }
                         continue;
                     };
                     if let Ok(v) = self.eval(other, env) {
@@ -491,6 +507,63 @@ impl Context {
             rank: 2,
             complete,
         })
+    }
+
+    /// Solves `l = r` for the integer variable `name` when both sides are linear in it
+    /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it,
+    /// `None` when the equation is not of that shape.
+    fn solve_linear(&self, l: &Expr, r: &Expr, name: &str, env: &mut Env) -> Option<Option<Int>> {
+        let (a1, b1) = self.linear_form(l, name, env)?;
+        let (a2, b2) = self.linear_form(r, name, env)?;
+        let a = a1.sub(&a2);
+        if a.is_zero() {
+            return None;
+        }
+        let b = b2.sub(&b1);
+        Some(match b.modulo(&a) {
+            Some(rem) if rem.is_zero() => b.div(&a),
+            _ => None,
+        })
+    }
+
+    /// `e` as `(a, b)` with `e = a*name + b`, if `e` is linear in `name`.
+    fn linear_form(&self, e: &Expr, name: &str, env: &mut Env) -> Option<(Int, Int)> {
+        let mut names = FxHashSet::default();
+        expr_names(e, &mut names);
+        if !names.contains(name) {
+            return match self.eval(e, env) {
+                Ok(Val::Value(Value::Int(b))) => Some((Int::zero(), b)),
+                _ => None,
+            };
+        }
+        match &e.kind {
+            ExprKind::Var(_) => Some((Int::Small(1), Int::zero())),
+            ExprKind::Unary(crate::ir::UnaryOp::Neg, x) => {
+                let (a, b) = self.linear_form(x, name, env)?;
+                Some((a.neg(), b.neg()))
+            }
+            ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, y) => {
+                let (a1, b1) = self.linear_form(x, name, env)?;
+                let (a2, b2) = self.linear_form(y, name, env)?;
+                Some(if *op == BinaryOp::Add {
+                    (a1.add(&a2), b1.add(&b2))
+                } else {
+                    (a1.sub(&a2), b1.sub(&b2))
+                })
+            }
+            ExprKind::Binary(BinaryOp::Mul, x, y) => {
+                let (a1, b1) = self.linear_form(x, name, env)?;
+                let (a2, b2) = self.linear_form(y, name, env)?;
+                if a1.is_zero() {
+                    Some((a2.mul(&b1), b2.mul(&b1)))
+                } else if a2.is_zero() {
+                    Some((a1.mul(&b2), b1.mul(&b2)))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
     }
 
     /// All values of a type, and whether that is really all of them (INTEGER is cut to MININT..MAXINT,

@@ -1063,7 +1063,11 @@ fn transitions_of_a_counter_machine() {
             vec![tn("v", ity())],
             vec![],
             subst(SubstKind::Pre(
-                cmp(C::In, var("v", ity()), bin(B::Interval, int(0), cv(), iset())),
+                cmp(
+                    C::In,
+                    var("v", ity()),
+                    bin(B::Interval, int(0), cv(), iset()),
+                ),
                 Box::new(assign("x", var("v", ity()))),
             )),
         ),
@@ -1071,7 +1075,10 @@ fn transitions_of_a_counter_machine() {
     ];
     let c = Context::new(m, Settings::default()).expect("context");
     let setups = c.setup_constants(10).expect("setup");
-    assert_eq!(setups.solutions, vec![vec![Value::int(1)], vec![Value::int(3)]]);
+    assert_eq!(
+        setups.solutions,
+        vec![vec![Value::int(1)], vec![Value::int(3)]]
+    );
     assert!(setups.complete);
     let consts = &setups.solutions[1];
     let inits = c.initial_states(consts, 10).expect("init");
@@ -1088,7 +1095,11 @@ fn transitions_of_a_counter_machine() {
                 "{}({:?})->{:?} out {:?}",
                 t.operation,
                 t.params.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
-                t.target.values.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+                t.target
+                    .values
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>(),
                 t.outputs.iter().map(|v| v.to_string()).collect::<Vec<_>>()
             )
         })
@@ -1104,4 +1115,58 @@ fn transitions_of_a_counter_machine() {
         ]
     );
     assert_eq!(c.successors(consts, &s0, 2).expect("capped").len(), 3);
+}
+
+#[test]
+fn linear_equations_bind_variables_without_enumeration() {
+    // {n | n : 3..limit & #y.(y : 2..limit & n = y + y)} with limit = 20000.
+    let limit = 20_000;
+    let n = || var("n", ity());
+    let y = || var("y", ity());
+    let range = |lo| bin(B::Interval, int(lo), int(limit), iset());
+    let exists = Pred::new(
+        PredKind::Exists(
+            vec![tn("y", ity())],
+            Box::new(and(vec![
+                cmp(C::In, y(), range(2)),
+                cmp(C::Eq, n(), bin(B::Add, y(), y(), ity())),
+            ])),
+        ),
+        sp(),
+    );
+    let comp = Expr::new(
+        ExprKind::Comprehension(
+            vec![tn("n", ity())],
+            Box::new(and(vec![cmp(C::In, n(), range(3)), exists])),
+        ),
+        iset(),
+        sp(),
+    );
+    let start = std::time::Instant::now();
+    let v = ctx()
+        .eval_expr(&un(U::Card, comp, ity()), &Env::new())
+        .expect("evaluates");
+    assert_eq!(v, Value::int(limit / 2 - 1));
+    assert!(
+        start.elapsed().as_secs_f64() < 5.0,
+        "took {:?}",
+        start.elapsed()
+    );
+    // 2*x + 1 = 8 has no integer solution; 3 - x = 10 has one.
+    let xs = vec![tn("x", ity())];
+    let odd = cmp(
+        C::Eq,
+        bin(B::Add, bin(B::Mul, int(2), x(), ity()), int(1), ity()),
+        int(8),
+    );
+    let r = ctx()
+        .solve_by_enumeration(&xs, &odd, &Env::new(), 10)
+        .expect("enumerate");
+    assert!(r.solutions.is_empty() && r.complete);
+    let minus = cmp(C::Eq, bin(B::Sub, int(3), x(), ity()), int(10));
+    let r = ctx()
+        .solve_by_enumeration(&xs, &minus, &Env::new(), 10)
+        .expect("enumerate");
+    assert_eq!(r.solutions, vec![vec![Value::int(-7)]]);
+    assert!(r.complete);
 }
