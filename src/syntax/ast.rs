@@ -270,6 +270,14 @@ pub enum DefinitionBody {
     Opaque(String),
 }
 
+/// One entry of a `.def` file: a definition, or an include of another `.def` file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DefinitionsItem {
+    Definition(Definition),
+    /// `"other.def"`, with the span of the string.
+    Include(String, Span),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MachineKind {
     Machine,
@@ -328,6 +336,8 @@ pub struct Machine {
     pub initialisation: Option<Subst>,
     pub operations: Vec<Operation>,
     pub definitions: Vec<Definition>,
+    /// `"file.def"` includes listed in DEFINITIONS, in order, for the loader to resolve.
+    pub definition_files: Vec<(String, Span)>,
     /// Clauses bsolve parses but does not support (FREETYPES, VALUES, ...): name and span, reported by the
     /// type checker as "unsupported: ...".
     pub unsupported_clauses: Vec<(String, Span)>,
@@ -358,6 +368,7 @@ impl Machine {
             initialisation: None,
             operations: vec![],
             definitions: vec![],
+            definition_files: vec![],
             unsupported_clauses: vec![],
         }
     }

@@ -1,1 +1,498 @@
 //! Unification-based type inference and lowering of the flattened AST to the typed `ir`.
+//!
+//! One pass over the machine lowers every clause to IR whose types may still contain inference variables,
+//! unifying as it goes (`lower`, `lower_subst`); constraints that depend on a type not known yet (`*` as
+//! product or multiplication, `E'f` on a record, `^`/`size` on strings or sequences) wait in `pending`
+//! (`resolve`). At the end the remaining ambiguities get their defaults, every declared identifier must have
+//! a ground type, and the IR's types are replaced by their resolved forms.
+
+use super::Type;
+use super::unify::Unifier;
+use crate::diag::{Diagnostic, Result, Span};
+use crate::ir::{self, TypedName};
+use crate::machine::definitions::{self, Definitions};
+use crate::syntax::ast::{self, DefinitionBody, Name};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A standalone predicate or expression typed in the context of a machine, with the identifiers it uses that
+/// the machine does not declare (free identifiers, typed by inference).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Formula {
+    Pred(ir::Pred, Vec<ir::TypedName>),
+    Expr(ir::Expr, Vec<ir::TypedName>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GlobalKind {
+    Set,
+    Element,
+    Constant,
+    Variable,
+    Param,
+    Free,
+}
+
+impl GlobalKind {
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            GlobalKind::Set => "set",
+            GlobalKind::Element => "set element",
+            GlobalKind::Constant => "constant",
+            GlobalKind::Variable => "variable",
+            GlobalKind::Param => "machine parameter",
+            GlobalKind::Free => "identifier",
+        }
+    }
+}
+
+#[derive(Clone)]
+pub(super) struct Global {
+    pub ty: Type,
+    pub kind: GlobalKind,
+}
+
+/// A declared identifier that must end up with a ground type.
+pub(super) struct Declared {
+    pub ty: Type,
+    pub span: Span,
+    pub what: String,
+}
+
+/// The signature of an operation callable with `outs <-- op(args)`.
+#[derive(Clone)]
+pub(super) struct OpSig {
+    pub params: Vec<Type>,
+    pub outputs: Vec<Type>,
+}
+
+pub(super) struct Checker {
+    pub u: Unifier,
+    pub globals: FxHashMap<Name, Global>,
+    /// Bound identifiers, innermost last.
+    pub locals: Vec<(Name, Type)>,
+    pub pending: Vec<super::resolve::Pending>,
+    pub declared: Vec<Declared>,
+    pub ops: FxHashMap<Name, OpSig>,
+    /// `Some` when unknown identifiers are free variables of a formula instead of errors.
+    pub free: Option<Vec<TypedName>>,
+    /// False while checking CONSTRAINTS/PROPERTIES, where state variables are not visible.
+    pub variables_visible: bool,
+}
+
+impl Checker {
+    fn new() -> Checker {
+        Checker {
+            u: Unifier::default(),
+            globals: FxHashMap::default(),
+            locals: Vec::new(),
+            pending: Vec::new(),
+            declared: Vec::new(),
+            ops: FxHashMap::default(),
+            free: None,
+            variables_visible: true,
+        }
+    }
+
+    fn declare(&mut self, id: &ast::Ident, ty: Type, kind: GlobalKind) -> Result<()> {
+        if let Some(prev) = self.globals.get(&id.name) {
+            return Err(Diagnostic::type_error(
+                id.span,
+                format!(
+                    "`{}` is declared twice (already a {})",
+                    id.name,
+                    prev.kind.describe()
+                ),
+            ));
+        }
+        if matches!(
+            kind,
+            GlobalKind::Constant | GlobalKind::Variable | GlobalKind::Param
+        ) {
+            self.declared.push(Declared {
+                ty: ty.clone(),
+                span: id.span,
+                what: format!("{} `{}`", kind.describe(), id.name),
+            });
+        }
+        self.globals.insert(id.name.clone(), Global { ty, kind });
+        Ok(())
+    }
+
+    /// Declares a fresh typed name for a binder (quantifier, ANY, VAR, parameter ...).
+    pub(super) fn bind(&mut self, id: &ast::Ident, what: &str) -> TypedName {
+        let ty = self.u.fresh();
+        self.declared.push(Declared {
+            ty: ty.clone(),
+            span: id.span,
+            what: format!("{what} `{}`", id.name),
+        });
+        self.locals.push((id.name.clone(), ty.clone()));
+        TypedName {
+            name: id.name.clone(),
+            ty,
+            span: id.span,
+        }
+    }
+
+    fn typed_names(&self, ids: &[ast::Ident], tys: &[Type]) -> Vec<TypedName> {
+        ids.iter()
+            .zip(tys)
+            .map(|(i, t)| TypedName {
+                name: i.name.clone(),
+                ty: t.clone(),
+                span: i.span,
+            })
+            .collect()
+    }
+
+    /// Checks that every declared identifier got a ground type.
+    fn check_declared(&self) -> Result<()> {
+        for d in &self.declared {
+            if !self.u.is_ground(&d.ty) {
+                return Err(Diagnostic::type_error(
+                    d.span,
+                    format!("could not infer a type for {}", d.what),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The definitions not hidden by an identifier the machine declares (a definition collected from a seen
+/// machine must not rewrite a constant of the same name).
+fn visible_definitions(m: &ast::Machine) -> Vec<ast::Definition> {
+    let mut declared: FxHashSet<&Name> = FxHashSet::default();
+    declared.extend(m.params.iter().map(|p| &p.name));
+    declared.extend(m.constants.iter().map(|(c, _)| &c.name));
+    declared.extend(m.variables.iter().map(|(v, _)| &v.name));
+    for s in &m.sets {
+        declared.insert(&s.name.name);
+        declared.extend(s.elements.iter().flatten().map(|e| &e.name));
+    }
+    m.definitions
+        .iter()
+        .filter(|d| !declared.contains(&d.name.name))
+        .cloned()
+        .collect()
+}
+
+/// True for a parameter name that denotes a set (all letters uppercase).
+fn is_set_parameter(name: &str) -> bool {
+    name.chars().any(|c| c.is_alphabetic()) && !name.chars().any(|c| c.is_lowercase())
+}
+
+/// Expand definitions, infer types, lower to the typed IR.
+pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
+    if let Some((clause, span)) = m.unsupported_clauses.first() {
+        return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
+    }
+    let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
+    let visible = visible_definitions(m);
+    let defs = Definitions::new(&visible);
+    let mut c = Checker::new();
+
+    let mut sets = Vec::new();
+    for s in &m.sets {
+        let given = Type::Given(s.name.name.clone());
+        c.declare(&s.name, Type::set(given.clone()), GlobalKind::Set)?;
+        if let Some(elems) = &s.elements {
+            for e in elems {
+                c.declare(e, given.clone(), GlobalKind::Element)?;
+            }
+        }
+        sets.push(ir::GivenSet {
+            name: s.name.name.clone(),
+            span: s.name.span,
+            elements: s
+                .elements
+                .as_ref()
+                .map(|es| es.iter().map(|e| e.name.clone()).collect()),
+        });
+    }
+    let mut params = Vec::new();
+    for p in &m.params {
+        if is_set_parameter(&p.name) {
+            c.declare(p, Type::set(Type::Given(p.name.clone())), GlobalKind::Set)?;
+            sets.push(ir::GivenSet {
+                name: p.name.clone(),
+                span: p.span,
+                elements: None,
+            });
+        } else {
+            let ty = c.u.fresh();
+            c.declare(p, ty.clone(), GlobalKind::Param)?;
+            params.push(TypedName {
+                name: p.name.clone(),
+                ty,
+                span: p.span,
+            });
+        }
+    }
+    let mut constants = Vec::new();
+    for (id, _) in &m.constants {
+        let ty = c.u.fresh();
+        c.declare(id, ty.clone(), GlobalKind::Constant)?;
+        constants.push(TypedName {
+            name: id.name.clone(),
+            ty,
+            span: id.span,
+        });
+    }
+    let mut variables = Vec::new();
+    for (id, _) in &m.variables {
+        let ty = c.u.fresh();
+        c.declare(id, ty.clone(), GlobalKind::Variable)?;
+        variables.push(TypedName {
+            name: id.name.clone(),
+            ty,
+            span: id.span,
+        });
+    }
+
+    let clause = |c: &mut Checker, t: &Option<ast::Term>| -> Result<ir::Pred> {
+        match t {
+            Some(t) => {
+                let p = c.pred(&defs.expand_term(t)?)?;
+                c.settle(false)?;
+                Ok(p)
+            }
+            None => Ok(ir::Pred::truth(m.span)),
+        }
+    };
+    c.variables_visible = false;
+    let mut constraints = clause(&mut c, &m.constraints)?;
+    let mut properties = clause(&mut c, &m.properties)?;
+    c.variables_visible = true;
+    let mut invariant = clause(&mut c, &m.invariant)?;
+    let mut assertions = Vec::new();
+    for a in &m.assertions {
+        assertions.push(clause(&mut c, &Some(a.clone()))?);
+    }
+
+    // Signatures first, so that operations (and the initialisation) can call each other.
+    for op in &m.operations {
+        let sig = OpSig {
+            params: op.params.iter().map(|_| c.u.fresh()).collect(),
+            outputs: op.outputs.iter().map(|_| c.u.fresh()).collect(),
+        };
+        if c.ops.insert(op.name.name.clone(), sig).is_some() {
+            return Err(Diagnostic::type_error(
+                op.name.span,
+                format!("operation `{}` is defined twice", op.name.name),
+            ));
+        }
+    }
+    let mut initialisation = match &m.initialisation {
+        Some(s) => {
+            let s = c.subst(&defs.expand_subst(s)?)?;
+            c.settle(false)?;
+            s
+        }
+        None => ir::Subst {
+            kind: ir::SubstKind::Skip,
+            span: m.span,
+        },
+    };
+    let mut operations = Vec::new();
+    for op in &m.operations {
+        operations.push(c.operation(op, &defs)?);
+    }
+    let special = |name: &str, c: &mut Checker| -> Result<Option<ir::Pred>> {
+        match defs.get(name) {
+            Some(d) if d.params.is_empty() => match &d.body {
+                DefinitionBody::Term(t) => Ok(Some(clause(c, &Some(t.clone()))?)),
+                _ => Err(Diagnostic::type_error(
+                    d.name.span,
+                    format!("{name} must be a predicate"),
+                )),
+            },
+            _ => Ok(None),
+        }
+    };
+    let mut goal = special("GOAL", &mut c)?;
+    let mut scope = special("SCOPE", &mut c)?;
+
+    c.settle(true)?;
+    c.check_declared()?;
+    for n in params.iter_mut().chain(&mut constants).chain(&mut variables) {
+        c.finish_name(n);
+    }
+    for p in [&mut constraints, &mut properties, &mut invariant]
+        .into_iter()
+        .chain(assertions.iter_mut())
+        .chain(goal.iter_mut())
+        .chain(scope.iter_mut())
+    {
+        c.finish_pred(p);
+    }
+    c.finish_subst(&mut initialisation);
+    for op in &mut operations {
+        c.finish_operation(op);
+    }
+    Ok(ir::Machine {
+        name: m.name.name.clone(),
+        span: m.span,
+        params,
+        sets,
+        constants,
+        variables,
+        constraints,
+        properties,
+        invariant,
+        assertions,
+        initialisation,
+        operations,
+        settings,
+        goal,
+        scope,
+    })
+}
+
+impl Checker {
+    fn operation(&mut self, op: &ast::Operation, defs: &Definitions) -> Result<ir::Operation> {
+        let sig = self.ops[&op.name.name].clone();
+        let params = self.typed_names(&op.params, &sig.params);
+        let outputs = self.typed_names(&op.outputs, &sig.outputs);
+        for (n, what) in params
+            .iter()
+            .map(|n| (n, "parameter"))
+            .chain(outputs.iter().map(|n| (n, "output")))
+        {
+            self.declared.push(Declared {
+                ty: n.ty.clone(),
+                span: n.span,
+                what: format!("{what} `{}` of operation `{}`", n.name, op.name.name),
+            });
+            self.locals.push((n.name.clone(), n.ty.clone()));
+        }
+        let body = self.subst(&defs.expand_subst(&op.body)?);
+        self.locals.clear();
+        let body = body?;
+        self.settle(false)?;
+        Ok(ir::Operation {
+            name: op.name.name.clone(),
+            span: op.span,
+            params,
+            outputs,
+            body,
+        })
+    }
+
+    fn finish_operation(&self, op: &mut ir::Operation) {
+        for n in op.params.iter_mut().chain(op.outputs.iter_mut()) {
+            self.finish_name(n);
+        }
+        self.finish_subst(&mut op.body);
+    }
+}
+
+/// Type a standalone predicate/expression in the context of a checked machine (its sets, constants,
+/// variables and the DEFINITIONS of `m_ast`). Identifiers unknown to the machine are free: they are typed by
+/// inference and returned (for `bsolve solve`, they are existentially quantified).
+pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) -> Result<Formula> {
+    let visible = visible_definitions(m_ast);
+    let defs = Definitions::new(&visible);
+    let mut c = Checker::new();
+    let global = |c: &mut Checker, name: &Name, span: Span, ty: Type, kind: GlobalKind| {
+        c.declare(
+            &ast::Ident {
+                name: name.clone(),
+                span,
+            },
+            ty,
+            kind,
+        )
+    };
+    for s in &m.sets {
+        let given = Type::Given(s.name.clone());
+        global(&mut c, &s.name, s.span, Type::set(given.clone()), GlobalKind::Set)?;
+        for e in s.elements.iter().flatten() {
+            global(&mut c, e, s.span, given.clone(), GlobalKind::Element)?;
+        }
+    }
+    for (list, kind) in [
+        (&m.params, GlobalKind::Param),
+        (&m.constants, GlobalKind::Constant),
+        (&m.variables, GlobalKind::Variable),
+    ] {
+        for n in list {
+            global(&mut c, &n.name, n.span, n.ty.clone(), kind)?;
+        }
+    }
+    for op in &m.operations {
+        c.ops.insert(
+            op.name.clone(),
+            OpSig {
+                params: op.params.iter().map(|p| p.ty.clone()).collect(),
+                outputs: op.outputs.iter().map(|p| p.ty.clone()).collect(),
+            },
+        );
+    }
+    c.free = Some(Vec::new());
+    let term = defs.expand_term(term)?;
+    let lowered = if is_predicate(&term) {
+        Formula::Pred(c.pred(&term)?, vec![])
+    } else {
+        Formula::Expr(c.expr(&term)?, vec![])
+    };
+    c.settle(true)?;
+    let mut free = c.free.take().unwrap_or_default();
+    for n in &free {
+        if !c.u.is_ground(&n.ty) {
+            return Err(Diagnostic::type_error(
+                n.span,
+                format!("could not infer a type for identifier `{}`", n.name),
+            ));
+        }
+    }
+    c.check_declared()?;
+    for n in &mut free {
+        c.finish_name(n);
+    }
+    Ok(match lowered {
+        Formula::Pred(mut p, _) => {
+            c.finish_pred(&mut p);
+            Formula::Pred(p, free)
+        }
+        Formula::Expr(mut e, _) => {
+            c.finish_expr(&mut e);
+            Formula::Expr(e, free)
+        }
+    })
+}
+
+/// Whether a term (after definition expansion) is a predicate rather than an expression.
+pub(super) fn is_predicate(t: &ast::Term) -> bool {
+    use ast::{ConstKind, Op, TermKind};
+    match &t.kind {
+        TermKind::Const(k) => matches!(k, ConstKind::Btrue | ConstKind::Bfalse),
+        TermKind::Quantifier(..) => true,
+        TermKind::IfThenElse(bs, els) => bs
+            .first()
+            .map(|(_, v)| is_predicate(v))
+            .unwrap_or_else(|| is_predicate(els)),
+        TermKind::Let(_, _, body) => is_predicate(body),
+        TermKind::Op(op, _) => matches!(
+            op,
+            Op::And
+                | Op::Or
+                | Op::Implies
+                | Op::Equiv
+                | Op::Not
+                | Op::Eq
+                | Op::NotEq
+                | Op::In
+                | Op::NotIn
+                | Op::Subset
+                | Op::NotSubset
+                | Op::Strict
+                | Op::NotStrict
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+        ),
+        _ => false,
+    }
+}

@@ -5,6 +5,12 @@
 //! reports the identifier and its position.
 
 pub mod infer;
+mod lower;
+mod lower_subst;
+mod resolve;
+mod unify;
+
+pub use infer::{Formula, check_formula, check_machine};
 
 use crate::syntax::ast::Name;
 use std::fmt;

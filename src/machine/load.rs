@@ -1,0 +1,230 @@
+//! Reading machine and `.def` files, resolving references relative to the referencing file, and driving the
+//! flattening (`flatten`).
+
+use super::flatten::{Reference, inline_calls, instantiate, merge, refine};
+use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
+use crate::syntax::ast::{Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation};
+use crate::syntax::{parse_definitions_file, parse_machine};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+
+const MACHINE_EXTENSIONS: [&str; 3] = ["mch", "ref", "imp"];
+
+#[derive(Default)]
+pub(super) struct Loader {
+    /// Machine files being loaded, innermost last (to report cycles).
+    stack: Vec<PathBuf>,
+    /// Flattened machines by file, so a machine referenced twice is read once.
+    done: FxHashMap<PathBuf, Machine>,
+}
+
+fn file_error(span: Span, message: String) -> Diagnostic {
+    Diagnostic::new(DiagKind::File, span, message)
+}
+
+/// Reads a source file; a file that is not UTF-8 is read as Latin-1 (older B machines often are).
+fn read(path: &Path, span: Span, what: &str) -> Result<String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| file_error(span, format!("cannot read {what} `{}`: {e}", path.display())))?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect()))
+}
+
+/// ProB's standard library of definitions files (LibraryIO.def, ...), which bsolve does not ship: an
+/// include of one that is not found next to the machine is skipped, and uses of its definitions are then
+/// reported as unknown identifiers.
+fn is_prob_library(file: &str) -> bool {
+    let name = Path::new(file)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(file);
+    name.starts_with("Library") || name == "CHOOSE.def"
+}
+
+/// The machine file for `name` in `dir`: `name.mch`, `.ref` or `.imp`, else the same ignoring case; never
+/// `exclude` (a refinement may have the name of the machine it refines).
+fn find_machine(dir: &Path, name: &str, exclude: Option<&Path>) -> Option<PathBuf> {
+    let usable = |p: &Path| {
+        p.is_file() && exclude.is_none_or(|x| p.canonicalize().ok().as_deref() != Some(x))
+    };
+    for ext in MACHINE_EXTENSIONS {
+        let candidate = dir.join(format!("{name}.{ext}"));
+        if usable(&candidate) {
+            return Some(candidate);
+        }
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for ext in MACHINE_EXTENSIONS {
+        let found = entries.iter().find(|p| {
+            p.extension().and_then(|e| e.to_str()) == Some(ext)
+                && p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(name))
+                && usable(p)
+        });
+        if let Some(p) = found {
+            return Some(p.clone());
+        }
+    }
+    None
+}
+
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+impl Loader {
+    pub(super) fn load_file(&mut self, path: &Path, span: Span) -> Result<Machine> {
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if let Some(m) = self.done.get(&key) {
+            return Ok(m.clone());
+        }
+        if self.stack.contains(&key) {
+            return Err(file_error(
+                span,
+                format!("cyclic machine reference: `{}` refers back to itself", path.display()),
+            ));
+        }
+        let text = read(path, span, "machine file")?;
+        let file = register_source(&path.display().to_string(), &text);
+        let m = parse_machine(file, &text)?;
+        self.stack.push(key.clone());
+        let flat = self.flatten(m, &directory_of(path));
+        self.stack.pop();
+        let flat = flat?;
+        self.done.insert(key, flat.clone());
+        Ok(flat)
+    }
+
+    fn resolve(&mut self, name: &Ident, dir: &Path) -> Result<Machine> {
+        let current = self.stack.last().cloned();
+        if let Some(path) = find_machine(dir, &name.name, current.as_deref()) {
+            return self.load_file(&path, name.span);
+        }
+        Err(file_error(
+            name.span,
+            format!(
+                "cannot open machine `{0}` (looked for {0}.mch, {0}.ref, {0}.imp in {1})",
+                name.name,
+                dir.display()
+            ),
+        ))
+    }
+
+    /// Resolves every reference of a parsed machine and merges it into one machine.
+    pub(super) fn flatten(&mut self, mut m: Machine, dir: &Path) -> Result<Machine> {
+        let mut seen_defs = FxHashSet::default();
+        for (file, span) in std::mem::take(&mut m.definition_files) {
+            if is_prob_library(&file) && !dir.join(&file).is_file() {
+                continue;
+            }
+            let defs = load_definitions(&dir.join(&file), span, &mut seen_defs, &mut Vec::new())?;
+            for d in defs {
+                if !m.definitions.iter().any(|e| e.name.name == d.name.name) {
+                    m.definitions.push(d);
+                }
+            }
+        }
+        let mut callable: FxHashMap<Name, Operation> = FxHashMap::default();
+        let mut promoted: Vec<Operation> = Vec::new();
+        let groups: [(Vec<MachineRef>, Reference); 5] = [
+            (std::mem::take(&mut m.sees), Reference::Sees),
+            (std::mem::take(&mut m.uses), Reference::Sees),
+            (std::mem::take(&mut m.includes), Reference::Includes),
+            (std::mem::take(&mut m.imports), Reference::Includes),
+            (std::mem::take(&mut m.extends), Reference::Extends),
+        ];
+        for (refs, how) in groups {
+            for r in refs {
+                let child = self.resolve(&r.name, dir)?;
+                let child = instantiate(child, &r)?;
+                let ops = merge(&mut m, child);
+                if how == Reference::Extends {
+                    promoted.extend(ops.iter().cloned());
+                }
+                for op in ops {
+                    callable.insert(op.name.name.clone(), op);
+                }
+            }
+        }
+        for p in std::mem::take(&mut m.promotes) {
+            match callable.get(&p.name) {
+                Some(op) => promoted.push(op.clone()),
+                None => {
+                    return Err(Diagnostic::type_error(
+                        p.span,
+                        format!("cannot promote `{}`: no included machine has this operation", p.name),
+                    ));
+                }
+            }
+        }
+        if let Some(abs) = m.refines.take() {
+            let abstraction = self.resolve(&abs, dir)?;
+            refine(&mut m, abstraction);
+        }
+        if !callable.is_empty() {
+            if let Some(init) = &m.initialisation {
+                m.initialisation = Some(inline_calls(init, &callable)?);
+            }
+            for op in &mut m.operations {
+                op.body = inline_calls(&op.body, &callable)?;
+            }
+        }
+        for op in promoted {
+            if !m.operations.iter().any(|o| o.name.name == op.name.name) {
+                m.operations.push(op);
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// Reads a `.def` file and the `.def` files it includes (relative to itself); a file reached twice is
+/// read once, a file including itself is an error.
+fn load_definitions(
+    path: &Path,
+    span: Span,
+    seen: &mut FxHashSet<PathBuf>,
+    stack: &mut Vec<PathBuf>,
+) -> Result<Vec<Definition>> {
+    if !path.is_file() {
+        return Err(file_error(
+            span,
+            format!("cannot open definitions file `{}`", path.display()),
+        ));
+    }
+    let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if stack.contains(&key) {
+        return Err(file_error(
+            span,
+            format!("cyclic definitions file include of `{}`", path.display()),
+        ));
+    }
+    if !seen.insert(key.clone()) {
+        return Ok(vec![]);
+    }
+    let text = read(path, span, "definitions file")?;
+    let file = register_source(&path.display().to_string(), &text);
+    let items = parse_definitions_file(file, &text)?;
+    stack.push(key);
+    let mut out = Vec::new();
+    let dir = directory_of(path);
+    for item in items {
+        match item {
+            DefinitionsItem::Definition(d) => out.push(d),
+            DefinitionsItem::Include(name, span) => match load_definitions(&dir.join(&name), span, seen, stack) {
+                Ok(defs) => out.extend(defs),
+                Err(e) => {
+                    stack.pop();
+                    return Err(e);
+                }
+            },
+        }
+    }
+    stack.pop();
+    Ok(out)
+}

@@ -1,0 +1,329 @@
+//! Substitution of free identifiers in surface terms and substitutions.
+//!
+//! Used for definition parameters, machine parameters (`INCLUDES M(1, S)`) and renaming prefixes
+//! (`INCLUDES p.M`). Only free occurrences are replaced: identifiers bound by a quantifier, comprehension,
+//! lambda, LET, ANY or VAR are left alone inside their scope. Capture of the replacement's own free
+//! identifiers is not avoided (B definitions are macros; Atelier B does not avoid it either).
+
+use crate::syntax::ast::{Ident, Name, Subst, SubstKind, Term, TermKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// What to replace: identifiers by terms, operation names by operation names.
+#[derive(Default)]
+pub struct Rewriter {
+    pub idents: FxHashMap<Name, Term>,
+    pub ops: FxHashMap<Name, Name>,
+}
+
+impl Rewriter {
+    pub fn is_empty(&self) -> bool {
+        self.idents.is_empty() && self.ops.is_empty()
+    }
+
+    pub fn term(&self, t: &Term) -> Term {
+        self.term_in(t, &mut Vec::new())
+    }
+
+    pub fn subst(&self, s: &Subst) -> Subst {
+        self.subst_in(s, &mut Vec::new())
+    }
+
+    /// The replacement of a free identifier, if any; `x$0` follows the renaming of `x`.
+    fn lookup(&self, name: &Name, bound: &[Name]) -> Option<Term> {
+        if bound.contains(name) {
+            return None;
+        }
+        if let Some(t) = self.idents.get(name) {
+            return Some(t.clone());
+        }
+        let base = name.strip_suffix("$0")?;
+        if bound.iter().any(|b| &**b == base) {
+            return None;
+        }
+        match &self.idents.get(base)?.kind {
+            TermKind::Ident(n) => Some(Term::new(
+                TermKind::Ident(format!("{n}$0").into()),
+                self.idents.get(base)?.span,
+            )),
+            _ => None,
+        }
+    }
+
+    /// Renames an identifier in a binding position of a substitution (`x :: S`, `x <-- op`), when its
+    /// replacement is itself an identifier.
+    fn rename_ident(&self, id: &Ident, bound: &[Name]) -> Ident {
+        match self.lookup(&id.name, bound).map(|t| t.kind) {
+            Some(TermKind::Ident(n)) => Ident {
+                name: n,
+                span: id.span,
+            },
+            _ => id.clone(),
+        }
+    }
+
+    fn scoped<R>(&self, ids: &[Ident], bound: &mut Vec<Name>, f: impl FnOnce(&mut Vec<Name>) -> R) -> R {
+        let n = bound.len();
+        bound.extend(ids.iter().map(|i| i.name.clone()));
+        let r = f(bound);
+        bound.truncate(n);
+        r
+    }
+
+    fn term_in(&self, t: &Term, bound: &mut Vec<Name>) -> Term {
+        let span = t.span;
+        let kind = match &t.kind {
+            TermKind::Ident(n) => match self.lookup(n, bound) {
+                Some(mut r) => {
+                    // Keep the use site's position for a renamed identifier.
+                    if matches!(r.kind, TermKind::Ident(_)) {
+                        r.span = span;
+                    }
+                    return r;
+                }
+                None => TermKind::Ident(n.clone()),
+            },
+            TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {
+                t.kind.clone()
+            }
+            TermKind::Op(op, args) => TermKind::Op(*op, self.terms(args, bound)),
+            TermKind::Call(f, args) => {
+                TermKind::Call(Box::new(self.term_in(f, bound)), self.terms(args, bound))
+            }
+            TermKind::Quantifier(q, ids, body) => TermKind::Quantifier(
+                *q,
+                ids.clone(),
+                Box::new(self.scoped(ids, bound, |b| self.term_in(body, b))),
+            ),
+            TermKind::SetComprehension(ids, body) => TermKind::SetComprehension(
+                ids.clone(),
+                Box::new(self.scoped(ids, bound, |b| self.term_in(body, b))),
+            ),
+            TermKind::SetComprehensionExpr(ids, p, e) => self.scoped(ids, bound, |b| {
+                TermKind::SetComprehensionExpr(
+                    ids.clone(),
+                    Box::new(self.term_in(p, b)),
+                    Box::new(self.term_in(e, b)),
+                )
+            }),
+            TermKind::QuantExpr(k, ids, p, e) => self.scoped(ids, bound, |b| {
+                TermKind::QuantExpr(
+                    *k,
+                    ids.clone(),
+                    Box::new(self.term_in(p, b)),
+                    Box::new(self.term_in(e, b)),
+                )
+            }),
+            TermKind::SetEnum(xs) => TermKind::SetEnum(self.terms(xs, bound)),
+            TermKind::SeqEnum(xs) => TermKind::SeqEnum(self.terms(xs, bound)),
+            TermKind::Record(fs) => TermKind::Record(
+                fs.iter()
+                    .map(|(f, e)| (f.clone(), self.term_in(e, bound)))
+                    .collect(),
+            ),
+            TermKind::Struct(fs) => TermKind::Struct(
+                fs.iter()
+                    .map(|(f, e)| (f.clone(), self.term_in(e, bound)))
+                    .collect(),
+            ),
+            TermKind::Field(e, f) => TermKind::Field(Box::new(self.term_in(e, bound)), f.clone()),
+            TermKind::IfThenElse(branches, els) => TermKind::IfThenElse(
+                branches
+                    .iter()
+                    .map(|(c, v)| (self.term_in(c, bound), self.term_in(v, bound)))
+                    .collect(),
+                Box::new(self.term_in(els, bound)),
+            ),
+            TermKind::Let(ids, p, body) => self.scoped(ids, bound, |b| {
+                TermKind::Let(
+                    ids.clone(),
+                    Box::new(self.term_in(p, b)),
+                    Box::new(self.term_in(body, b)),
+                )
+            }),
+        };
+        Term::new(kind, span)
+    }
+
+    fn terms(&self, ts: &[Term], bound: &mut Vec<Name>) -> Vec<Term> {
+        ts.iter().map(|t| self.term_in(t, bound)).collect()
+    }
+
+    fn substs(&self, ss: &[Subst], bound: &mut Vec<Name>) -> Vec<Subst> {
+        ss.iter().map(|s| self.subst_in(s, bound)).collect()
+    }
+
+    fn branches(&self, bs: &[(Term, Subst)], bound: &mut Vec<Name>) -> Vec<(Term, Subst)> {
+        bs.iter()
+            .map(|(c, s)| (self.term_in(c, bound), self.subst_in(s, bound)))
+            .collect()
+    }
+
+    fn opt(&self, s: &Option<Box<Subst>>, bound: &mut Vec<Name>) -> Option<Box<Subst>> {
+        s.as_ref().map(|s| Box::new(self.subst_in(s, bound)))
+    }
+
+    fn subst_in(&self, s: &Subst, bound: &mut Vec<Name>) -> Subst {
+        let idents = |ids: &[Ident], bound: &[Name]| -> Vec<Ident> {
+            ids.iter().map(|i| self.rename_ident(i, bound)).collect()
+        };
+        let kind = match &s.kind {
+            SubstKind::Skip => SubstKind::Skip,
+            SubstKind::Assign(l, r) => SubstKind::Assign(self.terms(l, bound), self.terms(r, bound)),
+            SubstKind::BecomesElementOf(ids, e) => {
+                SubstKind::BecomesElementOf(idents(ids, bound), self.term_in(e, bound))
+            }
+            SubstKind::BecomesSuchThat(ids, p) => {
+                SubstKind::BecomesSuchThat(idents(ids, bound), self.term_in(p, bound))
+            }
+            SubstKind::OpCall(outs, op, args) => {
+                let op = match self.ops.get(&op.name) {
+                    Some(n) => Ident {
+                        name: n.clone(),
+                        span: op.span,
+                    },
+                    None => op.clone(),
+                };
+                SubstKind::OpCall(idents(outs, bound), op, self.terms(args, bound))
+            }
+            SubstKind::Parallel(ss) => SubstKind::Parallel(self.substs(ss, bound)),
+            SubstKind::Sequence(ss) => SubstKind::Sequence(self.substs(ss, bound)),
+            SubstKind::Any(ids, p, body) => self.scoped(ids, bound, |b| {
+                SubstKind::Any(ids.clone(), self.term_in(p, b), Box::new(self.subst_in(body, b)))
+            }),
+            SubstKind::Let(ids, p, body) => self.scoped(ids, bound, |b| {
+                SubstKind::Let(ids.clone(), self.term_in(p, b), Box::new(self.subst_in(body, b)))
+            }),
+            SubstKind::Var(ids, body) => self.scoped(ids, bound, |b| {
+                SubstKind::Var(ids.clone(), Box::new(self.subst_in(body, b)))
+            }),
+            SubstKind::Pre(p, body) => {
+                SubstKind::Pre(self.term_in(p, bound), Box::new(self.subst_in(body, bound)))
+            }
+            SubstKind::Assert(p, body) => {
+                SubstKind::Assert(self.term_in(p, bound), Box::new(self.subst_in(body, bound)))
+            }
+            SubstKind::Choice(ss) => SubstKind::Choice(self.substs(ss, bound)),
+            SubstKind::If(bs, els) => SubstKind::If(self.branches(bs, bound), self.opt(els, bound)),
+            SubstKind::Select(bs, els) => {
+                SubstKind::Select(self.branches(bs, bound), self.opt(els, bound))
+            }
+            SubstKind::Case(e, bs, els) => SubstKind::Case(
+                self.term_in(e, bound),
+                bs.iter()
+                    .map(|(vs, s)| (self.terms(vs, bound), self.subst_in(s, bound)))
+                    .collect(),
+                self.opt(els, bound),
+            ),
+            SubstKind::While {
+                cond,
+                body,
+                invariant,
+                variant,
+            } => SubstKind::While {
+                cond: self.term_in(cond, bound),
+                body: Box::new(self.subst_in(body, bound)),
+                invariant: self.term_in(invariant, bound),
+                variant: self.term_in(variant, bound),
+            },
+        };
+        Subst { kind, span: s.span }
+    }
+}
+
+/// The identifiers occurring free in `t`.
+pub fn free_idents(t: &Term) -> FxHashSet<Name> {
+    let mut out = FxHashSet::default();
+    collect_free(t, &mut Vec::new(), &mut out);
+    out
+}
+
+fn collect_free(t: &Term, bound: &mut Vec<Name>, out: &mut FxHashSet<Name>) {
+    let scoped = |ids: &[Ident], parts: &[&Term], bound: &mut Vec<Name>, out: &mut FxHashSet<Name>| {
+        let n = bound.len();
+        bound.extend(ids.iter().map(|i| i.name.clone()));
+        for p in parts {
+            collect_free(p, bound, out);
+        }
+        bound.truncate(n);
+    };
+    match &t.kind {
+        TermKind::Ident(n) => {
+            if !bound.contains(n) {
+                out.insert(n.clone());
+            }
+        }
+        TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {}
+        TermKind::Op(_, args) | TermKind::SetEnum(args) | TermKind::SeqEnum(args) => {
+            args.iter().for_each(|a| collect_free(a, bound, out))
+        }
+        TermKind::Call(f, args) => {
+            collect_free(f, bound, out);
+            args.iter().for_each(|a| collect_free(a, bound, out));
+        }
+        TermKind::Quantifier(_, ids, b) | TermKind::SetComprehension(ids, b) => {
+            scoped(ids, &[b], bound, out)
+        }
+        TermKind::SetComprehensionExpr(ids, p, e)
+        | TermKind::QuantExpr(_, ids, p, e)
+        | TermKind::Let(ids, p, e) => scoped(ids, &[p, e], bound, out),
+        TermKind::Record(fs) | TermKind::Struct(fs) => {
+            fs.iter().for_each(|(_, e)| collect_free(e, bound, out))
+        }
+        TermKind::Field(e, _) => collect_free(e, bound, out),
+        TermKind::IfThenElse(bs, els) => {
+            for (c, v) in bs {
+                collect_free(c, bound, out);
+                collect_free(v, bound, out);
+            }
+            collect_free(els, bound, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::syntax::ast::{Op, Quant};
+
+    fn id(n: &str) -> Term {
+        Term::new(TermKind::Ident(n.into()), Span::default())
+    }
+    fn ident(n: &str) -> Ident {
+        Ident {
+            name: n.into(),
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn replaces_only_free_occurrences() {
+        // x + #x.(x = y)  with x := 1, y := z
+        let q = Term::new(
+            TermKind::Quantifier(
+                Quant::Exists,
+                vec![ident("x")],
+                Box::new(Term::new(TermKind::Op(Op::Eq, vec![id("x"), id("y")]), Span::default())),
+            ),
+            Span::default(),
+        );
+        let t = Term::new(TermKind::Op(Op::And, vec![id("x"), q.clone()]), Span::default());
+        let mut rw = Rewriter::default();
+        rw.idents.insert("x".into(), Term::new(TermKind::Int(1.into()), Span::default()));
+        rw.idents.insert("y".into(), id("z"));
+        let r = rw.term(&t);
+        let TermKind::Op(Op::And, args) = &r.kind else {
+            panic!("shape")
+        };
+        assert_eq!(args[0].kind, TermKind::Int(1.into()));
+        let fv = free_idents(&r);
+        assert!(fv.contains("z") && !fv.contains("x") && !fv.contains("y"));
+    }
+
+    #[test]
+    fn renames_before_values() {
+        let mut rw = Rewriter::default();
+        rw.idents.insert("v".into(), id("p.v"));
+        assert_eq!(rw.term(&id("v$0")).kind, TermKind::Ident("p.v$0".into()));
+    }
+}
