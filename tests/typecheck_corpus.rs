@@ -63,7 +63,11 @@ fn run_corpus() {
         }
         let is_error_machine = path.to_string_lossy().contains("ErrorMachines");
         let result = std::panic::catch_unwind(|| check(path));
-        let rel = path.strip_prefix(root).unwrap_or(path).display().to_string();
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         match result {
             Err(_) => panics.push(rel.clone()),
             Ok(Ok(())) => {
@@ -100,7 +104,11 @@ fn run_corpus() {
     }
     let mut groups: Vec<_> = failures.into_iter().collect();
     groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
-    let shown = if std::env::var_os("CORPUS_TRACE").is_some() { usize::MAX } else { 3 };
+    let shown = if std::env::var_os("CORPUS_TRACE").is_some() {
+        usize::MAX
+    } else {
+        3
+    };
     for (key, list) in &groups {
         eprintln!("{:4} × {key}", list.len());
         for l in list.iter().take(shown) {
@@ -116,8 +124,14 @@ fn run_corpus() {
         "corpus: {good_ok}/{good_total} machines check ({rate:.1} %); ErrorMachines rejected {error_rejected}/{error_machines}"
     );
     assert!(panics.is_empty(), "panics on: {panics:?}");
-    assert!(unlocated.is_empty(), "diagnostics without location: {unlocated:?}");
-    assert!(rate >= FLOOR_PERCENT, "success rate {rate:.1} % below {FLOOR_PERCENT} %");
+    assert!(
+        unlocated.is_empty(),
+        "diagnostics without location: {unlocated:?}"
+    );
+    assert!(
+        rate >= FLOOR_PERCENT,
+        "success rate {rate:.1} % below {FLOOR_PERCENT} %"
+    );
 }
 
 /// `CORPUS_ONE=path cargo test --test typecheck_corpus one -- --ignored --nocapture` renders the diagnostic

@@ -52,7 +52,13 @@ impl<'a> Definitions<'a> {
     }
 
     /// The body of `d` (a term) with its own uses expanded and its parameters replaced by `args`.
-    fn instantiate(&self, d: &Definition, args: Vec<Term>, span: Span, depth: usize) -> Result<Term> {
+    fn instantiate(
+        &self,
+        d: &Definition,
+        args: Vec<Term>,
+        span: Span,
+        depth: usize,
+    ) -> Result<Term> {
         if depth >= MAX_DEPTH {
             return Err(too_deep(d, span));
         }
@@ -138,7 +144,9 @@ impl<'a> Definitions<'a> {
             TermKind::SeqEnum(xs) => TermKind::SeqEnum(self.terms(xs, bound, depth)?),
             TermKind::Record(fs) => TermKind::Record(self.fields(fs, bound, depth)?),
             TermKind::Struct(fs) => TermKind::Struct(self.fields(fs, bound, depth)?),
-            TermKind::Field(e, f) => TermKind::Field(Box::new(self.term(e, bound, depth)?), f.clone()),
+            TermKind::Field(e, f) => {
+                TermKind::Field(Box::new(self.term(e, bound, depth)?), f.clone())
+            }
             TermKind::IfThenElse(bs, els) => {
                 let mut out = Vec::with_capacity(bs.len());
                 for (c, v) in bs {
@@ -261,9 +269,16 @@ impl<'a> Definitions<'a> {
             SubstKind::Case(e, bs, els) => {
                 let mut out = Vec::with_capacity(bs.len());
                 for (vs, body) in bs {
-                    out.push((self.terms(vs, bound, depth)?, self.subst(body, bound, depth)?));
+                    out.push((
+                        self.terms(vs, bound, depth)?,
+                        self.subst(body, bound, depth)?,
+                    ));
                 }
-                SubstKind::Case(self.term(e, bound, depth)?, out, self.opt(els, bound, depth)?)
+                SubstKind::Case(
+                    self.term(e, bound, depth)?,
+                    out,
+                    self.opt(els, bound, depth)?,
+                )
             }
             SubstKind::While {
                 cond,
@@ -370,7 +385,10 @@ fn is_setting(name: &str) -> bool {
 
 /// The settings given by special definitions, in source order. Definitions uses are expanded first, so
 /// `SET_PREF_MAXINT == LIMIT` with `LIMIT == 255` works.
-pub fn settings(defs: &Definitions, list: &[Definition]) -> Result<Vec<(Name, SettingValue, Span)>> {
+pub fn settings(
+    defs: &Definitions,
+    list: &[Definition],
+) -> Result<Vec<(Name, SettingValue, Span)>> {
     let mut out = Vec::new();
     for d in list {
         let name = &d.name.name;
@@ -399,9 +417,10 @@ fn setting_value(t: &Term) -> Option<SettingValue> {
         TermKind::Const(ConstKind::False) => Some(SettingValue::Bool(false)),
         TermKind::Str(s) => Some(SettingValue::Text(s.clone())),
         TermKind::Ident(n) => Some(SettingValue::Text(n.to_string())),
-        TermKind::Op(Op::Interval, args) if args.len() == 2 => {
-            Some(SettingValue::Range(const_int(&args[0])?, const_int(&args[1])?))
-        }
+        TermKind::Op(Op::Interval, args) if args.len() == 2 => Some(SettingValue::Range(
+            const_int(&args[0])?,
+            const_int(&args[1])?,
+        )),
         _ => const_int(t).map(SettingValue::Int),
     }
 }
@@ -466,7 +485,9 @@ mod tests {
         ];
         let defs = Definitions::new(&list);
         let call = Term::new(TermKind::Call(Box::new(id("sq")), vec![id("two")]), sp());
-        let e = defs.expand_term(&op(Op::Add, vec![call, int(1)])).expect("expands");
+        let e = defs
+            .expand_term(&op(Op::Add, vec![call, int(1)]))
+            .expect("expands");
         assert_eq!(
             e,
             op(Op::Add, vec![op(Op::Mul, vec![int(2), int(2)]), int(1)])
@@ -490,7 +511,10 @@ mod tests {
         let list = vec![def("x", &[], int(7))];
         let defs = Definitions::new(&list);
         let q = Term::new(
-            TermKind::SetComprehension(vec![ident("x")], Box::new(op(Op::Eq, vec![id("x"), id("x")]))),
+            TermKind::SetComprehension(
+                vec![ident("x")],
+                Box::new(op(Op::Eq, vec![id("x"), id("x")])),
+            ),
             sp(),
         );
         assert_eq!(defs.expand_term(&q).expect("expands"), q);
@@ -499,7 +523,11 @@ mod tests {
     #[test]
     fn reads_settings() {
         let list = vec![
-            def("SET_PREF_MAXINT", &[], op(Op::Sub, vec![op(Op::Power, vec![int(2), int(8)]), int(1)])),
+            def(
+                "SET_PREF_MAXINT",
+                &[],
+                op(Op::Sub, vec![op(Op::Power, vec![int(2), int(8)]), int(1)]),
+            ),
             def("scope_S", &[], op(Op::Interval, vec![int(1), int(3)])),
             def("SET_PREF_TK_X", &[], int(1)),
             def("ANIMATION_FUNCTION", &[], int(1)),

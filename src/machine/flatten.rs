@@ -225,7 +225,11 @@ pub(super) fn merge(target: &mut Machine, child: Machine) -> Vec<Operation> {
 /// Adds the definitions of `child` that `target` does not define itself (after `target`'s own).
 fn merge_definitions(target: &mut Machine, child: &Machine) {
     for d in &child.definitions {
-        if !target.definitions.iter().any(|e| e.name.name == d.name.name) {
+        if !target
+            .definitions
+            .iter()
+            .any(|e| e.name.name == d.name.name)
+        {
             target.definitions.push(d.clone());
         }
     }
@@ -238,7 +242,11 @@ pub(super) fn refine(target: &mut Machine, abs: Machine) {
     merge_named(&mut target.constants, &abs.constants, |c| &c.0.name);
     merge_pred(&mut target.properties, &abs.properties);
     merge_pred(&mut target.constraints, &abs.constraints);
-    let redeclared: FxHashSet<Name> = target.variables.iter().map(|(v, _)| v.name.clone()).collect();
+    let redeclared: FxHashSet<Name> = target
+        .variables
+        .iter()
+        .map(|(v, _)| v.name.clone())
+        .collect();
     let kept: Vec<(Ident, bool)> = abs
         .variables
         .iter()
@@ -250,8 +258,14 @@ pub(super) fn refine(target: &mut Machine, abs: Machine) {
     target.unsupported_clauses.extend(abs.unsupported_clauses);
     let known = known_names(target);
     let visible = |t: &Term| free_idents(t).iter().all(|n| known.contains(n));
-    let inherited: Vec<Term> = conjuncts(&abs.invariant).into_iter().filter(visible).collect();
-    let own: Vec<Term> = conjuncts(&target.invariant).into_iter().filter(visible).collect();
+    let inherited: Vec<Term> = conjuncts(&abs.invariant)
+        .into_iter()
+        .filter(visible)
+        .collect();
+    let own: Vec<Term> = conjuncts(&target.invariant)
+        .into_iter()
+        .filter(visible)
+        .collect();
     target.invariant = None;
     merge_pred(&mut target.invariant, &conjunction(own));
     merge_pred(&mut target.invariant, &conjunction(inherited));
@@ -280,7 +294,13 @@ fn inherit_precondition(op: &mut Operation, abs_op: &Operation, known: &FxHashSe
         .collect();
     if let Some(p) = conjunction(wanted) {
         let span = op.body.span;
-        let body = std::mem::replace(&mut op.body, Subst { kind: SubstKind::Skip, span });
+        let body = std::mem::replace(
+            &mut op.body,
+            Subst {
+                kind: SubstKind::Skip,
+                span,
+            },
+        );
         op.body = Subst {
             kind: SubstKind::Pre(p, Box::new(body)),
             span,
@@ -307,12 +327,17 @@ fn known_names(m: &Machine) -> FxHashSet<Name> {
 /// Replaces calls `outs <-- op(args)` of the given operations by their bodies: the formal parameters are
 /// bound to the arguments with a LET, the formal outputs are renamed to the actual ones.
 pub(super) fn inline_calls(s: &Subst, ops: &FxHashMap<Name, Operation>) -> Result<Subst> {
-    let each = |ss: &[Subst]| -> Result<Vec<Subst>> { ss.iter().map(|s| inline_calls(s, ops)).collect() };
+    let each =
+        |ss: &[Subst]| -> Result<Vec<Subst>> { ss.iter().map(|s| inline_calls(s, ops)).collect() };
     let opt = |s: &Option<Box<Subst>>| -> Result<Option<Box<Subst>>> {
-        s.as_ref().map(|s| Ok(Box::new(inline_calls(s, ops)?))).transpose()
+        s.as_ref()
+            .map(|s| Ok(Box::new(inline_calls(s, ops)?)))
+            .transpose()
     };
     let branches = |bs: &[(Term, Subst)]| -> Result<Vec<(Term, Subst)>> {
-        bs.iter().map(|(c, s)| Ok((c.clone(), inline_calls(s, ops)?))).collect()
+        bs.iter()
+            .map(|(c, s)| Ok((c.clone(), inline_calls(s, ops)?)))
+            .collect()
     };
     let kind = match &s.kind {
         SubstKind::OpCall(outs, name, args) => match ops.get(&name.name) {
@@ -326,8 +351,12 @@ pub(super) fn inline_calls(s: &Subst, ops: &FxHashMap<Name, Operation>) -> Resul
         SubstKind::Parallel(ss) => SubstKind::Parallel(each(ss)?),
         SubstKind::Sequence(ss) => SubstKind::Sequence(each(ss)?),
         SubstKind::Choice(ss) => SubstKind::Choice(each(ss)?),
-        SubstKind::Any(ids, p, b) => SubstKind::Any(ids.clone(), p.clone(), Box::new(inline_calls(b, ops)?)),
-        SubstKind::Let(ids, p, b) => SubstKind::Let(ids.clone(), p.clone(), Box::new(inline_calls(b, ops)?)),
+        SubstKind::Any(ids, p, b) => {
+            SubstKind::Any(ids.clone(), p.clone(), Box::new(inline_calls(b, ops)?))
+        }
+        SubstKind::Let(ids, p, b) => {
+            SubstKind::Let(ids.clone(), p.clone(), Box::new(inline_calls(b, ops)?))
+        }
         SubstKind::Var(ids, b) => SubstKind::Var(ids.clone(), Box::new(inline_calls(b, ops)?)),
         SubstKind::Pre(p, b) => SubstKind::Pre(p.clone(), Box::new(inline_calls(b, ops)?)),
         SubstKind::Assert(p, b) => SubstKind::Assert(p.clone(), Box::new(inline_calls(b, ops)?)),
@@ -391,7 +420,10 @@ fn inline_one(op: &Operation, outs: &[Ident], args: &[Term], span: Span) -> Resu
             Term::new(
                 TermKind::Op(
                     Op::Eq,
-                    vec![Term::new(TermKind::Ident(p.name.clone()), p.span), a.clone()],
+                    vec![
+                        Term::new(TermKind::Ident(p.name.clone()), p.span),
+                        a.clone(),
+                    ],
                 ),
                 a.span,
             )

@@ -3,7 +3,9 @@
 
 use super::flatten::{Reference, inline_calls, instantiate, merge, refine};
 use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
-use crate::syntax::ast::{Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation};
+use crate::syntax::ast::{
+    Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation,
+};
 use crate::syntax::{parse_definitions_file, parse_machine};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
@@ -24,8 +26,12 @@ fn file_error(span: Span, message: String) -> Diagnostic {
 
 /// Reads a source file; a file that is not UTF-8 is read as Latin-1 (older B machines often are).
 fn read(path: &Path, span: Span, what: &str) -> Result<String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| file_error(span, format!("cannot read {what} `{}`: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        file_error(
+            span,
+            format!("cannot read {what} `{}`: {e}", path.display()),
+        )
+    })?;
     Ok(String::from_utf8(bytes)
         .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect()))
 }
@@ -53,7 +59,11 @@ fn find_machine(dir: &Path, name: &str, exclude: Option<&Path>) -> Option<PathBu
             return Some(candidate);
         }
     }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     for ext in MACHINE_EXTENSIONS {
         let found = entries.iter().find(|p| {
@@ -86,7 +96,10 @@ impl Loader {
         if self.stack.contains(&key) {
             return Err(file_error(
                 span,
-                format!("cyclic machine reference: `{}` refers back to itself", path.display()),
+                format!(
+                    "cyclic machine reference: `{}` refers back to itself",
+                    path.display()
+                ),
             ));
         }
         let text = read(path, span, "machine file")?;
@@ -157,7 +170,10 @@ impl Loader {
                 None => {
                     return Err(Diagnostic::type_error(
                         p.span,
-                        format!("cannot promote `{}`: no included machine has this operation", p.name),
+                        format!(
+                            "cannot promote `{}`: no included machine has this operation",
+                            p.name
+                        ),
                     ));
                 }
             }
@@ -216,13 +232,15 @@ fn load_definitions(
     for item in items {
         match item {
             DefinitionsItem::Definition(d) => out.push(d),
-            DefinitionsItem::Include(name, span) => match load_definitions(&dir.join(&name), span, seen, stack) {
-                Ok(defs) => out.extend(defs),
-                Err(e) => {
-                    stack.pop();
-                    return Err(e);
+            DefinitionsItem::Include(name, span) => {
+                match load_definitions(&dir.join(&name), span, seen, stack) {
+                    Ok(defs) => out.extend(defs),
+                    Err(e) => {
+                        stack.pop();
+                        return Err(e);
+                    }
                 }
-            },
+            }
         }
     }
     stack.pop();

@@ -61,7 +61,12 @@ impl Rewriter {
         }
     }
 
-    fn scoped<R>(&self, ids: &[Ident], bound: &mut Vec<Name>, f: impl FnOnce(&mut Vec<Name>) -> R) -> R {
+    fn scoped<R>(
+        &self,
+        ids: &[Ident],
+        bound: &mut Vec<Name>,
+        f: impl FnOnce(&mut Vec<Name>) -> R,
+    ) -> R {
         let n = bound.len();
         bound.extend(ids.iter().map(|i| i.name.clone()));
         let r = f(bound);
@@ -168,7 +173,9 @@ impl Rewriter {
         };
         let kind = match &s.kind {
             SubstKind::Skip => SubstKind::Skip,
-            SubstKind::Assign(l, r) => SubstKind::Assign(self.terms(l, bound), self.terms(r, bound)),
+            SubstKind::Assign(l, r) => {
+                SubstKind::Assign(self.terms(l, bound), self.terms(r, bound))
+            }
             SubstKind::BecomesElementOf(ids, e) => {
                 SubstKind::BecomesElementOf(idents(ids, bound), self.term_in(e, bound))
             }
@@ -188,10 +195,18 @@ impl Rewriter {
             SubstKind::Parallel(ss) => SubstKind::Parallel(self.substs(ss, bound)),
             SubstKind::Sequence(ss) => SubstKind::Sequence(self.substs(ss, bound)),
             SubstKind::Any(ids, p, body) => self.scoped(ids, bound, |b| {
-                SubstKind::Any(ids.clone(), self.term_in(p, b), Box::new(self.subst_in(body, b)))
+                SubstKind::Any(
+                    ids.clone(),
+                    self.term_in(p, b),
+                    Box::new(self.subst_in(body, b)),
+                )
             }),
             SubstKind::Let(ids, p, body) => self.scoped(ids, bound, |b| {
-                SubstKind::Let(ids.clone(), self.term_in(p, b), Box::new(self.subst_in(body, b)))
+                SubstKind::Let(
+                    ids.clone(),
+                    self.term_in(p, b),
+                    Box::new(self.subst_in(body, b)),
+                )
             }),
             SubstKind::Var(ids, body) => self.scoped(ids, bound, |b| {
                 SubstKind::Var(ids.clone(), Box::new(self.subst_in(body, b)))
@@ -238,14 +253,15 @@ pub fn free_idents(t: &Term) -> FxHashSet<Name> {
 }
 
 fn collect_free(t: &Term, bound: &mut Vec<Name>, out: &mut FxHashSet<Name>) {
-    let scoped = |ids: &[Ident], parts: &[&Term], bound: &mut Vec<Name>, out: &mut FxHashSet<Name>| {
-        let n = bound.len();
-        bound.extend(ids.iter().map(|i| i.name.clone()));
-        for p in parts {
-            collect_free(p, bound, out);
-        }
-        bound.truncate(n);
-    };
+    let scoped =
+        |ids: &[Ident], parts: &[&Term], bound: &mut Vec<Name>, out: &mut FxHashSet<Name>| {
+            let n = bound.len();
+            bound.extend(ids.iter().map(|i| i.name.clone()));
+            for p in parts {
+                collect_free(p, bound, out);
+            }
+            bound.truncate(n);
+        };
     match &t.kind {
         TermKind::Ident(n) => {
             if !bound.contains(n) {
@@ -303,13 +319,22 @@ mod tests {
             TermKind::Quantifier(
                 Quant::Exists,
                 vec![ident("x")],
-                Box::new(Term::new(TermKind::Op(Op::Eq, vec![id("x"), id("y")]), Span::default())),
+                Box::new(Term::new(
+                    TermKind::Op(Op::Eq, vec![id("x"), id("y")]),
+                    Span::default(),
+                )),
             ),
             Span::default(),
         );
-        let t = Term::new(TermKind::Op(Op::And, vec![id("x"), q.clone()]), Span::default());
+        let t = Term::new(
+            TermKind::Op(Op::And, vec![id("x"), q.clone()]),
+            Span::default(),
+        );
         let mut rw = Rewriter::default();
-        rw.idents.insert("x".into(), Term::new(TermKind::Int(1.into()), Span::default()));
+        rw.idents.insert(
+            "x".into(),
+            Term::new(TermKind::Int(1.into()), Span::default()),
+        );
         rw.idents.insert("y".into(), id("z"));
         let r = rw.term(&t);
         let TermKind::Op(Op::And, args) = &r.kind else {

@@ -8,11 +8,11 @@ use crate::diag::{Diagnostic, FileId, Span};
 
 /// ASCII operators and punctuation, longest first so that the first match is the longest one.
 const SYMBOLS: &[&str] = &[
-    "<<->>", "<<->", "<->>", ">+>>", ">->>", "+->>", "-->>", "/<<:", "<->", ">+>", ">->", "+->", "-->",
-    "<<|", "|>>", "/|\\", "\\|/", "|->", "<--", "<=>", "/<:", "<<:", "<|", "|>", "<+", "><", ":=", "::",
-    "=>", "<:", "/:", "/=", "\\/", "/\\", "**", "..", "||", "->", "<-", "<=", ">=", "==", "<>", "'", "(", ")",
-    "[", "]", "{", "}", ",", ";", ".", "|", "&", "!", "#", "%", "=", ":", "<", ">", "+", "-", "*", "/",
-    "\\", "^", "~",
+    "<<->>", "<<->", "<->>", ">+>>", ">->>", "+->>", "-->>", "/<<:", "<->", ">+>", ">->", "+->",
+    "-->", "<<|", "|>>", "/|\\", "\\|/", "|->", "<--", "<=>", "/<:", "<<:", "<|", "|>", "<+", "><",
+    ":=", "::", "=>", "<:", "/:", "/=", "\\/", "/\\", "**", "..", "||", "->", "<-", "<=", ">=",
+    "==", "<>", "'", "(", ")", "[", "]", "{", "}", ",", ";", ".", "|", "&", "!", "#", "%", "=",
+    ":", "<", ">", "+", "-", "*", "/", "\\", "^", "~",
 ];
 
 /// Unicode operators accepted by Atelier B, with their ASCII token.
@@ -149,7 +149,11 @@ impl Lexer<'_> {
                 }
                 b'`' => {
                     let Some(len) = self.rest()[1..].find('`') else {
-                        return Err(self.error(start, start + 1, "unterminated back-quoted identifier"));
+                        return Err(self.error(
+                            start,
+                            start + 1,
+                            "unterminated back-quoted identifier",
+                        ));
                     };
                     let name = &self.text[start + 1..start + 1 + len];
                     self.pos += len + 2;
@@ -214,10 +218,7 @@ impl Lexer<'_> {
         let start = self.pos;
         let rest = self.rest();
         if rest.starts_with("0x") || rest.starts_with("0X") {
-            let len = 2 + rest[2..]
-                .bytes()
-                .take_while(u8::is_ascii_hexdigit)
-                .count();
+            let len = 2 + rest[2..].bytes().take_while(u8::is_ascii_hexdigit).count();
             if len > 2 {
                 self.pos += len;
                 self.push(Tok::Int(self.text[start..self.pos].into()), start);
@@ -260,7 +261,11 @@ impl Lexer<'_> {
             };
             if c == '\\' {
                 let Some(e) = chars.next() else {
-                    return Err(self.error(start, start + close.len(), "unterminated string literal"));
+                    return Err(self.error(
+                        start,
+                        start + close.len(),
+                        "unterminated string literal",
+                    ));
                 };
                 match e {
                     'n' => out.push('\n'),
@@ -291,7 +296,11 @@ impl Lexer<'_> {
             }
             None => {
                 let c = rest.chars().next().unwrap_or(' ');
-                Err(self.error(start, start + c.len_utf8(), format!("unexpected character `{c}`")))
+                Err(self.error(
+                    start,
+                    start + c.len_utf8(),
+                    format!("unexpected character `{c}`"),
+                ))
             }
         }
     }

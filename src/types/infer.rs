@@ -315,7 +315,11 @@ pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
 
     c.settle(true)?;
     c.check_declared()?;
-    for n in params.iter_mut().chain(&mut constants).chain(&mut variables) {
+    for n in params
+        .iter_mut()
+        .chain(&mut constants)
+        .chain(&mut variables)
+    {
         c.finish_name(n);
     }
     for p in [&mut constraints, &mut properties, &mut invariant]
@@ -406,7 +410,13 @@ pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) ->
     };
     for s in &m.sets {
         let given = Type::Given(s.name.clone());
-        global(&mut c, &s.name, s.span, Type::set(given.clone()), GlobalKind::Set)?;
+        global(
+            &mut c,
+            &s.name,
+            s.span,
+            Type::set(given.clone()),
+            GlobalKind::Set,
+        )?;
         for e in s.elements.iter().flatten() {
             global(&mut c, e, s.span, given.clone(), GlobalKind::Element)?;
         }

@@ -170,7 +170,10 @@ impl Checker {
             _ => {
                 return Err(Diagnostic::type_error(
                     span,
-                    format!("expected a predicate, found an expression `{}`", snippet(span)),
+                    format!(
+                        "expected a predicate, found an expression `{}`",
+                        snippet(span)
+                    ),
                 ));
             }
         };
@@ -268,7 +271,11 @@ impl Checker {
 
     /// `x = E & y = F` of a LET: ordered bindings; each bound name is visible in the later definitions and
     /// stays bound (the caller pops it after the body).
-    pub(super) fn let_bindings(&mut self, ids: &[Ident], defs: &Term) -> Result<Vec<(TypedName, Expr)>> {
+    pub(super) fn let_bindings(
+        &mut self,
+        ids: &[Ident],
+        defs: &Term,
+    ) -> Result<Vec<(TypedName, Expr)>> {
         let mut conjuncts = Vec::new();
         collect_conjuncts(defs, &mut conjuncts);
         let mut out: Vec<(TypedName, Expr)> = Vec::new();
@@ -297,10 +304,16 @@ impl Checker {
             self.expect(&name.ty, &value.ty, c.span)?;
             out.push((name, value));
         }
-        if let Some(missing) = ids.iter().find(|i| !out.iter().any(|(n, _)| n.name == i.name)) {
+        if let Some(missing) = ids
+            .iter()
+            .find(|i| !out.iter().any(|(n, _)| n.name == i.name))
+        {
             return Err(Diagnostic::type_error(
                 missing.span,
-                format!("LET identifier `{}` has no definition `{} = E`", missing.name, missing.name),
+                format!(
+                    "LET identifier `{}` has no definition `{} = E`",
+                    missing.name, missing.name
+                ),
             ));
         }
         Ok(out)
@@ -348,7 +361,10 @@ impl Checker {
             TermKind::Op(op, _) if pred_ops(*op) => {
                 return Err(Diagnostic::type_error(
                     span,
-                    format!("expected an expression, found a predicate `{}`", snippet(span)),
+                    format!(
+                        "expected an expression, found a predicate `{}`",
+                        snippet(span)
+                    ),
                 ));
             }
             TermKind::Op(op, args) => return self.expr_op(*op, args, span),
@@ -356,11 +372,7 @@ impl Checker {
                 let f = self.expr(f)?;
                 let arg = self.tuple(args, span)?;
                 let result = self.u.fresh();
-                self.expect(
-                    &Type::relation(arg.ty.clone(), result.clone()),
-                    &f.ty,
-                    span,
-                )?;
+                self.expect(&Type::relation(arg.ty.clone(), result.clone()), &f.ty, span)?;
                 (
                     ExprKind::Binary(BinaryOp::Apply, Box::new(f), Box::new(arg)),
                     result,
@@ -369,7 +381,10 @@ impl Checker {
             TermKind::Quantifier(..) => {
                 return Err(Diagnostic::type_error(
                     span,
-                    format!("expected an expression, found a predicate `{}`", snippet(span)),
+                    format!(
+                        "expected an expression, found a predicate `{}`",
+                        snippet(span)
+                    ),
                 ));
             }
             TermKind::SetComprehension(ids, body) => {
@@ -379,9 +394,10 @@ impl Checker {
                 (ExprKind::Comprehension(names, Box::new(body)), ty)
             }
             TermKind::SetComprehensionExpr(ids, p, e) => {
-                let (names, (p, e)) = self.with_bound(ids, "comprehension identifier", |c, _| {
-                    Ok((c.pred(p)?, c.expr(e)?))
-                })?;
+                let (names, (p, e)) =
+                    self.with_bound(ids, "comprehension identifier", |c, _| {
+                        Ok((c.pred(p)?, c.expr(e)?))
+                    })?;
                 let ty = Type::set(e.ty.clone());
                 (
                     ExprKind::Binder(BinderKind::Image, names, Box::new(p), Box::new(e)),
@@ -504,10 +520,16 @@ impl Checker {
     }
 
     /// Record/struct fields, sorted by name; duplicates are an error.
-    fn fields(&mut self, fields: &[(Ident, Term)]) -> Result<Vec<(crate::syntax::ast::Name, Expr)>> {
+    fn fields(
+        &mut self,
+        fields: &[(Ident, Term)],
+    ) -> Result<Vec<(crate::syntax::ast::Name, Expr)>> {
         let mut out = Vec::with_capacity(fields.len());
         for (f, t) in fields {
-            if out.iter().any(|(n, _): &(crate::syntax::ast::Name, Expr)| *n == f.name) {
+            if out
+                .iter()
+                .any(|(n, _): &(crate::syntax::ast::Name, Expr)| *n == f.name)
+            {
                 return Err(Diagnostic::type_error(
                     f.span,
                     format!("field `{}` given twice", f.name),
@@ -527,7 +549,10 @@ impl Checker {
             ConstKind::Btrue | ConstKind::Bfalse => {
                 return Err(Diagnostic::type_error(
                     span,
-                    format!("expected an expression, found a predicate `{}`", snippet(span)),
+                    format!(
+                        "expected an expression, found a predicate `{}`",
+                        snippet(span)
+                    ),
                 ));
             }
             ConstKind::EmptySet => (ExprKind::SetEnum(vec![]), Type::set(self.u.fresh())),
@@ -551,7 +576,8 @@ impl Checker {
     fn expr_op(&mut self, op: Op, args: &[Term], span: Span) -> Result<Expr> {
         use BinaryOp as B;
         use UnaryOp as U;
-        let unary = |op: U, a: Expr, ty: Type| Expr::new(ExprKind::Unary(op, Box::new(a)), ty, span);
+        let unary =
+            |op: U, a: Expr, ty: Type| Expr::new(ExprKind::Unary(op, Box::new(a)), ty, span);
         let binary = |op: B, a: Expr, b: Expr, ty: Type| {
             Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, span)
         };
@@ -614,8 +640,16 @@ impl Checker {
             Op::Ran => (U::Ran, rel, Type::set(y)),
             Op::Id => (U::Id, set_x, Type::relation(x.clone(), x)),
             Op::Inverse => (U::Inverse, rel, Type::relation(y, x)),
-            Op::Closure => (U::Closure, Type::relation(x.clone(), x.clone()), Type::relation(x.clone(), x)),
-            Op::Closure1 => (U::Closure1, Type::relation(x.clone(), x.clone()), Type::relation(x.clone(), x)),
+            Op::Closure => (
+                U::Closure,
+                Type::relation(x.clone(), x.clone()),
+                Type::relation(x.clone(), x),
+            ),
+            Op::Closure1 => (
+                U::Closure1,
+                Type::relation(x.clone(), x.clone()),
+                Type::relation(x.clone(), x),
+            ),
             Op::Fnc => (U::Fnc, rel, Type::relation(x, Type::set(y))),
             Op::Rel => (U::Rel, Type::relation(x.clone(), Type::set(y.clone())), rel),
             Op::Seq => (U::Seq, set_x, Type::set(Type::seq(x))),
@@ -624,11 +658,17 @@ impl Checker {
             Op::Iseq1 => (U::Iseq1, set_x, Type::set(Type::seq(x))),
             Op::Perm => (U::Perm, set_x, Type::set(Type::seq(x))),
             Op::Size => {
-                self.defer(Pending::StringOrSeq { ty: a.clone(), span })?;
+                self.defer(Pending::StringOrSeq {
+                    ty: a.clone(),
+                    span,
+                })?;
                 (U::Size, a.clone(), int)
             }
             Op::Rev => {
-                self.defer(Pending::StringOrSeq { ty: a.clone(), span })?;
+                self.defer(Pending::StringOrSeq {
+                    ty: a.clone(),
+                    span,
+                })?;
                 (U::Rev, a.clone(), a.clone())
             }
             Op::First => (U::First, Type::seq(x.clone()), x),
@@ -637,7 +677,10 @@ impl Checker {
             Op::Tail => (U::Tail, Type::seq(x.clone()), Type::seq(x)),
             Op::Conc => {
                 // conc of a sequence of sequences (or of strings).
-                self.defer(Pending::StringOrSeq { ty: x.clone(), span })?;
+                self.defer(Pending::StringOrSeq {
+                    ty: x.clone(),
+                    span,
+                })?;
                 (U::Conc, Type::seq(x.clone()), x)
             }
             _ => unreachable!("op_arity gives 1 only for the operators above"),
@@ -734,7 +777,10 @@ impl Checker {
                 Type::relation(x.clone(), x),
             ),
             Op::Concat => {
-                self.defer(Pending::StringOrSeq { ty: a.clone(), span })?;
+                self.defer(Pending::StringOrSeq {
+                    ty: a.clone(),
+                    span,
+                })?;
                 (B::Concat, a.clone(), a.clone(), a.clone())
             }
             Op::Prepend => (B::Prepend, x.clone(), Type::seq(x.clone()), Type::seq(x)),
@@ -794,7 +840,10 @@ fn arity(op: Op, args: &[Term], n: usize, span: Span) -> Result<()> {
     } else {
         Err(Diagnostic::syntax(
             span,
-            format!("operator {op:?} expects {n} operand(s), found {}", args.len()),
+            format!(
+                "operator {op:?} expects {n} operand(s), found {}",
+                args.len()
+            ),
         ))
     }
 }

@@ -102,8 +102,7 @@ impl Checker {
                 K::Let(bindings, Box::new(body))
             }
             SubstKind::Var(ids, body) => {
-                let (names, body) =
-                    self.with_bound(ids, "VAR identifier", |c, _| c.subst(body))?;
+                let (names, body) = self.with_bound(ids, "VAR identifier", |c, _| c.subst(body))?;
                 K::Var(names, Box::new(body))
             }
             SubstKind::Pre(p, body) => K::Pre(self.pred(p)?, Box::new(self.subst(body)?)),
@@ -180,12 +179,15 @@ impl Checker {
     /// local (VAR, ANY, LET) identifier.
     fn writable(&mut self, id: &Ident) -> Result<Type> {
         match self.global_kind(&id.name) {
-            Some(kind @ (GlobalKind::Set | GlobalKind::Element | GlobalKind::Constant | GlobalKind::Param)) => {
-                Err(Diagnostic::type_error(
-                    id.span,
-                    format!("cannot assign to {} `{}`", kind.describe(), id.name),
-                ))
-            }
+            Some(
+                kind @ (GlobalKind::Set
+                | GlobalKind::Element
+                | GlobalKind::Constant
+                | GlobalKind::Param),
+            ) => Err(Diagnostic::type_error(
+                id.span,
+                format!("cannot assign to {} `{}`", kind.describe(), id.name),
+            )),
             _ => {
                 let t = Term::new(TermKind::Ident(id.name.clone()), id.span);
                 Ok(self.expr(&t)?.ty)
@@ -215,7 +217,11 @@ impl Checker {
                 let (f, fty) = self.target(f)?;
                 let arg = self.tuple(args, t.span)?;
                 let result = self.u.fresh();
-                self.expect(&Type::relation(arg.ty.clone(), result.clone()), &fty, t.span)?;
+                self.expect(
+                    &Type::relation(arg.ty.clone(), result.clone()),
+                    &fty,
+                    t.span,
+                )?;
                 Ok((AssignTarget::Apply(Box::new(f), arg), result))
             }
             TermKind::Field(r, field) => {

@@ -5,7 +5,9 @@ use super::Type;
 use super::infer::Checker;
 use super::lower::snippet;
 use crate::diag::{Diagnostic, Result, Span};
-use crate::ir::{AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName};
+use crate::ir::{
+    AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName,
+};
 use crate::syntax::ast::Name;
 
 pub(super) enum Pending {
@@ -75,7 +77,10 @@ impl Checker {
                 let shapes = [&left, &right, &result].map(|t| self.u.shallow(t));
                 let is_int = shapes.iter().any(|t| *t == Type::Integer);
                 let is_set = shapes.iter().any(|t| matches!(t, Type::Set(_)));
-                let decided = is_int || is_set || default || shapes.iter().any(|t| !matches!(t, Type::Var(_)));
+                let decided = is_int
+                    || is_set
+                    || default
+                    || shapes.iter().any(|t| !matches!(t, Type::Var(_)));
                 if !decided {
                     return Ok(Some(Pending::Mul {
                         left,
@@ -183,7 +188,11 @@ impl Checker {
         e.ty = self.final_type(&e.ty);
         let is_set = matches!(e.ty, Type::Set(_));
         match &mut e.kind {
-            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_) => {}
+            ExprKind::Var(_)
+            | ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::Const(_) => {}
             ExprKind::Unary(_, a) | ExprKind::Field(a, _) => self.finish_expr(a),
             ExprKind::Binary(op, a, b) => {
                 if is_set {
@@ -196,7 +205,9 @@ impl Checker {
                 self.finish_expr(a);
                 self.finish_expr(b);
             }
-            ExprKind::SetEnum(xs) | ExprKind::SeqEnum(xs) => xs.iter_mut().for_each(|x| self.finish_expr(x)),
+            ExprKind::SetEnum(xs) | ExprKind::SeqEnum(xs) => {
+                xs.iter_mut().for_each(|x| self.finish_expr(x))
+            }
             ExprKind::Comprehension(ns, p) => {
                 self.finish_names(ns);
                 self.finish_pred(p);
@@ -206,7 +217,9 @@ impl Checker {
                 self.finish_pred(p);
                 self.finish_expr(body);
             }
-            ExprKind::Record(fs) | ExprKind::Struct(fs) => fs.iter_mut().for_each(|(_, x)| self.finish_expr(x)),
+            ExprKind::Record(fs) | ExprKind::Struct(fs) => {
+                fs.iter_mut().for_each(|(_, x)| self.finish_expr(x))
+            }
             ExprKind::BoolOf(p) => self.finish_pred(p),
             ExprKind::If(c, a, b) => {
                 self.finish_pred(c);

@@ -25,7 +25,8 @@ pub fn parse_definitions_file(file: FileId, text: &str) -> PResult<Vec<Definitio
 
 /// Keywords that open a block closed by `END`, for skipping unsupported clauses.
 const BLOCK_OPENERS: &[&str] = &[
-    "BEGIN", "IF", "SELECT", "CASE", "EITHER", "ANY", "LET", "VAR", "PRE", "ASSERT", "CHOICE", "WHILE",
+    "BEGIN", "IF", "SELECT", "CASE", "EITHER", "ANY", "LET", "VAR", "PRE", "ASSERT", "CHOICE",
+    "WHILE",
 ];
 
 /// `P & Q` from two optional conjuncts (a clause given twice accumulates).
@@ -78,14 +79,12 @@ impl Parser {
             "CONSTRAINTS" => m.constraints = Some(conjoin(m.constraints.take(), self.term()?)),
             "PROPERTIES" => m.properties = Some(conjoin(m.properties.take(), self.term()?)),
             "INVARIANT" => m.invariant = Some(conjoin(m.invariant.take(), self.term()?)),
-            "SETS" => {
-                loop {
-                    m.sets.push(self.set_decl()?);
-                    if !self.separator_before_more() {
-                        break;
-                    }
+            "SETS" => loop {
+                m.sets.push(self.set_decl()?);
+                if !self.separator_before_more() {
+                    break;
                 }
-            }
+            },
             "CONSTANTS" | "ABSTRACT_CONSTANTS" | "CONCRETE_CONSTANTS" | "VISIBLE_CONSTANTS" => {
                 let concrete = k == "CONCRETE_CONSTANTS" || k == "VISIBLE_CONSTANTS";
                 let ids = self.ident_list("in the constants list")?;
@@ -447,9 +446,15 @@ mod tests {
              FREETYPES F = c1, c2(INTEGER)\nLOCAL_OPERATIONS l = BEGIN skip END\nVALUES x = 1\nEND",
         );
         assert_eq!(m.kind, MachineKind::Refinement);
-        assert_eq!(m.refines.as_ref().map(|i| i.name.to_string()), Some("M".into()));
+        assert_eq!(
+            m.refines.as_ref().map(|i| i.name.to_string()),
+            Some("M".into())
+        );
         assert_eq!(m.sees.len(), 2);
-        assert_eq!(m.sees[1].prefix.as_ref().map(|i| i.name.to_string()), Some("p".into()));
+        assert_eq!(
+            m.sees[1].prefix.as_ref().map(|i| i.name.to_string()),
+            Some("p".into())
+        );
         assert_eq!(&*m.sees[1].name.name, "B");
         assert_eq!(m.sees[1].args.len(), 2);
         assert_eq!(m.includes.len() + m.extends.len() + m.uses.len(), 3);
@@ -471,7 +476,11 @@ mod tests {
         );
         assert_eq!(m.definition_files.len(), 1);
         assert_eq!(m.definition_files[0].0, "lib.def");
-        let names: Vec<_> = m.definitions.iter().map(|d| d.name.name.to_string()).collect();
+        let names: Vec<_> = m
+            .definitions
+            .iter()
+            .map(|d| d.name.name.to_string())
+            .collect();
         assert_eq!(names, vec!["ONE", "ADD", "COMP", "INC", "P"]);
         assert_eq!(m.definitions[1].params.len(), 2);
         assert!(matches!(m.definitions[2].body, DefinitionBody::Term(_)));

@@ -262,7 +262,10 @@ impl Parser {
             Tok::Sym(":") => {
                 self.advance();
                 let ids = plain_idents(targets, "`:`")?;
-                self.expect_sym("(", "after `:` (the predicate of `x : (P)` is parenthesised)")?;
+                self.expect_sym(
+                    "(",
+                    "after `:` (the predicate of `x : (P)` is parenthesised)",
+                )?;
                 let pred = self.term()?;
                 self.expect_sym(")", "to close the predicate of `x : (P)`")?;
                 Ok(SubstKind::BecomesSuchThat(ids, pred))
@@ -385,8 +388,12 @@ mod tests {
             subst("r, s <-- op(1, 2)"),
             SubstKind::OpCall(outs, op, args) if outs.len() == 2 && name(&op) == "op" && args.len() == 2
         ));
-        assert!(matches!(subst("op(1)"), SubstKind::OpCall(outs, _, args) if outs.is_empty() && args.len() == 1));
-        assert!(matches!(subst("p.op"), SubstKind::OpCall(_, op, args) if name(&op) == "p.op" && args.is_empty()));
+        assert!(
+            matches!(subst("op(1)"), SubstKind::OpCall(outs, _, args) if outs.is_empty() && args.len() == 1)
+        );
+        assert!(
+            matches!(subst("p.op"), SubstKind::OpCall(_, op, args) if name(&op) == "p.op" && args.is_empty())
+        );
     }
 
     #[test]
@@ -408,10 +415,22 @@ mod tests {
             subst("ANY v WHERE v : NAT THEN x := v END"),
             SubstKind::Any(ids, _, _) if ids.len() == 1
         ));
-        assert!(matches!(subst("LET v BE v = 1 IN x := v END"), SubstKind::Let(..)));
-        assert!(matches!(subst("VAR v IN v := 1; x := v END"), SubstKind::Var(..)));
-        assert!(matches!(subst("PRE x = 0 THEN x := 1 END"), SubstKind::Pre(..)));
-        assert!(matches!(subst("ASSERT x = 0 THEN x := 1 END"), SubstKind::Assert(..)));
+        assert!(matches!(
+            subst("LET v BE v = 1 IN x := v END"),
+            SubstKind::Let(..)
+        ));
+        assert!(matches!(
+            subst("VAR v IN v := 1; x := v END"),
+            SubstKind::Var(..)
+        ));
+        assert!(matches!(
+            subst("PRE x = 0 THEN x := 1 END"),
+            SubstKind::Pre(..)
+        ));
+        assert!(matches!(
+            subst("ASSERT x = 0 THEN x := 1 END"),
+            SubstKind::Assert(..)
+        ));
         assert!(matches!(
             subst("CHOICE x := 1 OR x := 2 OR skip END"),
             SubstKind::Choice(v) if v.len() == 3
@@ -420,12 +439,16 @@ mod tests {
             subst("IF x = 1 THEN x := 2 ELSIF x = 2 THEN x := 3 ELSE skip END"),
             SubstKind::If(b, Some(_)) if b.len() == 2
         ));
-        assert!(matches!(subst("IF x = 1 THEN x := 2 END"), SubstKind::If(b, None) if b.len() == 1));
+        assert!(
+            matches!(subst("IF x = 1 THEN x := 2 END"), SubstKind::If(b, None) if b.len() == 1)
+        );
         assert!(matches!(
             subst("SELECT x = 1 THEN x := 2 WHEN x = 2 THEN x := 3 ELSE skip END"),
             SubstKind::Select(b, Some(_)) if b.len() == 2
         ));
-        assert!(matches!(subst("WHEN x = 1 THEN x := 2 END"), SubstKind::Select(b, None) if b.len() == 1));
+        assert!(
+            matches!(subst("WHEN x = 1 THEN x := 2 END"), SubstKind::Select(b, None) if b.len() == 1)
+        );
         assert!(matches!(
             subst("CASE x OF EITHER 1, 2 THEN x := 0 OR 3 THEN skip ELSE x := 1 END END"),
             SubstKind::Case(_, b, Some(_)) if b.len() == 2 && b[0].0.len() == 2
@@ -442,11 +465,8 @@ mod tests {
         // The final END closes the IF, so the machine misses its END.
         let e = crate::syntax::parse_machine(FileId(0), text).unwrap_err();
         assert!(e.message.contains("end of input"), "{}", e.message);
-        let e = crate::syntax::parse_machine(
-            FileId(0),
-            "MACHINE M\nINITIALISATION x, y := 1\nEND",
-        )
-        .unwrap_err();
+        let e = crate::syntax::parse_machine(FileId(0), "MACHINE M\nINITIALISATION x, y := 1\nEND")
+            .unwrap_err();
         assert!(e.message.contains("2 variable(s)"), "{}", e.message);
         let e = crate::syntax::parse_machine(
             FileId(0),

@@ -214,7 +214,11 @@ impl Parser {
                 if !arities.contains(&args.len()) {
                     return Err(Diagnostic::syntax(
                         span,
-                        format!("`{name}` takes {:?} argument(s), found {}", arities, args.len()),
+                        format!(
+                            "`{name}` takes {:?} argument(s), found {}",
+                            arities,
+                            args.len()
+                        ),
                     ));
                 }
                 return Ok(Term::new(TermKind::Op(op, args), span));
@@ -485,7 +489,10 @@ impl Parser {
         let ids = self.binder_list("in a set comprehension")?;
         self.expect_sym(".", "in a set comprehension")?;
         let pred = self.term()?;
-        self.expect_sym("|", "between the predicate and the expression of the comprehension")?;
+        self.expect_sym(
+            "|",
+            "between the predicate and the expression of the comprehension",
+        )?;
         let expr = self.term()?;
         self.expect_sym("}", "to close the set comprehension")?;
         Ok(Term::new(
@@ -608,11 +615,11 @@ mod tests {
 
     #[test]
     fn relation_and_set_shapes() {
+        assert_eq!(p("x : A --> B"), "(In x (TotalFunction A B))");
         assert_eq!(
-            p("x : A --> B"),
-            "(In x (TotalFunction A B))"
+            p("f : A +-> (B <-> C)"),
+            "(In f (PartialFunction A (Relation B C)))"
         );
-        assert_eq!(p("f : A +-> (B <-> C)"), "(In f (PartialFunction A (Relation B C)))");
         assert_eq!(p("r~[S]"), "(Image (Inverse r) S)");
         assert_eq!(p("a |-> b |-> c"), "(Maplet (Maplet a b) c)");
         assert_eq!(p("(a, b, c)"), "(Maplet (Maplet a b) c)");
@@ -622,7 +629,10 @@ mod tests {
         assert_eq!(p("f(x)(y)"), "(call (call f x) y)");
         assert_eq!(p("(r ; s)"), "(Composition r s)");
         assert_eq!(p("(r || s)"), "(ParallelProduct r s)");
-        assert_eq!(p("card(S) + prj1(A, B)(p)"), "(Add (Card S) (call (Prj1 A B) p))");
+        assert_eq!(
+            p("card(S) + prj1(A, B)(p)"),
+            "(Add (Card S) (call (Prj1 A B) p))"
+        );
         assert_eq!(p("x'a'b"), "(field (field x a) b)");
         assert_eq!(p("iterate(r, 2)"), "(Iterate r 2)");
         assert_eq!(p("M.x + 1"), "(Add M.x 1)");
@@ -631,16 +641,28 @@ mod tests {
 
     #[test]
     fn binders_and_brackets() {
-        assert_eq!(p("!x.(x : NAT => x >= 0)"), "(Forall x (Implies (In x Nat) (Ge x 0)))");
+        assert_eq!(
+            p("!x.(x : NAT => x >= 0)"),
+            "(Forall x (Implies (In x Nat) (Ge x 0)))"
+        );
         assert_eq!(p("!x,y.(x = y)"), "(Forall x,y (Eq x y))");
         assert_eq!(p("#(x,y).(x < y)"), "(Exists x,y (Lt x y))");
         assert_eq!(p("%x.(x : NAT | x + 1)"), "(Lambda x (In x Nat) (Add x 1))");
-        assert_eq!(p("%(x,y).(x : NAT & y : NAT | x)"), "(Lambda x,y (And (In x Nat) (In y Nat)) x)");
-        assert_eq!(p("SIGMA(x).(x : 1..3 | x)"), "(Sigma x (In x (Interval 1 3)) x)");
+        assert_eq!(
+            p("%(x,y).(x : NAT & y : NAT | x)"),
+            "(Lambda x,y (And (In x Nat) (In y Nat)) x)"
+        );
+        assert_eq!(
+            p("SIGMA(x).(x : 1..3 | x)"),
+            "(Sigma x (In x (Interval 1 3)) x)"
+        );
         assert_eq!(p("UNION x.(x : S | {x})"), "(Union x (In x S) {x})");
         assert_eq!(p("{x | x : NAT}"), "(setc x (In x Nat))");
         assert_eq!(p("{x, y | x < y}"), "(setc x,y (Lt x y))");
-        assert_eq!(p("{x.x : 1..3 | x * x}"), "(setce x (In x (Interval 1 3)) (Mul x x))");
+        assert_eq!(
+            p("{x.x : 1..3 | x * x}"),
+            "(setce x (In x (Interval 1 3)) (Mul x x))"
+        );
         assert_eq!(p("{(x).x : S | x}"), "(setce x (In x S) x)");
         assert_eq!(p("{p.x, 2}"), "{p.x 2}");
         assert_eq!(p("{}"), "EmptySet");
@@ -649,16 +671,28 @@ mod tests {
         assert_eq!(p("[1, 2]"), "[1 2]");
         assert_eq!(p("rec(a: 1, b: TRUE)'a"), "(field a:1,b:True a)");
         assert_eq!(p("struct(a: NAT)"), "a:Nat");
-        assert_eq!(p("IF x = 1 THEN 2 ELSIF x = 2 THEN 3 ELSE 4 END"), "(if (Eq x 1) 2 (Eq x 2) 3 4)");
-        assert_eq!(p("LET x BE x = 1 IN x + 1 END"), "(let x (Eq x 1) (Add x 1))");
-        assert_eq!(p("(s ; succ)"), "(Composition s (unsupported `succ` as a function value))");
+        assert_eq!(
+            p("IF x = 1 THEN 2 ELSIF x = 2 THEN 3 ELSE 4 END"),
+            "(if (Eq x 1) 2 (Eq x 2) 3 4)"
+        );
+        assert_eq!(
+            p("LET x BE x = 1 IN x + 1 END"),
+            "(let x (Eq x 1) (Add x 1))"
+        );
+        assert_eq!(
+            p("(s ; succ)"),
+            "(Composition s (unsupported `succ` as a function value))"
+        );
         assert_eq!(p("1.5"), "(unsupported REAL literal)");
     }
 
     #[test]
     fn unicode_terms() {
         assert_eq!(p("x ∈ ℕ ∧ y ≠ 1"), "(And (In x Natural) (NotEq y 1))");
-        assert_eq!(p("∀x·(x ∈ S ⇒ x ≥ 0)"), "(Forall x (Implies (In x S) (Ge x 0)))");
+        assert_eq!(
+            p("∀x·(x ∈ S ⇒ x ≥ 0)"),
+            "(Forall x (Implies (In x S) (Ge x 0)))"
+        );
         assert_eq!(p("f ∘ g"), "(Composition g f)");
         assert_eq!(p("r⁻¹"), "(Inverse r)");
         assert_eq!(p("∅"), format!("{:?}", ConstKind::EmptySet));
