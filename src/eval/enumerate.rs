@@ -34,8 +34,8 @@ enum Candidates {
     Single(Val),
     Set(Arc<Vec<Value>>),
     Range(Int, Int),
-    /// Values of a maplet pattern over several variables (the pattern is the conjunct's left side).
-    Tuples(Arc<Vec<Value>>, usize),
+    /// Values for several variables at once (from a maplet pattern `x |-> y : S`), in `Choice::vars` order.
+    Tuples(Vec<Vec<Value>>),
 }
 
 struct Choice {
@@ -231,21 +231,10 @@ impl Context {
                 }
                 Ok(true)
             }
-            Candidates::Tuples(items, conjunct) => {
-                let PredKind::Compare(_, pattern, _) = &s.conjuncts[*conjunct].kind else {
-                    return Err(super::internal_error(
-                        s.span,
-                        "tuple domain without a pattern",
-                    ));
-                };
-                let pattern = (**pattern).clone();
-                for x in items.iter() {
-                    let mut parts = Vec::new();
-                    if !match_pattern(&pattern, x, &mut parts) {
-                        continue;
-                    }
-                    for (name, v) in parts {
-                        env.bind(name, v);
+            Candidates::Tuples(tuples) => {
+                for parts in tuples {
+                    for (k, v) in parts.iter().enumerate() {
+                        env.bind(var(k), v.clone());
                     }
                     if !attempt(self, s, env)? {
                         return Ok(false);
@@ -284,6 +273,8 @@ impl Context {
         let mut lo: Option<(Int, usize)> = None;
         let mut hi: Option<(Int, usize)> = None;
         let mut set_choice: Option<Choice> = None;
+        // An incomplete domain from a conjunct (sequences of bounded length), better than the type's.
+        let mut partial_choice: Option<Choice> = None;
         let mut bound_covers = Vec::new();
         for (c, conj) in s.conjuncts.iter().enumerate() {
             if s.checked[c] || !s.mentions[c].contains(&i) {
@@ -358,51 +349,70 @@ impl Context {
                         bound_covers.push(c);
                         continue;
                     }
-                    if let Ok(items) = self.materialize(&domain, conj.span)
-                        && set_choice.as_ref().is_none_or(|b| items.len() < b.size)
-                    {
-                        set_choice = Some(Choice {
-                            vars: vec![i],
-                            size: items.len(),
-                            candidates: Candidates::Set(items),
-                            covered: vec![c],
-                            rank: 1,
-                            complete: true,
-                        });
+                    match self.materialize(&domain, conj.span) {
+                        Ok(items) => {
+                            if set_choice.as_ref().is_none_or(|b| items.len() < b.size) {
+                                set_choice = Some(Choice {
+                                    vars: vec![i],
+                                    size: items.len(),
+                                    candidates: Candidates::Set(items),
+                                    covered: vec![c],
+                                    rank: 1,
+                                    complete: true,
+                                });
+                            }
+                        }
+                        Err(_) => {
+                            if partial_choice.is_none()
+                                && let Some(items) = self.short_sequences(&domain, conj.span)
+                            {
+                                partial_choice = Some(Choice {
+                                    vars: vec![i],
+                                    size: items.len(),
+                                    candidates: Candidates::Set(Arc::new(items)),
+                                    covered: vec![c],
+                                    rank: 2,
+                                    complete: false,
+                                });
+                            }
+                        }
                     }
                 }
                 CompareOp::In if tuple_pattern => {
-                    let mut leaves = Vec::new();
-                    if !pattern_vars(l, &mut leaves) {
+                    let Some(pattern) = self.build_pattern(l, s, env) else {
+                        continue;
+                    };
+                    let mut binders = Vec::new();
+                    pattern.binders(&mut binders);
+                    let distinct: FxHashSet<usize> = binders.iter().copied().collect();
+                    if !binders.contains(&i) || distinct.len() != binders.len() {
                         continue;
                     }
                     let mut set_names = FxHashSet::default();
                     expr_names(r, &mut set_names);
-                    let set_ready = s.mentions[c]
-                        .iter()
-                        .all(|&j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
-                    if !set_ready || leaves.iter().any(|n| set_names.contains(n)) {
-                        continue;
-                    }
-                    let idx: Option<Vec<usize>> = leaves
-                        .iter()
-                        .map(|n| s.vars.iter().position(|v| &*v.name == *n))
-                        .collect();
-                    let Some(idx) = idx else { continue };
-                    let distinct: FxHashSet<usize> = idx.iter().copied().collect();
-                    if distinct.len() != idx.len() || idx.iter().any(|&j| s.bound[j]) {
+                    let set_ready = (0..s.vars.len())
+                        .all(|j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
+                    if !set_ready {
                         continue;
                     }
                     let Ok(domain) = self.eval(r, env) else {
                         continue;
                     };
-                    if let Ok(items) = self.materialize(&domain, conj.span)
-                        && set_choice.as_ref().is_none_or(|b| items.len() < b.size)
-                    {
+                    let Ok(items) = self.materialize(&domain, conj.span) else {
+                        continue;
+                    };
+                    let mut tuples = Vec::new();
+                    for x in items.iter() {
+                        let mut parts = Vec::with_capacity(binders.len());
+                        if pattern.matches(x, &mut parts) {
+                            tuples.push(parts);
+                        }
+                    }
+                    if set_choice.as_ref().is_none_or(|b| tuples.len() < b.size) {
                         set_choice = Some(Choice {
-                            vars: idx,
-                            size: items.len(),
-                            candidates: Candidates::Tuples(items, c),
+                            vars: binders,
+                            size: tuples.len(),
+                            candidates: Candidates::Tuples(tuples),
                             covered: vec![c],
                             rank: 1,
                             complete: true,
@@ -473,6 +483,9 @@ impl Context {
                 complete: true,
             });
         }
+        if let Some(choice) = partial_choice {
+            return Ok(choice);
+        }
         if var.ty == Type::Integer {
             let minint = Int::from(&self.settings().minint);
             let maxint = Int::from(&self.settings().maxint);
@@ -507,6 +520,73 @@ impl Context {
             rank: 2,
             complete,
         })
+    }
+
+    /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (at most
+    /// `enumeration_limit` of them), a deliberately incomplete domain, as ProB enumerates them.
+    fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
+        let Val::Sym(sym) = domain else {
+            return None;
+        };
+        let SymbolicSet::Sequences(
+            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
+            base,
+        ) = &**sym
+        else {
+            return None;
+        };
+        let base = self.materialize(base, span).ok()?;
+        let max_len = Int::from(&self.settings().maxint).to_usize().unwrap_or(0);
+        let limit = self.settings().enumeration_limit;
+        let mut out = Vec::new();
+        let mut layer: Vec<Vec<Value>> = vec![Vec::new()];
+        for len in 0..=max_len {
+            if len > 0 || *kind == crate::ir::UnaryOp::Seq {
+                for sq in &layer {
+                    out.push(Value::sequence(sq.clone()));
+                }
+            }
+            if len == max_len || out.len() + layer.len().saturating_mul(base.len()) > limit {
+                break;
+            }
+            layer = layer
+                .iter()
+                .flat_map(|sq| {
+                    base.iter().map(move |x| {
+                        let mut next = sq.clone();
+                        next.push(x.clone());
+                        next
+                    })
+                })
+                .collect();
+        }
+        Some(out)
+    }
+
+    /// The pattern of a maplet expression whose leaves are unbound search variables or evaluable
+    /// expressions (`None` if a leaf depends on an unbound variable or fails to evaluate).
+    fn build_pattern(&self, e: &Expr, s: &Search<'_>, env: &mut Env) -> Option<Pattern> {
+        if let ExprKind::Var(n) = &e.kind
+            && let Some(j) = s.vars.iter().position(|v| v.name == *n)
+            && !s.bound[j]
+        {
+            return Some(Pattern::Bind(j));
+        }
+        if let ExprKind::Binary(BinaryOp::Maplet, a, b) = &e.kind {
+            return Some(Pattern::Pair(
+                Box::new(self.build_pattern(a, s, env)?),
+                Box::new(self.build_pattern(b, s, env)?),
+            ));
+        }
+        let mut names = FxHashSet::default();
+        expr_names(e, &mut names);
+        if (0..s.vars.len()).any(|j| !s.bound[j] && names.contains(&*s.vars[j].name)) {
+            return None;
+        }
+        match self.eval(e, env) {
+            Ok(Val::Value(v)) => Some(Pattern::Fixed(v)),
+            _ => None,
+        }
     }
 
     /// Solves `l = r` for the integer variable `name` when both sides are linear in it
@@ -674,30 +754,38 @@ impl Search<'_> {
     }
 }
 
-/// The variable names at the leaves of a maplet pattern `x |-> (y |-> z)`; false if a leaf is not a variable.
-fn pattern_vars<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
-    match &e.kind {
-        ExprKind::Var(n) => {
-            out.push(n);
-            true
-        }
-        ExprKind::Binary(BinaryOp::Maplet, a, b) => pattern_vars(a, out) && pattern_vars(b, out),
-        _ => false,
-    }
+/// A maplet pattern `x |-> (E |-> y)`: unbound search variables bind, other leaves must equal their value.
+enum Pattern {
+    Bind(usize),
+    Fixed(Value),
+    Pair(Box<Pattern>, Box<Pattern>),
 }
 
-/// Binds the leaves of a maplet pattern to the parts of `v`.
-fn match_pattern(e: &Expr, v: &Value, out: &mut Vec<(Name, Value)>) -> bool {
-    match &e.kind {
-        ExprKind::Var(n) => {
-            out.push((n.clone(), v.clone()));
-            true
+impl Pattern {
+    fn binders(&self, out: &mut Vec<usize>) {
+        match self {
+            Pattern::Bind(i) => out.push(*i),
+            Pattern::Fixed(_) => {}
+            Pattern::Pair(a, b) => {
+                a.binders(out);
+                b.binders(out);
+            }
         }
-        ExprKind::Binary(BinaryOp::Maplet, a, b) => match v.as_pair() {
-            Some((x, y)) => match_pattern(a, x, out) && match_pattern(b, y, out),
-            None => false,
-        },
-        _ => false,
+    }
+
+    /// Whether `v` matches; pushes the values of the binders (in `binders` order).
+    fn matches(&self, v: &Value, out: &mut Vec<Value>) -> bool {
+        match self {
+            Pattern::Bind(_) => {
+                out.push(v.clone());
+                true
+            }
+            Pattern::Fixed(x) => x == v,
+            Pattern::Pair(a, b) => match v.as_pair() {
+                Some((x, y)) => a.matches(x, out) && b.matches(y, out),
+                None => false,
+            },
+        }
     }
 }
 

@@ -168,7 +168,7 @@ impl Context {
         let mut outputs = Vec::with_capacity(op.outputs.len());
         for o in &op.outputs {
             outputs.push(lookup(&o.name).ok_or_else(|| {
-                internal_error(
+                super::wd_error(
                     span,
                     format!(
                         "operation {} does not assign its output {}",
