@@ -34,6 +34,8 @@ enum Candidates {
     Single(Val),
     Set(Arc<Vec<Value>>),
     Range(Int, Int),
+    /// Every value of the variable's type.
+    OfType,
     /// Values for several variables at once (from a maplet pattern `x |-> y : S`), in `Choice::vars` order.
     Tuples(Vec<Vec<Value>>),
 }
@@ -209,6 +211,18 @@ impl Context {
                 env.bind_val(var(0), v.clone());
                 attempt(self, s, env)
             }
+            Candidates::OfType => {
+                let v = &s.vars[choice.vars[0]];
+                let (items, _) = self.type_values(&v.ty, v.span)?;
+                let name = var(0);
+                for x in items.iter() {
+                    env.bind(name.clone(), x.clone());
+                    if !attempt(self, s, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
             Candidates::Set(items) => {
                 let name = var(0);
                 for x in items.iter() {
@@ -248,11 +262,19 @@ impl Context {
     /// The next variable(s) to bind and their candidate values.
     fn choose(&self, s: &Search<'_>, env: &mut Env) -> Result<Choice, EvalError> {
         let mut best: Option<Choice> = None;
+        let mut first_error = None;
         for i in 0..s.vars.len() {
             if s.bound[i] {
                 continue;
             }
-            let choice = self.domain_of(s, i, env)?;
+            // A variable whose domain is too large matters only if no other variable can go first.
+            let choice = match self.domain_of(s, i, env) {
+                Ok(c) => c,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
             if choice.rank == 0 {
                 return Ok(choice);
             }
@@ -263,7 +285,11 @@ impl Context {
                 best = Some(choice);
             }
         }
-        best.ok_or_else(|| super::internal_error(s.span, "no variable left to choose"))
+        match (best, first_error) {
+            (Some(choice), _) => Ok(choice),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(super::internal_error(s.span, "no variable left to choose")),
+        }
     }
 
     fn domain_of(&self, s: &Search<'_>, i: usize, env: &mut Env) -> Result<Choice, EvalError> {
@@ -511,14 +537,15 @@ impl Context {
                 complete: false,
             });
         }
-        let (items, complete) = self.type_values(&var.ty, var.span)?;
+        // The whole type, computed only if this variable is chosen (it may be too large to enumerate
+        // while another variable has a usable domain).
         Ok(Choice {
             vars: vec![i],
-            size: items.len(),
-            candidates: Candidates::Set(items),
+            size: usize::MAX,
+            candidates: Candidates::OfType,
             covered: Vec::new(),
-            rank: 2,
-            complete,
+            rank: 3,
+            complete: type_is_enumerable(&var.ty),
         })
     }
 
@@ -736,6 +763,17 @@ impl Context {
             }
             _ => Ok(Val::Value(Value::Set(self.type_values(ty, span)?.0))),
         }
+    }
+}
+
+/// Whether `type_values` lists every value of the type (no INTEGER or STRING inside).
+fn type_is_enumerable(ty: &Type) -> bool {
+    match ty {
+        Type::Integer | Type::String | Type::Var(_) => false,
+        Type::Bool | Type::Given(_) => true,
+        Type::Set(t) => type_is_enumerable(t),
+        Type::Pair(a, b) => type_is_enumerable(a) && type_is_enumerable(b),
+        Type::Struct(fields) => fields.iter().all(|(_, t)| type_is_enumerable(t)),
     }
 }
 
