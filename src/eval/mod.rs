@@ -1,1 +1,147 @@
-//! The exact interpreter.
+//! The exact interpreter: evaluates typed IR expressions, predicates and substitutions over `value::Value`.
+//!
+//! Evaluation is three-valued: a result, or a well-definedness error carrying the span of the offending node
+//! (application outside the domain, division by zero, card of an infinite set, ...). Conjunction,
+//! disjunction and implication are evaluated left to right with short-circuit (the L-system of WD).
+//! Infinite or lazily kept sets (INTEGER, `%x.(x:NATURAL|..)`, `A --> B`, big intervals) are
+//! `symbolic::SymbolicSet`s, tested by membership and materialised only when finite.
+//! Quantifiers, comprehensions and the brute-force oracle `solve_by_enumeration` share the backtracking
+//! search of `enumerate`.
+
+mod context;
+mod enumerate;
+mod expr;
+mod pred;
+mod relations;
+mod sequences;
+mod settings;
+mod subst;
+mod symbolic;
+mod transitions;
+
+pub use context::Context;
+pub use enumerate::Enumeration;
+pub use settings::Settings;
+pub use subst::Updates;
+pub use symbolic::SymbolicSet;
+pub use transitions::{State, Transition};
+
+use crate::diag::{DiagKind, Diagnostic, Span};
+use crate::syntax::ast::Name;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// Why an evaluation produced no value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalError {
+    /// The expression or predicate is not well-defined at this point (division by zero, `f(x)` outside
+    /// `dom(f)`, `card` of an infinite set, a violated ASSERT ...).
+    WellDefinedness(Diagnostic),
+    /// A resource limit: a set too large to enumerate, an infinite enumeration, an undecidable quantifier.
+    Limit(Diagnostic),
+    /// A construct the interpreter does not handle.
+    Unsupported(Diagnostic),
+}
+
+impl From<EvalError> for Diagnostic {
+    fn from(e: EvalError) -> Diagnostic {
+        match e {
+            EvalError::WellDefinedness(d) | EvalError::Limit(d) | EvalError::Unsupported(d) => d,
+        }
+    }
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::WellDefinedness(d) | EvalError::Limit(d) | EvalError::Unsupported(d) => {
+                write!(f, "{d}")
+            }
+        }
+    }
+}
+
+pub(crate) fn wd_error(span: Span, msg: impl Into<String>) -> EvalError {
+    EvalError::WellDefinedness(Diagnostic::new(DiagKind::WellDefinedness, span, msg))
+}
+
+pub(crate) fn limit_error(span: Span, msg: impl Into<String>) -> EvalError {
+    EvalError::Limit(Diagnostic::new(DiagKind::Limit, span, msg))
+}
+
+pub(crate) fn unsupported(span: Span, what: impl std::fmt::Display) -> EvalError {
+    EvalError::Unsupported(Diagnostic::unsupported(span, what))
+}
+
+/// A value of the wrong shape reached an operator: the type checker should have prevented it.
+pub(crate) fn internal_error(span: Span, msg: impl Into<String>) -> EvalError {
+    EvalError::Unsupported(Diagnostic::new(DiagKind::Internal, span, msg))
+}
+
+/// What an identifier is bound to: a value, or a set kept symbolic (infinite or lazily evaluated).
+#[derive(Clone, Debug)]
+pub enum Val {
+    Value(Value),
+    Sym(Arc<SymbolicSet>),
+}
+
+impl From<Value> for Val {
+    fn from(v: Value) -> Val {
+        Val::Value(v)
+    }
+}
+
+/// Scoped bindings `Name -> Val`. Later bindings shadow earlier ones; quantifiers push and truncate, so
+/// binding a bound variable costs no allocation beyond the vector's growth.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    bindings: Vec<(Name, Val)>,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        Env::default()
+    }
+
+    /// A copy of this environment with one more binding.
+    pub fn with(&self, name: Name, value: Value) -> Env {
+        let mut env = self.clone();
+        env.bind(name, value);
+        env
+    }
+
+    pub fn bind(&mut self, name: Name, value: Value) {
+        self.bindings.push((name, Val::Value(value)));
+    }
+
+    pub fn bind_val(&mut self, name: Name, value: Val) {
+        self.bindings.push((name, value));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Val> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// The binding as a value (`None` if unbound or bound to a symbolic set).
+    pub fn get_value(&self, name: &str) -> Option<&Value> {
+        match self.get(name)? {
+            Val::Value(v) => Some(v),
+            Val::Sym(_) => None,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.bindings.len()
+    }
+
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.bindings.truncate(len);
+    }
+}
+
+#[cfg(test)]
+mod tests;

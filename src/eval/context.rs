@@ -1,0 +1,127 @@
+//! The evaluation context: the machine, the settings, and the values of its given sets and their elements.
+//!
+//! Deferred-set sizes, in priority order: a `card(S) = n` conjunct of PROPERTIES (n a literal), the
+//! `scope_S` definition, `--card` (`Settings::set_sizes`), `DEFAULT_SETSIZE`. Deferred elements are named
+//! `S1..Sn`.
+
+use super::{EvalError, Settings, Val, internal_error};
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{self, CompareOp, ExprKind, PredKind, SettingValue, UnaryOp};
+use crate::syntax::ast::Name;
+use crate::value::{Element, Value};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+pub struct Context {
+    machine: Arc<ir::Machine>,
+    settings: Settings,
+    /// Given-set names and enumerated/deferred element names, to their values.
+    globals: FxHashMap<Name, Val>,
+    given: FxHashMap<Name, Arc<Vec<Value>>>,
+}
+
+impl Context {
+    /// Fixes the given sets and builds the context.
+    pub fn new(machine: ir::Machine, settings: Settings) -> Result<Context, Diagnostic> {
+        let mut globals = FxHashMap::default();
+        let mut given = FxHashMap::default();
+        for gs in &machine.sets {
+            let names: Vec<Name> = match &gs.elements {
+                Some(elems) => elems.clone(),
+                None => {
+                    let n = deferred_size(&machine, &settings, &gs.name)?;
+                    (1..=n)
+                        .map(|i| Name::from(format!("{}{i}", gs.name)))
+                        .collect()
+                }
+            };
+            let mut elems = Vec::with_capacity(names.len());
+            for (i, name) in names.iter().enumerate() {
+                let e = Value::Elem(Arc::new(Element {
+                    set: gs.name.clone(),
+                    index: i as u32,
+                    name: name.clone(),
+                }));
+                if gs.elements.is_some() {
+                    globals.insert(name.clone(), Val::Value(e.clone()));
+                }
+                elems.push(e);
+            }
+            let elems = Arc::new(elems);
+            globals.insert(gs.name.clone(), Val::Value(Value::Set(elems.clone())));
+            given.insert(gs.name.clone(), elems);
+        }
+        Ok(Context {
+            machine: Arc::new(machine),
+            settings,
+            globals,
+            given,
+        })
+    }
+
+    pub fn machine(&self) -> &ir::Machine {
+        &self.machine
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The elements of a given set, in element order.
+    pub fn given_set(&self, name: &str, span: Span) -> Result<Arc<Vec<Value>>, EvalError> {
+        self.given
+            .get(name)
+            .cloned()
+            .ok_or_else(|| internal_error(span, format!("unknown given set {name}")))
+    }
+
+    /// A given set or element by name.
+    pub(crate) fn global(&self, name: &str) -> Option<&Val> {
+        self.globals.get(name)
+    }
+}
+
+/// The size of a deferred set (see the module comment for the priority order).
+fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32, Diagnostic> {
+    for c in m.properties.conjuncts() {
+        if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
+            for (a, b) in [(l, r), (r, l)] {
+                if let ExprKind::Unary(UnaryOp::Card, s) = &a.kind
+                    && matches!(&s.kind, ExprKind::Var(n) if &**n == set)
+                    && let ExprKind::Int(n) = &b.kind
+                {
+                    return u32::try_from(n).map_err(|_| {
+                        Diagnostic::new(
+                            crate::diag::DiagKind::Limit,
+                            c.span,
+                            format!("unusable cardinality {n} for deferred set {set}"),
+                        )
+                    });
+                }
+            }
+        }
+    }
+    let scope = format!("scope_{set}");
+    for (name, value, span) in &m.settings {
+        if **name == *scope {
+            let size = match value {
+                SettingValue::Int(n) => u32::try_from(n).ok(),
+                SettingValue::Range(lo, hi) => {
+                    if hi < lo {
+                        Some(0)
+                    } else {
+                        u32::try_from(hi - lo + 1u32).ok()
+                    }
+                }
+                _ => None,
+            };
+            return size.ok_or_else(|| {
+                Diagnostic::type_error(
+                    *span,
+                    format!("{scope} must be a size n or an interval n..m"),
+                )
+            });
+        }
+    }
+    Ok(settings.set_size(set).unwrap_or(settings.default_setsize))
+}

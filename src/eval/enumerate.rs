@@ -1,0 +1,902 @@
+//! Backtracking search for the values of bound variables satisfying a predicate: the engine behind
+//! quantifiers, comprehensions, lambdas, ANY and the brute-force oracle `solve_by_enumeration`.
+//!
+//! The predicate is split into conjuncts. At each step the search picks the unbound variable with the
+//! smallest domain derivable from the conjuncts whose other variables are already bound (`x = E` gives one
+//! value; `x : S`, `x <: S`, `x|->y : S` and integer bounds `E <= x`, `x < E` give finite domains), falling
+//! back to the variable's type (INTEGER only within MININT..MAXINT, which makes the search *incomplete*).
+//! Each conjunct is checked as soon as all the variables it mentions are bound, in source order.
+
+use super::symbolic::SymbolicSet;
+use super::{Context, Env, EvalError, Val, limit_error};
+use crate::diag::Span;
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName};
+use crate::syntax::ast::Name;
+use crate::types::Type;
+use crate::value::{Int, Value, set};
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
+
+/// Solutions of the brute-force oracle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumeration {
+    /// One vector per solution, in the order of the variables.
+    pub solutions: Vec<Vec<Value>>,
+    /// False when an integer was enumerated only within MININT..MAXINT (or a STRING could not be
+    /// enumerated), or the solution limit cut the search: then a missing solution proves nothing.
+    pub complete: bool,
+}
+
+/// Called for each solution with the variables bound in the environment; returns whether to go on.
+pub(crate) type OnSolution<'a> = dyn FnMut(&Context, &mut Env) -> Result<bool, EvalError> + 'a;
+
+enum Candidates {
+    Single(Val),
+    Set(Arc<Vec<Value>>),
+    Range(Int, Int),
+    /// Every value of the variable's type.
+    OfType,
+    /// Values for several variables at once (from a maplet pattern `x |-> y : S`), in `Choice::vars` order.
+    Tuples(Vec<Vec<Value>>),
+}
+
+struct Choice {
+    vars: Vec<usize>,
+    candidates: Candidates,
+    /// Conjuncts satisfied by construction of the candidates.
+    covered: Vec<usize>,
+    rank: u8,
+    size: usize,
+    complete: bool,
+}
+
+struct Search<'p> {
+    vars: &'p [TypedName],
+    conjuncts: Vec<&'p Pred>,
+    mentions: Vec<Vec<usize>>,
+    bound: Vec<bool>,
+    checked: Vec<bool>,
+    complete: bool,
+    span: Span,
+}
+
+impl Context {
+    /// All solutions of `pred` for `vars` (at most `limit`) by exhaustive enumeration over finite domains.
+    pub fn solve_by_enumeration(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        limit: usize,
+    ) -> Result<Enumeration, EvalError> {
+        let mut env = env.clone();
+        let mut solutions = Vec::new();
+        let mut cut = false;
+        let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+            if solutions.len() >= limit {
+                cut = true;
+                return Ok(false);
+            }
+            solutions.push(ctx.bound_values(vars, env, pred.span)?);
+            Ok(true)
+        })?;
+        Ok(Enumeration {
+            solutions,
+            complete: complete && !cut,
+        })
+    }
+
+    /// The values `vars` are bound to in `env` (materialising symbolic sets).
+    pub(crate) fn bound_values(
+        &self,
+        vars: &[TypedName],
+        env: &Env,
+        span: Span,
+    ) -> Result<Vec<Value>, EvalError> {
+        vars.iter()
+            .map(|v| match env.get(&v.name) {
+                Some(val) => self.to_value(val.clone(), span),
+                None => Err(super::internal_error(
+                    span,
+                    format!("{} is unbound", v.name),
+                )),
+            })
+            .collect()
+    }
+
+    /// Enumerates the solutions of `pred` for `vars`; returns whether the search was complete (no domain
+    /// was cut to MININT..MAXINT). Stops early when `on_solution` returns false.
+    pub(crate) fn search(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &mut Env,
+        on_solution: &mut OnSolution<'_>,
+    ) -> Result<bool, EvalError> {
+        let conjuncts = pred.conjuncts();
+        let names: Vec<&str> = vars.iter().map(|v| &*v.name).collect();
+        let mentions = conjuncts
+            .iter()
+            .map(|c| {
+                let mut free = FxHashSet::default();
+                pred_names(c, &mut free);
+                (0..vars.len())
+                    .filter(|&i| free.contains(names[i]))
+                    .collect()
+            })
+            .collect();
+        let mut s = Search {
+            vars,
+            checked: vec![false; conjuncts.len()],
+            conjuncts,
+            mentions,
+            bound: vec![false; vars.len()],
+            complete: true,
+            span: pred.span,
+        };
+        let ready = s.newly_ready();
+        for &c in &ready {
+            s.checked[c] = true;
+        }
+        for &c in &ready {
+            if !self.eval_pred_in(s.conjuncts[c], env)? {
+                return Ok(true);
+            }
+        }
+        self.search_level(&mut s, env, on_solution)?;
+        Ok(s.complete)
+    }
+
+    fn search_level(
+        &self,
+        s: &mut Search<'_>,
+        env: &mut Env,
+        on_solution: &mut OnSolution<'_>,
+    ) -> Result<bool, EvalError> {
+        if s.bound.iter().all(|&b| b) {
+            return on_solution(self, env);
+        }
+        let choice = self.choose(s, env)?;
+        s.complete &= choice.complete;
+        for &v in &choice.vars {
+            s.bound[v] = true;
+        }
+        let newly = s.newly_ready();
+        for &c in newly.iter().chain(&choice.covered) {
+            s.checked[c] = true;
+        }
+        let to_check: Vec<usize> = newly
+            .iter()
+            .copied()
+            .filter(|c| !choice.covered.contains(c))
+            .collect();
+        let result = self.try_candidates(s, &choice, &to_check, env, on_solution);
+        for &c in newly.iter().chain(&choice.covered) {
+            s.checked[c] = false;
+        }
+        for &v in &choice.vars {
+            s.bound[v] = false;
+        }
+        result
+    }
+
+    fn try_candidates(
+        &self,
+        s: &mut Search<'_>,
+        choice: &Choice,
+        to_check: &[usize],
+        env: &mut Env,
+        on_solution: &mut OnSolution<'_>,
+    ) -> Result<bool, EvalError> {
+        let mark = env.len();
+        let mut attempt = |ctx: &Context, s: &mut Search<'_>, env: &mut Env| {
+            let mut ok = true;
+            for &c in to_check {
+                if !ctx.eval_pred_in(s.conjuncts[c], env)? {
+                    ok = false;
+                    break;
+                }
+            }
+            let go_on = if ok {
+                ctx.search_level(s, env, on_solution)?
+            } else {
+                true
+            };
+            env.truncate(mark);
+            Ok::<bool, EvalError>(go_on)
+        };
+        let var = |i: usize| s.vars[choice.vars[i]].name.clone();
+        match &choice.candidates {
+            Candidates::Single(v) => {
+                env.bind_val(var(0), v.clone());
+                attempt(self, s, env)
+            }
+            Candidates::OfType => {
+                let v = &s.vars[choice.vars[0]];
+                let (items, _) = self.type_values(&v.ty, v.span)?;
+                let name = var(0);
+                for x in items.iter() {
+                    env.bind(name.clone(), x.clone());
+                    if !attempt(self, s, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Candidates::Set(items) => {
+                let name = var(0);
+                for x in items.iter() {
+                    env.bind(name.clone(), x.clone());
+                    if !attempt(self, s, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Candidates::Range(lo, hi) => {
+                let name = var(0);
+                let mut i = lo.clone();
+                while i <= *hi {
+                    env.bind(name.clone(), Value::Int(i.clone()));
+                    if !attempt(self, s, env)? {
+                        return Ok(false);
+                    }
+                    i = i.succ();
+                }
+                Ok(true)
+            }
+            Candidates::Tuples(tuples) => {
+                for parts in tuples {
+                    for (k, v) in parts.iter().enumerate() {
+                        env.bind(var(k), v.clone());
+                    }
+                    if !attempt(self, s, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// The next variable(s) to bind and their candidate values.
+    fn choose(&self, s: &Search<'_>, env: &mut Env) -> Result<Choice, EvalError> {
+        let mut best: Option<Choice> = None;
+        let mut first_error = None;
+        for i in 0..s.vars.len() {
+            if s.bound[i] {
+                continue;
+            }
+            // A variable whose domain is too large matters only if no other variable can go first.
+            let choice = match self.domain_of(s, i, env) {
+                Ok(c) => c,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            if choice.rank == 0 {
+                return Ok(choice);
+            }
+            // Fail first: the variable whose binding lets the most conjuncts be checked goes first (a
+            // variable that enables no check only multiplies the search); then the smaller domain.
+            let key = |c: &Choice| (c.rank, std::cmp::Reverse(s.prunes(c)), c.size);
+            if best.as_ref().is_none_or(|b| key(&choice) < key(b)) {
+                best = Some(choice);
+            }
+        }
+        match (best, first_error) {
+            (Some(choice), _) => Ok(choice),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(super::internal_error(s.span, "no variable left to choose")),
+        }
+    }
+
+    fn domain_of(&self, s: &Search<'_>, i: usize, env: &mut Env) -> Result<Choice, EvalError> {
+        let var = &s.vars[i];
+        let name = &*var.name;
+        let limit = self.settings().enumeration_limit;
+        let mut lo: Option<(Int, usize)> = None;
+        let mut hi: Option<(Int, usize)> = None;
+        let mut set_choice: Option<Choice> = None;
+        // An incomplete domain from a conjunct (sequences of bounded length), better than the type's.
+        let mut partial_choice: Option<Choice> = None;
+        let mut bound_covers = Vec::new();
+        for (c, conj) in s.conjuncts.iter().enumerate() {
+            if s.checked[c] || !s.mentions[c].contains(&i) {
+                continue;
+            }
+            let PredKind::Compare(op, l, r) = &conj.kind else {
+                continue;
+            };
+            let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
+            let tuple_pattern =
+                *op == CompareOp::In && matches!(l.kind, ExprKind::Binary(BinaryOp::Maplet, ..));
+            if others_unbound && !tuple_pattern {
+                continue;
+            }
+            let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+            let free_of = |e: &Expr| {
+                let mut names = FxHashSet::default();
+                expr_names(e, &mut names);
+                !names.contains(name)
+            };
+            match op {
+                CompareOp::Eq => {
+                    let other = if is_var(l) && free_of(r) {
+                        r
+                    } else if is_var(r) && free_of(l) {
+                        l
+                    } else {
+                        if var.ty == Type::Integer
+                            && let Some(solution) = self.solve_linear(l, r, name, env)
+                        {
+                            let candidates = match solution {
+                                Some(v) => Candidates::Single(Val::Value(Value::Int(v))),
+                                None => Candidates::Set(Arc::new(Vec::new())),
+                            };
+                            return Ok(Choice {
+                                vars: vec![i],
+                                candidates,
+                                covered: vec![c],
+                                rank: 0,
+                                size: 1,
+                                complete: true,
+                            });
+                        }
+                        continue;
+                    };
+                    if let Ok(v) = self.eval(other, env) {
+                        return Ok(Choice {
+                            vars: vec![i],
+                            candidates: Candidates::Single(v),
+                            covered: vec![c],
+                            rank: 0,
+                            size: 1,
+                            complete: true,
+                        });
+                    }
+                }
+                CompareOp::In if is_var(l) && free_of(r) => {
+                    let Ok(domain) = self.eval(r, env) else {
+                        continue;
+                    };
+                    if let Val::Sym(sym) = &domain
+                        && let SymbolicSet::Interval(a, b) = &**sym
+                    {
+                        if let Some(a) = a {
+                            tighten_lo(a.clone(), c, &mut lo);
+                        }
+                        if let Some(b) = b
+                            && hi.as_ref().is_none_or(|(h, _)| b < h)
+                        {
+                            hi = Some((b.clone(), c));
+                        }
+                        bound_covers.push(c);
+                        continue;
+                    }
+                    match self.materialize(&domain, conj.span) {
+                        Ok(items) => {
+                            if set_choice.as_ref().is_none_or(|b| items.len() < b.size) {
+                                set_choice = Some(Choice {
+                                    vars: vec![i],
+                                    size: items.len(),
+                                    candidates: Candidates::Set(items),
+                                    covered: vec![c],
+                                    rank: 1,
+                                    complete: true,
+                                });
+                            }
+                        }
+                        Err(_) => {
+                            if partial_choice.is_none()
+                                && let Some(items) = self.short_sequences(&domain, conj.span)
+                            {
+                                partial_choice = Some(Choice {
+                                    vars: vec![i],
+                                    size: items.len(),
+                                    candidates: Candidates::Set(Arc::new(items)),
+                                    covered: vec![c],
+                                    rank: 2,
+                                    complete: false,
+                                });
+                            }
+                        }
+                    }
+                }
+                CompareOp::In if tuple_pattern => {
+                    let Some(pattern) = self.build_pattern(l, s, env) else {
+                        continue;
+                    };
+                    let mut binders = Vec::new();
+                    pattern.binders(&mut binders);
+                    let distinct: FxHashSet<usize> = binders.iter().copied().collect();
+                    if !binders.contains(&i) || distinct.len() != binders.len() {
+                        continue;
+                    }
+                    let mut set_names = FxHashSet::default();
+                    expr_names(r, &mut set_names);
+                    let set_ready = (0..s.vars.len())
+                        .all(|j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
+                    if !set_ready {
+                        continue;
+                    }
+                    let Ok(domain) = self.eval(r, env) else {
+                        continue;
+                    };
+                    let Ok(items) = self.materialize(&domain, conj.span) else {
+                        continue;
+                    };
+                    let mut tuples = Vec::new();
+                    for x in items.iter() {
+                        let mut parts = Vec::with_capacity(binders.len());
+                        if pattern.matches(x, &mut parts) {
+                            tuples.push(parts);
+                        }
+                    }
+                    if set_choice.as_ref().is_none_or(|b| tuples.len() < b.size) {
+                        set_choice = Some(Choice {
+                            vars: binders,
+                            size: tuples.len(),
+                            candidates: Candidates::Tuples(tuples),
+                            covered: vec![c],
+                            rank: 1,
+                            complete: true,
+                        });
+                    }
+                }
+                CompareOp::Subset if is_var(l) && free_of(r) => {
+                    let Ok(domain) = self.eval(r, env) else {
+                        continue;
+                    };
+                    if let Ok(items) = self.materialize(&domain, conj.span)
+                        && let Some(subsets) = set::power_set(&items, 0, limit)
+                        && set_choice.as_ref().is_none_or(|b| subsets.len() < b.size)
+                    {
+                        set_choice = Some(Choice {
+                            vars: vec![i],
+                            size: subsets.len(),
+                            candidates: Candidates::Set(Arc::new(subsets)),
+                            covered: vec![c],
+                            rank: 1,
+                            complete: true,
+                        });
+                    }
+                }
+                CompareOp::Lt | CompareOp::Le => {
+                    let strict = *op == CompareOp::Lt;
+                    if is_var(l) && free_of(r) {
+                        let Ok(Val::Value(Value::Int(b))) = self.eval(r, env) else {
+                            continue;
+                        };
+                        let b = if strict { b.pred() } else { b };
+                        if hi.as_ref().is_none_or(|(h, _)| b < *h) {
+                            hi = Some((b, c));
+                        }
+                        bound_covers.push(c);
+                    } else if is_var(r) && free_of(l) {
+                        let Ok(Val::Value(Value::Int(a))) = self.eval(l, env) else {
+                            continue;
+                        };
+                        tighten_lo(if strict { a.succ() } else { a }, c, &mut lo);
+                        bound_covers.push(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(choice) = set_choice {
+            return Ok(choice);
+        }
+        if let (Some((l, _)), Some((h, _))) = (&lo, &hi) {
+            let size = if h < l {
+                0
+            } else {
+                h.sub(l).succ().to_usize().unwrap_or(usize::MAX)
+            };
+            if size > limit {
+                return Err(limit_error(
+                    var.span,
+                    format!("the domain of {name} has more than {limit} values"),
+                ));
+            }
+            return Ok(Choice {
+                vars: vec![i],
+                candidates: Candidates::Range(l.clone(), h.clone()),
+                covered: bound_covers,
+                rank: 1,
+                size,
+                complete: true,
+            });
+        }
+        if let Some(choice) = partial_choice {
+            return Ok(choice);
+        }
+        if var.ty == Type::Integer {
+            let minint = Int::from(&self.settings().minint);
+            let maxint = Int::from(&self.settings().maxint);
+            let l = match lo {
+                Some((l, _)) if l > minint => l,
+                _ => minint,
+            };
+            let h = match hi {
+                Some((h, _)) if h < maxint => h,
+                _ => maxint,
+            };
+            let size = if h < l {
+                0
+            } else {
+                h.sub(&l).succ().to_usize().unwrap_or(usize::MAX)
+            };
+            return Ok(Choice {
+                vars: vec![i],
+                candidates: Candidates::Range(l, h),
+                covered: bound_covers,
+                rank: 2,
+                size,
+                complete: false,
+            });
+        }
+        // The whole type, computed only if this variable is chosen (it may be too large to enumerate
+        // while another variable has a usable domain).
+        Ok(Choice {
+            vars: vec![i],
+            size: usize::MAX,
+            candidates: Candidates::OfType,
+            covered: Vec::new(),
+            rank: 3,
+            complete: type_is_enumerable(&var.ty),
+        })
+    }
+
+    /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (at most
+    /// `enumeration_limit` of them), a deliberately incomplete domain, as ProB enumerates them.
+    fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
+        let Val::Sym(sym) = domain else {
+            return None;
+        };
+        let SymbolicSet::Sequences(
+            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
+            base,
+        ) = &**sym
+        else {
+            return None;
+        };
+        let base = self.materialize(base, span).ok()?;
+        let max_len = Int::from(&self.settings().maxint).to_usize().unwrap_or(0);
+        let limit = self.settings().enumeration_limit;
+        let mut out = Vec::new();
+        let mut layer: Vec<Vec<Value>> = vec![Vec::new()];
+        for len in 0..=max_len {
+            if len > 0 || *kind == crate::ir::UnaryOp::Seq {
+                for sq in &layer {
+                    out.push(Value::sequence(sq.clone()));
+                }
+            }
+            if len == max_len || out.len() + layer.len().saturating_mul(base.len()) > limit {
+                break;
+            }
+            layer = layer
+                .iter()
+                .flat_map(|sq| {
+                    base.iter().map(move |x| {
+                        let mut next = sq.clone();
+                        next.push(x.clone());
+                        next
+                    })
+                })
+                .collect();
+        }
+        Some(out)
+    }
+
+    /// The pattern of a maplet expression whose leaves are unbound search variables or evaluable
+    /// expressions (`None` if a leaf depends on an unbound variable or fails to evaluate).
+    fn build_pattern(&self, e: &Expr, s: &Search<'_>, env: &mut Env) -> Option<Pattern> {
+        if let ExprKind::Var(n) = &e.kind
+            && let Some(j) = s.vars.iter().position(|v| v.name == *n)
+            && !s.bound[j]
+        {
+            return Some(Pattern::Bind(j));
+        }
+        if let ExprKind::Binary(BinaryOp::Maplet, a, b) = &e.kind {
+            return Some(Pattern::Pair(
+                Box::new(self.build_pattern(a, s, env)?),
+                Box::new(self.build_pattern(b, s, env)?),
+            ));
+        }
+        let mut names = FxHashSet::default();
+        expr_names(e, &mut names);
+        if (0..s.vars.len()).any(|j| !s.bound[j] && names.contains(&*s.vars[j].name)) {
+            return None;
+        }
+        match self.eval(e, env) {
+            Ok(Val::Value(v)) => Some(Pattern::Fixed(v)),
+            _ => None,
+        }
+    }
+
+    /// Solves `l = r` for the integer variable `name` when both sides are linear in it
+    /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it,
+    /// `None` when the equation is not of that shape.
+    fn solve_linear(&self, l: &Expr, r: &Expr, name: &str, env: &mut Env) -> Option<Option<Int>> {
+        let (a1, b1) = self.linear_form(l, name, env)?;
+        let (a2, b2) = self.linear_form(r, name, env)?;
+        let a = a1.sub(&a2);
+        if a.is_zero() {
+            return None;
+        }
+        let b = b2.sub(&b1);
+        Some(match b.modulo(&a) {
+            Some(rem) if rem.is_zero() => b.div(&a),
+            _ => None,
+        })
+    }
+
+    /// `e` as `(a, b)` with `e = a*name + b`, if `e` is linear in `name`.
+    fn linear_form(&self, e: &Expr, name: &str, env: &mut Env) -> Option<(Int, Int)> {
+        let mut names = FxHashSet::default();
+        expr_names(e, &mut names);
+        if !names.contains(name) {
+            return match self.eval(e, env) {
+                Ok(Val::Value(Value::Int(b))) => Some((Int::zero(), b)),
+                _ => None,
+            };
+        }
+        match &e.kind {
+            ExprKind::Var(_) => Some((Int::Small(1), Int::zero())),
+            ExprKind::Unary(crate::ir::UnaryOp::Neg, x) => {
+                let (a, b) = self.linear_form(x, name, env)?;
+                Some((a.neg(), b.neg()))
+            }
+            ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, y) => {
+                let (a1, b1) = self.linear_form(x, name, env)?;
+                let (a2, b2) = self.linear_form(y, name, env)?;
+                Some(if *op == BinaryOp::Add {
+                    (a1.add(&a2), b1.add(&b2))
+                } else {
+                    (a1.sub(&a2), b1.sub(&b2))
+                })
+            }
+            ExprKind::Binary(BinaryOp::Mul, x, y) => {
+                let (a1, b1) = self.linear_form(x, name, env)?;
+                let (a2, b2) = self.linear_form(y, name, env)?;
+                if a1.is_zero() {
+                    Some((a2.mul(&b1), b2.mul(&b1)))
+                } else if a2.is_zero() {
+                    Some((a1.mul(&b2), b1.mul(&b2)))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// All values of a type, and whether that is really all of them (INTEGER is cut to MININT..MAXINT,
+    /// STRING to nothing).
+    pub(crate) fn type_values(
+        &self,
+        ty: &Type,
+        span: Span,
+    ) -> Result<(Arc<Vec<Value>>, bool), EvalError> {
+        let limit = self.settings().enumeration_limit;
+        let too_large = || limit_error(span, format!("the type {ty} has more than {limit} values"));
+        Ok(match ty {
+            Type::Integer => {
+                let (lo, hi) = (
+                    Int::from(&self.settings().minint),
+                    Int::from(&self.settings().maxint),
+                );
+                match Value::interval(&lo, &hi) {
+                    Value::Set(v) => (v, false),
+                    _ => unreachable!("interval builds a set"),
+                }
+            }
+            Type::Bool => (Arc::new(vec![Value::Bool(false), Value::Bool(true)]), true),
+            Type::String => (Arc::new(Vec::new()), false),
+            Type::Given(name) => (self.given_set(name, span)?, true),
+            Type::Set(inner) => {
+                let (items, complete) = self.type_values(inner, span)?;
+                let subsets = set::power_set(&items, 0, limit).ok_or_else(too_large)?;
+                (Arc::new(subsets), complete)
+            }
+            Type::Pair(a, b) => {
+                let (a, ca) = self.type_values(a, span)?;
+                let (b, cb) = self.type_values(b, span)?;
+                if a.len().saturating_mul(b.len()) > limit {
+                    return Err(too_large());
+                }
+                (Arc::new(set::product(&a, &b)), ca && cb)
+            }
+            Type::Struct(fields) => {
+                let mut records: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
+                let mut complete = true;
+                for (name, t) in fields {
+                    let (items, c) = self.type_values(t, span)?;
+                    complete &= c;
+                    if records.len().saturating_mul(items.len()) > limit {
+                        return Err(too_large());
+                    }
+                    records = records
+                        .into_iter()
+                        .flat_map(|r| {
+                            items.iter().map(move |x| {
+                                let mut r = r.clone();
+                                r.push((name.clone(), x.clone()));
+                                r
+                            })
+                        })
+                        .collect();
+                }
+                let mut values: Vec<Value> = records
+                    .into_iter()
+                    .map(|r| Value::Record(Arc::new(r)))
+                    .collect();
+                values.sort_unstable();
+                (Arc::new(values), complete)
+            }
+            Type::Var(_) => return Err(super::internal_error(span, "untyped variable")),
+        })
+    }
+
+    /// A type as a set (symbolic when infinite): INTEGER, STRING, `POW(T)`, products, structs.
+    pub(crate) fn type_set(&self, ty: &Type, span: Span) -> Result<Val, EvalError> {
+        let sym = |s: SymbolicSet| Ok(Val::Sym(Arc::new(s)));
+        match ty {
+            Type::Integer => sym(SymbolicSet::Interval(None, None)),
+            Type::String => sym(SymbolicSet::Strings),
+            Type::Set(inner) => sym(SymbolicSet::PowerSet {
+                base: self.type_set(inner, span)?,
+                non_empty: false,
+            }),
+            Type::Pair(a, b) => sym(SymbolicSet::Product(
+                self.type_set(a, span)?,
+                self.type_set(b, span)?,
+            )),
+            Type::Struct(fields) => {
+                let fields = fields
+                    .iter()
+                    .map(|(n, t)| Ok((n.clone(), self.type_set(t, span)?)))
+                    .collect::<Result<Vec<_>, EvalError>>()?;
+                sym(SymbolicSet::Struct(fields))
+            }
+            _ => Ok(Val::Value(Value::Set(self.type_values(ty, span)?.0))),
+        }
+    }
+}
+
+/// Whether `type_values` lists every value of the type (no INTEGER or STRING inside).
+fn type_is_enumerable(ty: &Type) -> bool {
+    match ty {
+        Type::Integer | Type::String | Type::Var(_) => false,
+        Type::Bool | Type::Given(_) => true,
+        Type::Set(t) => type_is_enumerable(t),
+        Type::Pair(a, b) => type_is_enumerable(a) && type_is_enumerable(b),
+        Type::Struct(fields) => fields.iter().all(|(_, t)| type_is_enumerable(t)),
+    }
+}
+
+fn tighten_lo(v: Int, c: usize, lo: &mut Option<(Int, usize)>) {
+    if lo.as_ref().is_none_or(|(l, _)| *l < v) {
+        *lo = Some((v, c));
+    }
+}
+
+impl Search<'_> {
+    /// How many not-yet-checked conjuncts (besides those the choice satisfies by construction) become
+    /// checkable once the choice's variables are bound.
+    fn prunes(&self, choice: &Choice) -> usize {
+        (0..self.conjuncts.len())
+            .filter(|c| !self.checked[*c] && !choice.covered.contains(c))
+            .filter(|&c| {
+                let m = &self.mentions[c];
+                m.iter().any(|j| choice.vars.contains(j))
+                    && m.iter().all(|j| self.bound[*j] || choice.vars.contains(j))
+            })
+            .count()
+    }
+
+    /// Conjuncts not yet checked whose variables are all bound.
+    fn newly_ready(&self) -> Vec<usize> {
+        (0..self.conjuncts.len())
+            .filter(|&c| !self.checked[c] && self.mentions[c].iter().all(|&j| self.bound[j]))
+            .collect()
+    }
+}
+
+/// A maplet pattern `x |-> (E |-> y)`: unbound search variables bind, other leaves must equal their value.
+enum Pattern {
+    Bind(usize),
+    Fixed(Value),
+    Pair(Box<Pattern>, Box<Pattern>),
+}
+
+impl Pattern {
+    fn binders(&self, out: &mut Vec<usize>) {
+        match self {
+            Pattern::Bind(i) => out.push(*i),
+            Pattern::Fixed(_) => {}
+            Pattern::Pair(a, b) => {
+                a.binders(out);
+                b.binders(out);
+            }
+        }
+    }
+
+    /// Whether `v` matches; pushes the values of the binders (in `binders` order).
+    fn matches(&self, v: &Value, out: &mut Vec<Value>) -> bool {
+        match self {
+            Pattern::Bind(_) => {
+                out.push(v.clone());
+                true
+            }
+            Pattern::Fixed(x) => x == v,
+            Pattern::Pair(a, b) => match v.as_pair() {
+                Some((x, y)) => a.matches(x, out) && b.matches(y, out),
+                None => false,
+            },
+        }
+    }
+}
+
+/// Every identifier occurring in a predicate (an over-approximation of its free variables: inner binders
+/// are not subtracted, which can only delay a check).
+pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut FxHashSet<&'p str>) {
+    match &p.kind {
+        PredKind::True | PredKind::False => {}
+        PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| pred_names(q, out)),
+        PredKind::Implies(a, b) | PredKind::Equiv(a, b) => {
+            pred_names(a, out);
+            pred_names(b, out);
+        }
+        PredKind::Not(a) => pred_names(a, out),
+        PredKind::Forall(_, a) | PredKind::Exists(_, a) => pred_names(a, out),
+        PredKind::Compare(_, a, b) => {
+            expr_names(a, out);
+            expr_names(b, out);
+        }
+        PredKind::If(a, b, c) => {
+            pred_names(a, out);
+            pred_names(b, out);
+            pred_names(c, out);
+        }
+        PredKind::Let(binds, body) => {
+            binds.iter().for_each(|(_, e)| expr_names(e, out));
+            pred_names(body, out);
+        }
+    }
+}
+
+pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut FxHashSet<&'e str>) {
+    match &e.kind {
+        ExprKind::Var(n) => {
+            out.insert(n);
+        }
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_) => {}
+        ExprKind::Unary(_, a) | ExprKind::Field(a, _) => expr_names(a, out),
+        ExprKind::Binary(_, a, b) => {
+            expr_names(a, out);
+            expr_names(b, out);
+        }
+        ExprKind::SetEnum(es) | ExprKind::SeqEnum(es) => es.iter().for_each(|x| expr_names(x, out)),
+        ExprKind::Comprehension(_, p) => pred_names(p, out),
+        ExprKind::Binder(_, _, p, body) => {
+            pred_names(p, out);
+            expr_names(body, out);
+        }
+        ExprKind::Record(fs) | ExprKind::Struct(fs) => {
+            fs.iter().for_each(|(_, x)| expr_names(x, out))
+        }
+        ExprKind::BoolOf(p) => pred_names(p, out),
+        ExprKind::If(p, a, b) => {
+            pred_names(p, out);
+            expr_names(a, out);
+            expr_names(b, out);
+        }
+        ExprKind::Let(binds, body) => {
+            binds.iter().for_each(|(_, x)| expr_names(x, out));
+            expr_names(body, out);
+        }
+    }
+}

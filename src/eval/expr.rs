@@ -1,0 +1,737 @@
+//! Evaluation of expressions.
+
+use super::symbolic::{SymbolicSet, destructure};
+use super::{
+    Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
+};
+use crate::diag::Span;
+use crate::ir::{BinaryOp, BinderKind, Expr, ExprConst, ExprKind, Pred, TypedName, UnaryOp};
+use crate::types::Type;
+use crate::value::{Int, Value, set};
+use std::sync::Arc;
+
+/// Intervals up to this size are built eagerly; bigger ones stay symbolic until needed.
+const EAGER_INTERVAL: usize = 4096;
+
+/// Exponents beyond this (with a base other than -1, 0, 1) are refused as too large.
+const MAX_EXPONENT: u32 = 1 << 20;
+
+fn sym(s: SymbolicSet) -> Val {
+    Val::Sym(Arc::new(s))
+}
+
+fn value(v: Value) -> Val {
+    Val::Value(v)
+}
+
+fn set_val(items: Vec<Value>) -> Val {
+    Val::Value(Value::set_from_sorted(items))
+}
+
+impl Context {
+    /// Evaluates an expression to a value (a WD error, or a limit error if the result is an infinite set).
+    pub fn eval_expr(&self, e: &Expr, env: &Env) -> Result<Value, EvalError> {
+        let mut env = env.clone();
+        self.eval_value(e, &mut env)
+    }
+
+    /// Evaluates an expression that may denote a symbolic set.
+    pub fn eval_symbolic(&self, e: &Expr, env: &Env) -> Result<Val, EvalError> {
+        let mut env = env.clone();
+        self.eval(e, &mut env)
+    }
+
+    pub(crate) fn eval_value(&self, e: &Expr, env: &mut Env) -> Result<Value, EvalError> {
+        let v = self.eval(e, env)?;
+        self.to_value(v, e.span)
+    }
+
+    pub(crate) fn eval_int(&self, e: &Expr, env: &mut Env) -> Result<Int, EvalError> {
+        match self.eval(e, env)? {
+            Val::Value(Value::Int(i)) => Ok(i),
+            _ => Err(internal_error(e.span, "expected an integer")),
+        }
+    }
+
+    /// The elements of a set-valued expression (materialised).
+    fn eval_items(&self, e: &Expr, env: &mut Env) -> Result<Arc<Vec<Value>>, EvalError> {
+        let v = self.eval(e, env)?;
+        self.materialize(&v, e.span)
+    }
+
+    pub(crate) fn eval(&self, e: &Expr, env: &mut Env) -> Result<Val, EvalError> {
+        let span = e.span;
+        Ok(match &e.kind {
+            ExprKind::Var(name) => match env.get(name).or_else(|| self.global(name)) {
+                Some(v) => v.clone(),
+                None => return Err(internal_error(span, format!("{name} has no value"))),
+            },
+            ExprKind::Int(i) => value(Value::Int(Int::from(i))),
+            ExprKind::Bool(b) => value(Value::Bool(*b)),
+            ExprKind::Str(s) => value(Value::Str(s.as_str().into())),
+            ExprKind::Const(c) => self.eval_const(*c),
+            ExprKind::Unary(op, a) => self.eval_unary(*op, a, e, env)?,
+            ExprKind::Binary(op, a, b) => self.eval_binary(*op, a, b, e, env)?,
+            ExprKind::SetEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval_value(x, env)?);
+                }
+                value(Value::set_from_vec(out))
+            }
+            ExprKind::SeqEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval_value(x, env)?);
+                }
+                value(Value::sequence(out))
+            }
+            ExprKind::Comprehension(vars, pred) => sym(SymbolicSet::Comprehension {
+                vars: vars.clone(),
+                pred: Arc::new((**pred).clone()),
+                env: env.clone(),
+            }),
+            ExprKind::Binder(kind, vars, pred, body) => {
+                self.eval_binder(*kind, vars, pred, body, span, env)?
+            }
+            ExprKind::Record(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (n, x) in fields {
+                    out.push((n.clone(), self.eval_value(x, env)?));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                value(Value::Record(Arc::new(out)))
+            }
+            ExprKind::Struct(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (n, x) in fields {
+                    out.push((n.clone(), self.eval(x, env)?));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                sym(SymbolicSet::Struct(out))
+            }
+            ExprKind::Field(r, name) => match self.eval_value(r, env)? {
+                Value::Record(fields) => match fields.iter().find(|(n, _)| n == name) {
+                    Some((_, v)) => value(v.clone()),
+                    None => return Err(internal_error(span, format!("no field {name}"))),
+                },
+                _ => return Err(internal_error(span, "field access on a non-record")),
+            },
+            ExprKind::BoolOf(p) => value(Value::Bool(self.eval_pred_in(p, env)?)),
+            ExprKind::If(c, a, b) => {
+                if self.eval_pred_in(c, env)? {
+                    self.eval(a, env)?
+                } else {
+                    self.eval(b, env)?
+                }
+            }
+            ExprKind::Let(binds, body) => {
+                let mark = env.len();
+                for (v, x) in binds {
+                    let val = self.eval(x, env)?;
+                    env.bind_val(v.name.clone(), val);
+                }
+                let r = self.eval(body, env);
+                env.truncate(mark);
+                r?
+            }
+        })
+    }
+
+    fn eval_const(&self, c: ExprConst) -> Val {
+        let maxint = Int::from(&self.settings().maxint);
+        let minint = Int::from(&self.settings().minint);
+        match c {
+            ExprConst::Integer => sym(SymbolicSet::Interval(None, None)),
+            ExprConst::Natural => sym(SymbolicSet::Interval(Some(Int::zero()), None)),
+            ExprConst::Natural1 => sym(SymbolicSet::Interval(Some(Int::Small(1)), None)),
+            ExprConst::Int => interval(minint, maxint),
+            ExprConst::Nat => interval(Int::zero(), maxint),
+            ExprConst::Nat1 => interval(Int::Small(1), maxint),
+            ExprConst::BoolSet => set_val(vec![Value::Bool(false), Value::Bool(true)]),
+            ExprConst::StringSet => sym(SymbolicSet::Strings),
+            ExprConst::MaxInt => value(Value::Int(maxint)),
+            ExprConst::MinInt => value(Value::Int(minint)),
+        }
+    }
+
+    fn eval_unary(&self, op: UnaryOp, a: &Expr, e: &Expr, env: &mut Env) -> Result<Val, EvalError> {
+        let span = e.span;
+        match op {
+            UnaryOp::Neg | UnaryOp::Succ | UnaryOp::Pred => {
+                let i = self.eval_int(a, env)?;
+                return Ok(value(Value::Int(match op {
+                    UnaryOp::Neg => i.neg(),
+                    UnaryOp::Succ => i.succ(),
+                    _ => i.pred(),
+                })));
+            }
+            UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1 => {
+                let base = self.eval(a, env)?;
+                return Ok(sym(SymbolicSet::PowerSet {
+                    base,
+                    non_empty: matches!(op, UnaryOp::Pow1 | UnaryOp::Fin1),
+                }));
+            }
+            UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm => {
+                let base = self.eval(a, env)?;
+                return Ok(sym(SymbolicSet::Sequences(op, base)));
+            }
+            UnaryOp::Card => {
+                let s = self.eval(a, env)?;
+                return Ok(value(Value::Int(self.card(&s, span)?)));
+            }
+            UnaryOp::Max | UnaryOp::Min => {
+                let s = self.eval(a, env)?;
+                if let Val::Sym(sym) = &s
+                    && let SymbolicSet::Interval(lo, hi) = &**sym
+                {
+                    let bound = if op == UnaryOp::Max { hi } else { lo };
+                    return match (lo, hi, bound) {
+                        (Some(l), Some(h), _) if h < l => {
+                            Err(wd_error(span, "max/min of the empty set"))
+                        }
+                        (_, _, Some(b)) => Ok(value(Value::Int(b.clone()))),
+                        _ => Err(wd_error(span, "max/min of an unbounded set")),
+                    };
+                }
+                if self.is_infinite(&s) {
+                    return Err(wd_error(span, "max/min of an infinite set"));
+                }
+                let items = self.materialize(&s, span)?;
+                let pick = if op == UnaryOp::Max {
+                    items.last()
+                } else {
+                    items.first()
+                };
+                return pick
+                    .cloned()
+                    .map(value)
+                    .ok_or_else(|| wd_error(span, "max/min of the empty set"));
+            }
+            UnaryOp::Id => {
+                let s = self.eval(a, env)?;
+                return Ok(match &s {
+                    Val::Value(Value::Set(items)) => set_val(
+                        items
+                            .iter()
+                            .map(|x| Value::pair(x.clone(), x.clone()))
+                            .collect(),
+                    ),
+                    _ => sym(SymbolicSet::Identity(s)),
+                });
+            }
+            UnaryOp::Dom => {
+                let r = self.eval(a, env)?;
+                if let Val::Sym(s) = &r
+                    && let SymbolicSet::Lambda {
+                        vars, pred, env, ..
+                    } = &**s
+                {
+                    return Ok(sym(SymbolicSet::Comprehension {
+                        vars: vars.clone(),
+                        pred: pred.clone(),
+                        env: env.clone(),
+                    }));
+                }
+                return Ok(set_val(set::domain(&self.materialize(&r, span)?)));
+            }
+            UnaryOp::Closure => {
+                let r = self.eval_items(a, env)?;
+                let closure1 = relations::transitive_closure(&r, span)?;
+                let elem = match &e.ty {
+                    Type::Set(p) => match &**p {
+                        Type::Pair(t, _) => (**t).clone(),
+                        _ => return Err(internal_error(span, "closure of a non-relation")),
+                    },
+                    _ => return Err(internal_error(span, "closure of a non-relation")),
+                };
+                let ident = self.identity_of_type(&elem, span)?;
+                return Ok(match ident {
+                    Val::Value(Value::Set(id)) => set_val(set::union(&id, &closure1)),
+                    other => sym(SymbolicSet::Union(other, set_val(closure1))),
+                });
+            }
+            _ => {}
+        }
+        let v = self.eval_value(a, env)?;
+        let items = || {
+            v.as_set()
+                .ok_or_else(|| internal_error(span, format!("{op:?} of a non-set")))
+        };
+        Ok(match op {
+            UnaryOp::GenUnion => {
+                let mut all = Vec::new();
+                for s in items()? {
+                    all.extend(
+                        s.as_set()
+                            .ok_or_else(|| internal_error(span, "union of non-sets"))?
+                            .iter()
+                            .cloned(),
+                    );
+                }
+                value(Value::set_from_vec(all))
+            }
+            UnaryOp::GenInter => {
+                let sets = items()?;
+                let Some(first) = sets.first() else {
+                    return Err(wd_error(span, "inter of the empty set"));
+                };
+                let mut acc = first
+                    .as_set()
+                    .ok_or_else(|| internal_error(span, "inter of non-sets"))?
+                    .to_vec();
+                for s in &sets[1..] {
+                    acc = set::intersection(
+                        &acc,
+                        s.as_set()
+                            .ok_or_else(|| internal_error(span, "inter of non-sets"))?,
+                    );
+                }
+                set_val(acc)
+            }
+            UnaryOp::Ran => set_val(set::range(items()?)),
+            UnaryOp::Inverse => set_val(relations::inverse(items()?, span)?),
+            UnaryOp::Closure1 => set_val(relations::transitive_closure(items()?, span)?),
+            UnaryOp::Fnc => set_val(relations::fnc(items()?)),
+            UnaryOp::Rel => set_val(relations::rel(items()?, span)?),
+            UnaryOp::PairFirst | UnaryOp::PairSecond => {
+                let (x, y) = v
+                    .as_pair()
+                    .ok_or_else(|| internal_error(span, "projection of a non-pair"))?;
+                value(if op == UnaryOp::PairFirst {
+                    x.clone()
+                } else {
+                    y.clone()
+                })
+            }
+            _ => value(sequences::unary(op, &v, span)?),
+        })
+    }
+
+    /// `id(T)` for a type T (symbolic when T is infinite).
+    fn identity_of_type(&self, ty: &Type, span: Span) -> Result<Val, EvalError> {
+        Ok(match self.type_set(ty, span)? {
+            Val::Value(Value::Set(items)) => set_val(
+                items
+                    .iter()
+                    .map(|x| Value::pair(x.clone(), x.clone()))
+                    .collect(),
+            ),
+            other => sym(SymbolicSet::Identity(other)),
+        })
+    }
+
+    fn eval_binary(
+        &self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        e: &Expr,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        let span = e.span;
+        match op {
+            BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Mod
+            | BinaryOp::Power => {
+                let x = self.eval_int(a, env)?;
+                let y = self.eval_int(b, env)?;
+                return Ok(value(Value::Int(arith(op, &x, &y, span)?)));
+            }
+            BinaryOp::Interval => {
+                let lo = self.eval_int(a, env)?;
+                let hi = self.eval_int(b, env)?;
+                return Ok(interval(lo, hi));
+            }
+            BinaryOp::Maplet => {
+                let x = self.eval_value(a, env)?;
+                let y = self.eval_value(b, env)?;
+                return Ok(value(Value::pair(x, y)));
+            }
+            BinaryOp::Relation
+            | BinaryOp::TotalRelation
+            | BinaryOp::SurjRelation
+            | BinaryOp::TotalSurjRelation
+            | BinaryOp::PartialFunction
+            | BinaryOp::TotalFunction
+            | BinaryOp::PartialInjection
+            | BinaryOp::TotalInjection
+            | BinaryOp::PartialSurjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                return Ok(sym(SymbolicSet::Arrow(op, x, y)));
+            }
+            BinaryOp::Union | BinaryOp::Inter | BinaryOp::SetMinus | BinaryOp::Product => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                return self.set_operation(op, x, y, span);
+            }
+            BinaryOp::Apply => {
+                let f = self.eval(a, env)?;
+                let x = self.eval_value(b, env)?;
+                let mut image = self.point_image(&f, &x, span)?;
+                return match image.len() {
+                    1 => Ok(value(image.pop().expect("one element"))),
+                    0 => Err(wd_error(
+                        span,
+                        format!("function applied outside its domain (to {x})"),
+                    )),
+                    _ => Err(wd_error(
+                        span,
+                        format!("applied relation is not a function at {x}"),
+                    )),
+                };
+            }
+            BinaryOp::Image => {
+                let r = self.eval(a, env)?;
+                let s = self.eval(b, env)?;
+                if let Val::Value(Value::Set(points)) = &s {
+                    let mut out = Vec::new();
+                    for x in points.iter() {
+                        out.extend(self.point_image(&r, x, span)?);
+                    }
+                    return Ok(value(Value::set_from_vec(out)));
+                }
+                let pairs = self.materialize(&r, span)?;
+                let kept =
+                    relations::filter_pairs(&pairs, true, span, |x| self.contains(&s, x, span))?;
+                return Ok(value(Value::set_from_vec(
+                    kept.iter()
+                        .filter_map(|p| p.as_pair().map(|(_, y)| y.clone()))
+                        .collect(),
+                )));
+            }
+            BinaryOp::DomRestrict | BinaryOp::DomSubtract => {
+                let s = self.eval(a, env)?;
+                let r = self.eval(b, env)?;
+                let keep = op == BinaryOp::DomRestrict;
+                if keep && let (Val::Value(Value::Set(points)), Val::Sym(_)) = (&s, &r) {
+                    let mut out = Vec::new();
+                    for x in points.iter() {
+                        for y in self.point_image(&r, x, span)? {
+                            out.push(Value::pair(x.clone(), y));
+                        }
+                    }
+                    return Ok(value(Value::set_from_vec(out)));
+                }
+                let pairs = self.materialize(&r, span)?;
+                return Ok(set_val(relations::filter_pairs(&pairs, true, span, |x| {
+                    Ok(self.contains(&s, x, span)? == keep)
+                })?));
+            }
+            BinaryOp::RanRestrict | BinaryOp::RanSubtract => {
+                let r = self.eval_items(a, env)?;
+                let s = self.eval(b, env)?;
+                let keep = op == BinaryOp::RanRestrict;
+                return Ok(set_val(relations::filter_pairs(&r, false, span, |y| {
+                    Ok(self.contains(&s, y, span)? == keep)
+                })?));
+            }
+            BinaryOp::Composition => {
+                let r1 = self.eval_items(a, env)?;
+                let r2 = self.eval(b, env)?;
+                let mut out = Vec::new();
+                for p in r1.iter() {
+                    let (x, y) = p
+                        .as_pair()
+                        .ok_or_else(|| internal_error(span, "composition of a non-relation"))?;
+                    for z in self.point_image(&r2, y, span)? {
+                        out.push(Value::pair(x.clone(), z));
+                    }
+                }
+                return Ok(value(Value::set_from_vec(out)));
+            }
+            BinaryOp::Prj1 | BinaryOp::Prj2 => {
+                let s = self.eval_items(a, env)?;
+                let t = self.eval_items(b, env)?;
+                let limit = self.settings().enumeration_limit;
+                if s.len().saturating_mul(t.len()) > limit {
+                    return Err(limit_error(span, "projection too large to enumerate"));
+                }
+                let mut out = Vec::with_capacity(s.len() * t.len());
+                for x in s.iter() {
+                    for y in t.iter() {
+                        let r = if op == BinaryOp::Prj1 {
+                            x.clone()
+                        } else {
+                            y.clone()
+                        };
+                        out.push(Value::pair(Value::pair(x.clone(), y.clone()), r));
+                    }
+                }
+                return Ok(set_val(out));
+            }
+            BinaryOp::Iterate => {
+                let r = self.eval_items(a, env)?;
+                let n = self.eval_int(b, env)?;
+                if n.is_negative() {
+                    return Err(wd_error(span, format!("iterate with a negative count {n}")));
+                }
+                let elem = match &e.ty {
+                    Type::Set(p) => match &**p {
+                        Type::Pair(t, _) => (**t).clone(),
+                        _ => return Err(internal_error(span, "iterate of a non-relation")),
+                    },
+                    _ => return Err(internal_error(span, "iterate of a non-relation")),
+                };
+                if n.is_zero() {
+                    return self.identity_of_type(&elem, span);
+                }
+                let n = n
+                    .to_usize()
+                    .ok_or_else(|| limit_error(span, "iterate count too large"))?;
+                let mut acc = r.to_vec();
+                for _ in 1..n {
+                    let next = relations::compose(&acc, &r, span)?;
+                    if next == acc {
+                        break;
+                    }
+                    acc = next;
+                }
+                return Ok(set_val(acc));
+            }
+            _ => {}
+        }
+        let x = self.eval_value(a, env)?;
+        let y = self.eval_value(b, env)?;
+        let rel = |v: &Value| {
+            v.as_set()
+                .map(<[Value]>::to_vec)
+                .ok_or_else(|| internal_error(span, format!("{op:?} of a non-relation")))
+        };
+        Ok(match op {
+            BinaryOp::Override => set_val(relations::overwrite(&rel(&x)?, &rel(&y)?, span)?),
+            BinaryOp::DirectProduct => {
+                set_val(relations::direct_product(&rel(&x)?, &rel(&y)?, span)?)
+            }
+            BinaryOp::ParallelProduct => {
+                set_val(relations::parallel_product(&rel(&x)?, &rel(&y)?, span)?)
+            }
+            _ => value(sequences::binary(op, &x, &y, span)?),
+        })
+    }
+
+    /// `a \/ b`, `a /\ b`, `a - b`, `a * b`: computed when finite, symbolic otherwise.
+    fn set_operation(&self, op: BinaryOp, x: Val, y: Val, span: Span) -> Result<Val, EvalError> {
+        if let (Val::Value(Value::Set(p)), Val::Value(Value::Set(q))) = (&x, &y) {
+            return Ok(set_val(match op {
+                BinaryOp::Union => set::union(p, q),
+                BinaryOp::Inter => set::intersection(p, q),
+                BinaryOp::SetMinus => set::difference(p, q),
+                _ => {
+                    if p.len().saturating_mul(q.len()) > self.settings().enumeration_limit {
+                        return Ok(sym(SymbolicSet::Product(x.clone(), y.clone())));
+                    }
+                    set::product(p, q)
+                }
+            }));
+        }
+        let symbolic = match op {
+            BinaryOp::Union => SymbolicSet::Union(x, y),
+            BinaryOp::Inter => SymbolicSet::Inter(x, y),
+            BinaryOp::SetMinus => SymbolicSet::Minus(x, y),
+            _ => return Ok(sym(SymbolicSet::Product(x, y))),
+        };
+        let s = sym(symbolic);
+        if self.is_infinite(&s) {
+            return Ok(s);
+        }
+        // Finite, or finiteness unknown (closures): materialise when possible, else stay symbolic.
+        match self.materialize(&s, span) {
+            Ok(items) => Ok(Val::Value(Value::Set(items))),
+            Err(EvalError::Limit(_)) => Ok(s),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `r[{x}]` for any relation value, without materialising lambdas or identities.
+    pub(crate) fn point_image(
+        &self,
+        r: &Val,
+        x: &Value,
+        span: Span,
+    ) -> Result<Vec<Value>, EvalError> {
+        match r {
+            Val::Value(Value::Set(pairs)) => Ok(set::pairs_from(pairs, x)
+                .iter()
+                .filter_map(|p| p.as_pair().map(|(_, y)| y.clone()))
+                .collect()),
+            Val::Value(_) => Err(internal_error(span, "image of a non-relation")),
+            Val::Sym(s) => match &**s {
+                SymbolicSet::Lambda {
+                    vars,
+                    pred,
+                    body,
+                    env,
+                } => {
+                    let Some(parts) = destructure(x, vars.len()) else {
+                        return Ok(Vec::new());
+                    };
+                    let mut env = env.clone();
+                    for (v, p) in vars.iter().zip(parts) {
+                        env.bind(v.name.clone(), p);
+                    }
+                    if !self.eval_pred_in(pred, &mut env)? {
+                        return Ok(Vec::new());
+                    }
+                    Ok(vec![self.eval_value(body, &mut env)?])
+                }
+                SymbolicSet::Identity(dom) => Ok(if self.contains(dom, x, span)? {
+                    vec![x.clone()]
+                } else {
+                    Vec::new()
+                }),
+                SymbolicSet::Union(a, b) => {
+                    let mut out = self.point_image(a, x, span)?;
+                    out.extend(self.point_image(b, x, span)?);
+                    out.sort_unstable();
+                    out.dedup();
+                    Ok(out)
+                }
+                _ => self.point_image(&Val::Value(Value::Set(self.materialize(r, span)?)), x, span),
+            },
+        }
+    }
+
+    fn eval_binder(
+        &self,
+        kind: BinderKind,
+        vars: &[TypedName],
+        pred: &Pred,
+        body: &Expr,
+        span: Span,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        if kind == BinderKind::Lambda {
+            return Ok(sym(SymbolicSet::Lambda {
+                vars: vars.to_vec(),
+                pred: Arc::new(pred.clone()),
+                body: Arc::new(body.clone()),
+                env: env.clone(),
+            }));
+        }
+        let mut results: Vec<Value> = Vec::new();
+        let limit = self.settings().enumeration_limit;
+        let complete = self.search(vars, pred, env, &mut |ctx, env| {
+            results.push(ctx.eval_value(body, env)?);
+            if results.len() > limit {
+                return Err(limit_error(
+                    span,
+                    format!("more than {limit} bound-variable solutions"),
+                ));
+            }
+            Ok(true)
+        })?;
+        if !complete {
+            return Err(limit_error(
+                span,
+                "cannot evaluate: a bound variable has no finite domain (only MININT..MAXINT was explored)",
+            ));
+        }
+        Ok(match kind {
+            BinderKind::Image => value(Value::set_from_vec(results)),
+            BinderKind::Sigma | BinderKind::Pi => {
+                let (mut acc, sigma) = if kind == BinderKind::Sigma {
+                    (Int::zero(), true)
+                } else {
+                    (Int::Small(1), false)
+                };
+                for r in &results {
+                    let i = r
+                        .as_int()
+                        .ok_or_else(|| internal_error(span, "SIGMA/PI of non-integers"))?;
+                    acc = if sigma { acc.add(i) } else { acc.mul(i) };
+                }
+                value(Value::Int(acc))
+            }
+            BinderKind::Union => {
+                let mut all = Vec::new();
+                for r in &results {
+                    all.extend(
+                        r.as_set()
+                            .ok_or_else(|| internal_error(span, "UNION of non-sets"))?
+                            .iter()
+                            .cloned(),
+                    );
+                }
+                value(Value::set_from_vec(all))
+            }
+            BinderKind::Inter => {
+                let Some(first) = results.first() else {
+                    return Err(wd_error(span, "INTER over an empty index set"));
+                };
+                let mut acc = first
+                    .as_set()
+                    .ok_or_else(|| internal_error(span, "INTER of non-sets"))?
+                    .to_vec();
+                for r in &results[1..] {
+                    acc = set::intersection(
+                        &acc,
+                        r.as_set()
+                            .ok_or_else(|| internal_error(span, "INTER of non-sets"))?,
+                    );
+                }
+                set_val(acc)
+            }
+            BinderKind::Lambda => unreachable!("handled above"),
+        })
+    }
+}
+
+/// `lo..hi`, built eagerly when small.
+fn interval(lo: Int, hi: Int) -> Val {
+    let small = hi < lo || hi.sub(&lo).to_usize().is_some_and(|n| n < EAGER_INTERVAL);
+    if small {
+        value(Value::interval(&lo, &hi))
+    } else {
+        sym(SymbolicSet::Interval(Some(lo), Some(hi)))
+    }
+}
+
+fn arith(op: BinaryOp, x: &Int, y: &Int, span: Span) -> Result<Int, EvalError> {
+    Ok(match op {
+        BinaryOp::Add => x.add(y),
+        BinaryOp::Sub => x.sub(y),
+        BinaryOp::Mul => x.mul(y),
+        BinaryOp::Div => x.div(y).ok_or_else(|| wd_error(span, "division by zero"))?,
+        BinaryOp::Mod => x
+            .modulo(y)
+            .ok_or_else(|| wd_error(span, "modulo by zero"))?,
+        _ => {
+            if y.is_negative() {
+                return Err(wd_error(
+                    span,
+                    format!("power with a negative exponent {y}"),
+                ));
+            }
+            match x.to_i64() {
+                Some(0) => {
+                    if y.is_zero() {
+                        Int::Small(1)
+                    } else {
+                        Int::zero()
+                    }
+                }
+                Some(1) => Int::Small(1),
+                Some(-1) => {
+                    if y.modulo(&Int::Small(2)).is_some_and(|r| r.is_zero()) {
+                        Int::Small(1)
+                    } else {
+                        Int::Small(-1)
+                    }
+                }
+                _ => match y.to_u32() {
+                    Some(n) if n <= MAX_EXPONENT => x.pow(n),
+                    _ => return Err(limit_error(span, format!("exponent {y} too large"))),
+                },
+            }
+        }
+    })
+}

@@ -1,0 +1,143 @@
+//! Evaluation of predicates (left-to-right, short-circuit: the L-system of well-definedness).
+
+use super::{Context, Env, EvalError, Val, internal_error, limit_error};
+use crate::ir::{CompareOp, Pred, PredKind, TypedName};
+use crate::value::Value;
+
+impl Context {
+    /// Evaluates a predicate: true, false, or an error (WD, limit, unsupported).
+    pub fn eval_pred(&self, p: &Pred, env: &Env) -> Result<bool, EvalError> {
+        let mut env = env.clone();
+        self.eval_pred_in(p, &mut env)
+    }
+
+    pub(crate) fn eval_pred_in(&self, p: &Pred, env: &mut Env) -> Result<bool, EvalError> {
+        match &p.kind {
+            PredKind::True => Ok(true),
+            PredKind::False => Ok(false),
+            PredKind::And(ps) => {
+                for q in ps {
+                    if !self.eval_pred_in(q, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            PredKind::Or(ps) => {
+                for q in ps {
+                    if self.eval_pred_in(q, env)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            PredKind::Implies(a, b) => {
+                Ok(!self.eval_pred_in(a, env)? || self.eval_pred_in(b, env)?)
+            }
+            PredKind::Equiv(a, b) => Ok(self.eval_pred_in(a, env)? == self.eval_pred_in(b, env)?),
+            PredKind::Not(a) => Ok(!self.eval_pred_in(a, env)?),
+            PredKind::Exists(vars, body) => {
+                let mut found = false;
+                let complete = self.search(vars, body, env, &mut |_, _| {
+                    found = true;
+                    Ok(false)
+                })?;
+                if found || complete {
+                    Ok(found)
+                } else {
+                    Err(undecidable(p, vars, "#"))
+                }
+            }
+            PredKind::Forall(vars, body) => {
+                let truth = Pred::truth(body.span);
+                let (domain, claim) = match &body.kind {
+                    PredKind::Implies(a, b) => (&**a, &**b),
+                    _ => (&truth, &**body),
+                };
+                let mut holds = true;
+                let complete = self.search(vars, domain, env, &mut |ctx, env| {
+                    holds = ctx.eval_pred_in(claim, env)?;
+                    Ok(holds)
+                })?;
+                if !holds || complete {
+                    Ok(holds)
+                } else {
+                    Err(undecidable(p, vars, "!"))
+                }
+            }
+            PredKind::Compare(op, a, b) => self.compare(*op, a, b, env),
+            PredKind::If(c, a, b) => {
+                if self.eval_pred_in(c, env)? {
+                    self.eval_pred_in(a, env)
+                } else {
+                    self.eval_pred_in(b, env)
+                }
+            }
+            PredKind::Let(binds, body) => {
+                let mark = env.len();
+                for (v, x) in binds {
+                    match self.eval(x, env) {
+                        Ok(val) => env.bind_val(v.name.clone(), val),
+                        Err(e) => {
+                            env.truncate(mark);
+                            return Err(e);
+                        }
+                    }
+                }
+                let r = self.eval_pred_in(body, env);
+                env.truncate(mark);
+                r
+            }
+        }
+    }
+
+    fn compare(
+        &self,
+        op: CompareOp,
+        a: &crate::ir::Expr,
+        b: &crate::ir::Expr,
+        env: &mut Env,
+    ) -> Result<bool, EvalError> {
+        let span = a.span.to(b.span);
+        match op {
+            CompareOp::Eq | CompareOp::NotEq => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                Ok(self.vals_equal(&x, &y, span)? == (op == CompareOp::Eq))
+            }
+            CompareOp::In => {
+                let x = self.eval_value(a, env)?;
+                let s = self.eval(b, env)?;
+                self.contains(&s, &x, span)
+            }
+            CompareOp::Subset => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                self.is_subset(&x, &y, span)
+            }
+            CompareOp::StrictSubset => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                Ok(self.is_subset(&x, &y, span)? && !self.vals_equal(&x, &y, span)?)
+            }
+            CompareOp::Lt | CompareOp::Le => {
+                let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
+                    (Val::Value(Value::Int(x)), Val::Value(Value::Int(y))) => (x, y),
+                    _ => return Err(internal_error(span, "comparing non-integers")),
+                };
+                Ok(if op == CompareOp::Lt { x < y } else { x <= y })
+            }
+        }
+    }
+}
+
+fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {
+    let names: Vec<&str> = vars.iter().map(|v| &*v.name).collect();
+    limit_error(
+        p.span,
+        format!(
+            "cannot decide {q}({}): no finite domain found (only MININT..MAXINT was explored)",
+            names.join(",")
+        ),
+    )
+}

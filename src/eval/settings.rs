@@ -1,0 +1,149 @@
+//! Evaluation settings: integer bounds, deferred-set sizes and exploration limits.
+//!
+//! Sources, later ones winning: built-in defaults (ProB's: MAXINT 3, MININT -1, DEFAULT_SETSIZE 2,
+//! MAX_INITIALISATIONS 4, MAX_OPERATIONS 10), the machine's `SET_PREF_*` definitions, then command-line
+//! overrides `-p NAME=VAL`.
+
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{self, SettingValue};
+use crate::syntax::ast::Name;
+use num_bigint::BigInt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub maxint: BigInt,
+    pub minint: BigInt,
+    pub default_setsize: u32,
+    /// Deferred-set sizes from the command line (`--card S n`).
+    pub set_sizes: Vec<(Name, u32)>,
+    pub max_initialisations: usize,
+    pub max_operations: usize,
+    /// `MAX_OPERATIONS_<op>` definitions: per-operation limits on enablings.
+    pub operation_limits: Vec<(Name, usize)>,
+    /// The most elements a set may have when materialised, and the most candidates a domain may have.
+    pub enumeration_limit: usize,
+    /// The most iterations a WHILE loop may run.
+    pub max_while_steps: usize,
+    /// Preferences bsolve accepts but does not interpret (e.g. TIME_OUT, CLPFD), as given.
+    pub other: Vec<(String, String)>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            maxint: BigInt::from(3),
+            minint: BigInt::from(-1),
+            default_setsize: 2,
+            set_sizes: Vec::new(),
+            max_initialisations: 4,
+            max_operations: 10,
+            operation_limits: Vec::new(),
+            enumeration_limit: 1_000_000,
+            max_while_steps: 1_000_000,
+            other: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Defaults, then the machine's SET_PREF_* and MAX_OPERATIONS_* settings, then `overrides`.
+    pub fn for_machine(
+        m: &ir::Machine,
+        overrides: &[(String, String)],
+    ) -> Result<Settings, Diagnostic> {
+        let mut s = Settings::default();
+        for (name, value, span) in &m.settings {
+            if let Some(pref) = name.strip_prefix("SET_PREF_") {
+                let text = match value {
+                    SettingValue::Int(i) => i.to_string(),
+                    SettingValue::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+                    SettingValue::Text(t) => t.clone(),
+                    SettingValue::Range(..) => {
+                        return Err(Diagnostic::type_error(
+                            *span,
+                            format!("{name} must be a number or a boolean"),
+                        ));
+                    }
+                };
+                s.set(pref, &text, *span)?;
+            } else if let Some(op) = name.strip_prefix("MAX_OPERATIONS_") {
+                match value {
+                    SettingValue::Int(i) => {
+                        let n = usize::try_from(i).map_err(|_| {
+                            Diagnostic::type_error(
+                                *span,
+                                format!("{name} must be a natural number"),
+                            )
+                        })?;
+                        s.operation_limits.push((op.into(), n));
+                    }
+                    _ => {
+                        return Err(Diagnostic::type_error(
+                            *span,
+                            format!("{name} must be a natural number"),
+                        ));
+                    }
+                }
+            }
+        }
+        for (name, value) in overrides {
+            s.set(name, value, Span::default())?;
+        }
+        if s.minint > s.maxint {
+            return Err(Diagnostic::new(
+                crate::diag::DiagKind::Usage,
+                Span::default(),
+                format!(
+                    "MININT ({}) is greater than MAXINT ({})",
+                    s.minint, s.maxint
+                ),
+            ));
+        }
+        Ok(s)
+    }
+
+    /// Sets one preference by its ProB name.
+    pub fn set(&mut self, name: &str, value: &str, span: Span) -> Result<(), Diagnostic> {
+        let bad = |what: &str| {
+            Diagnostic::new(
+                crate::diag::DiagKind::Usage,
+                span,
+                format!("preference {name} expects {what}, got `{value}`"),
+            )
+        };
+        let int = || {
+            value
+                .trim()
+                .parse::<BigInt>()
+                .map_err(|_| bad("an integer"))
+        };
+        let nat = || {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| bad("a natural number"))
+        };
+        match name {
+            "MAXINT" => self.maxint = int()?,
+            "MININT" => self.minint = int()?,
+            "DEFAULT_SETSIZE" => {
+                self.default_setsize = value.trim().parse().map_err(|_| bad("a natural number"))?
+            }
+            "MAX_INITIALISATIONS" => self.max_initialisations = nat()?,
+            "MAX_OPERATIONS" => self.max_operations = nat()?,
+            "ENUMERATION_LIMIT" => self.enumeration_limit = nat()?,
+            "MAX_WHILE_STEPS" => self.max_while_steps = nat()?,
+            _ => self.other.push((name.to_string(), value.to_string())),
+        }
+        Ok(())
+    }
+
+    /// The `--card`/`-card` size given for a deferred set, if any.
+    pub fn set_size(&self, set: &str) -> Option<u32> {
+        self.set_sizes
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == set)
+            .map(|(_, k)| *k)
+    }
+}

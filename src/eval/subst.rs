@@ -1,0 +1,386 @@
+//! Execution of substitutions: every possible outcome, non-deterministic choices enumerated.
+//!
+//! An outcome is the list of `(variable, new value)` updates, sorted by name; no outcome at all means the
+//! substitution is not enabled (a false PRE, SELECT or ANY guard — PRE is treated as a guard, as ProB's
+//! model checker does).
+
+use super::symbolic::destructure;
+use super::{Context, Env, EvalError, internal_error, limit_error, unsupported, wd_error};
+use crate::diag::Span;
+use crate::ir::{AssignTarget, Expr, Subst, SubstKind};
+use crate::syntax::ast::Name;
+use crate::value::{Int, Value};
+use std::sync::Arc;
+
+/// One outcome of a substitution: the variables it assigns and their new values, sorted by name.
+pub type Updates = Vec<(Name, Value)>;
+
+/// `a` then `b`: b's assignments win; the result is sorted by name.
+fn merge(a: &Updates, b: &Updates) -> Updates {
+    let mut out: Updates = b.clone();
+    for (n, v) in a {
+        if !b.iter().any(|(m, _)| m == n) {
+            out.push((n.clone(), v.clone()));
+        }
+    }
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
+}
+
+fn apply_updates(env: &mut Env, updates: &Updates) {
+    for (n, v) in updates {
+        env.bind(n.clone(), v.clone());
+    }
+}
+
+impl Context {
+    /// All outcomes of `s` from `env` (state and parameters); empty when not enabled.
+    pub fn execute(&self, s: &Subst, env: &Env) -> Result<Vec<Updates>, EvalError> {
+        let mut env = env.clone();
+        let mut outcomes = self.exec(s, &mut env)?;
+        for o in &mut outcomes {
+            *o = merge(&Vec::new(), o);
+        }
+        outcomes.sort();
+        outcomes.dedup();
+        Ok(outcomes)
+    }
+
+    fn exec(&self, s: &Subst, env: &mut Env) -> Result<Vec<Updates>, EvalError> {
+        let span = s.span;
+        match &s.kind {
+            SubstKind::Skip => Ok(vec![Vec::new()]),
+            SubstKind::Assign(assignments) => {
+                let mut values = Vec::with_capacity(assignments.len());
+                for (_, e) in assignments {
+                    values.push(self.eval_value(e, env)?);
+                }
+                let mut updates = Vec::with_capacity(assignments.len());
+                for ((target, _), v) in assignments.iter().zip(values) {
+                    updates.push(self.assign(target, v, env, span)?);
+                }
+                Ok(vec![merge(&Vec::new(), &updates)])
+            }
+            SubstKind::BecomesElementOf(vars, set) => {
+                let items = self.eval_items_of(set, env)?;
+                let mut out = Vec::with_capacity(items.len());
+                for x in items.iter() {
+                    let parts = destructure(x, vars.len()).ok_or_else(|| {
+                        internal_error(span, "`::` value does not match its variables")
+                    })?;
+                    out.push(vars.iter().map(|v| v.name.clone()).zip(parts).collect());
+                }
+                Ok(out)
+            }
+            SubstKind::BecomesSuchThat(vars, pred) => {
+                let mark = env.len();
+                for v in vars {
+                    if let Some(old) = env.get(&v.name).cloned() {
+                        env.bind_val(format!("{}$0", v.name).into(), old);
+                    }
+                }
+                let limit = self.settings().enumeration_limit;
+                let result = self.solve_by_enumeration(vars, pred, env, limit);
+                env.truncate(mark);
+                let sols = result?;
+                if !sols.complete {
+                    return Err(limit_error(
+                        span,
+                        "the values of `: (P)` could not be enumerated completely",
+                    ));
+                }
+                Ok(sols
+                    .solutions
+                    .into_iter()
+                    .map(|sol| vars.iter().map(|v| v.name.clone()).zip(sol).collect())
+                    .collect())
+            }
+            SubstKind::OpCall(_, name, _) => Err(unsupported(
+                span,
+                format!("operation call {name} (calls are inlined by the type checker)"),
+            )),
+            SubstKind::Parallel(parts) => {
+                let mut acc: Vec<Updates> = vec![Vec::new()];
+                for p in parts {
+                    let outs = self.exec(p, env)?;
+                    let mut next = Vec::with_capacity(acc.len() * outs.len());
+                    for a in &acc {
+                        for o in &outs {
+                            let mut u = a.clone();
+                            u.extend(o.iter().cloned());
+                            next.push(u);
+                        }
+                    }
+                    acc = next;
+                }
+                Ok(acc)
+            }
+            SubstKind::Sequence(parts) => {
+                let mut acc: Vec<Updates> = vec![Vec::new()];
+                for p in parts {
+                    let mut next = Vec::new();
+                    for a in &acc {
+                        let mark = env.len();
+                        apply_updates(env, a);
+                        let outs = self.exec(p, env);
+                        env.truncate(mark);
+                        for o in outs? {
+                            next.push(merge(a, &o));
+                        }
+                    }
+                    acc = next;
+                }
+                Ok(acc)
+            }
+            SubstKind::Any(vars, pred, body) => {
+                let mut out = Vec::new();
+                let complete = self.search(vars, pred, env, &mut |ctx, env| {
+                    out.extend(ctx.exec(body, env)?);
+                    Ok(true)
+                })?;
+                if !complete && out.is_empty() {
+                    return Err(limit_error(
+                        span,
+                        "ANY: no solution found, but the variables were only explored within MININT..MAXINT",
+                    ));
+                }
+                Ok(out)
+            }
+            SubstKind::Let(binds, body) => {
+                let mark = env.len();
+                let mut result = Ok(());
+                for (v, e) in binds {
+                    match self.eval(e, env) {
+                        Ok(val) => env.bind_val(v.name.clone(), val),
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                let outs = result.and_then(|_| self.exec(body, env));
+                env.truncate(mark);
+                outs
+            }
+            SubstKind::Var(vars, body) => {
+                let outs = self.exec(body, env)?;
+                Ok(outs
+                    .into_iter()
+                    .map(|o| {
+                        o.into_iter()
+                            .filter(|(n, _)| !vars.iter().any(|v| v.name == *n))
+                            .collect()
+                    })
+                    .collect())
+            }
+            SubstKind::Pre(p, body) => {
+                if self.eval_pred_in(p, env)? {
+                    self.exec(body, env)
+                } else {
+                    Ok(Vec::new())
+                }
+            }
+            SubstKind::Assert(p, body) => {
+                if self.eval_pred_in(p, env)? {
+                    self.exec(body, env)
+                } else {
+                    Err(wd_error(p.span, "ASSERT condition violated"))
+                }
+            }
+            SubstKind::Choice(branches) => {
+                let mut out = Vec::new();
+                for b in branches {
+                    out.extend(self.exec(b, env)?);
+                }
+                Ok(out)
+            }
+            SubstKind::If(branches, otherwise) => {
+                for (c, b) in branches {
+                    if self.eval_pred_in(c, env)? {
+                        return self.exec(b, env);
+                    }
+                }
+                match otherwise {
+                    Some(b) => self.exec(b, env),
+                    None => Ok(vec![Vec::new()]),
+                }
+            }
+            SubstKind::Select(branches, otherwise) => {
+                let mut out = Vec::new();
+                let mut any = false;
+                for (c, b) in branches {
+                    if self.eval_pred_in(c, env)? {
+                        any = true;
+                        out.extend(self.exec(b, env)?);
+                    }
+                }
+                match otherwise {
+                    Some(b) if !any => self.exec(b, env),
+                    _ => Ok(out),
+                }
+            }
+            SubstKind::Case(e, branches, otherwise) => {
+                let v = self.eval_value(e, env)?;
+                for (labels, b) in branches {
+                    for l in labels {
+                        if self.eval_value(l, env)? == v {
+                            return self.exec(b, env);
+                        }
+                    }
+                }
+                match otherwise {
+                    Some(b) => self.exec(b, env),
+                    None => Ok(Vec::new()),
+                }
+            }
+            SubstKind::While {
+                cond,
+                body,
+                invariant,
+                variant,
+            } => self.exec_while(cond, body, invariant, variant, env, span),
+        }
+    }
+
+    fn eval_items_of(&self, e: &Expr, env: &mut Env) -> Result<Arc<Vec<Value>>, EvalError> {
+        let v = self.eval(e, env)?;
+        self.materialize(&v, e.span)
+    }
+
+    fn exec_while(
+        &self,
+        cond: &crate::ir::Pred,
+        body: &Subst,
+        invariant: &crate::ir::Pred,
+        variant: &Expr,
+        env: &mut Env,
+        span: Span,
+    ) -> Result<Vec<Updates>, EvalError> {
+        let max_steps = self.settings().max_while_steps;
+        let mut frontier: Vec<Updates> = vec![Vec::new()];
+        let mut finished = Vec::new();
+        let mut steps = 0usize;
+        while let Some(u) = frontier.pop() {
+            let mark = env.len();
+            apply_updates(env, &u);
+            let step = self.while_step(cond, body, invariant, variant, env);
+            env.truncate(mark);
+            match step? {
+                None => finished.push(u),
+                Some((v0, outs)) => {
+                    for o in outs {
+                        let next = merge(&u, &o);
+                        apply_updates(env, &next);
+                        let v1 = self.eval_int(variant, env);
+                        env.truncate(mark);
+                        if v1? >= v0 {
+                            return Err(wd_error(variant.span, "WHILE variant did not decrease"));
+                        }
+                        frontier.push(next);
+                    }
+                }
+            }
+            steps += 1;
+            if steps > max_steps {
+                return Err(limit_error(
+                    span,
+                    format!("WHILE loop ran more than {max_steps} steps"),
+                ));
+            }
+        }
+        finished.sort();
+        finished.dedup();
+        Ok(finished)
+    }
+
+    /// One loop test: `None` when the loop exits, else the variant before the body and the body's outcomes.
+    fn while_step(
+        &self,
+        cond: &crate::ir::Pred,
+        body: &Subst,
+        invariant: &crate::ir::Pred,
+        variant: &Expr,
+        env: &mut Env,
+    ) -> Result<Option<(Int, Vec<Updates>)>, EvalError> {
+        if !self.eval_pred_in(invariant, env)? {
+            return Err(wd_error(invariant.span, "WHILE invariant violated"));
+        }
+        if !self.eval_pred_in(cond, env)? {
+            return Ok(None);
+        }
+        let v0 = self.eval_int(variant, env)?;
+        if v0.is_negative() {
+            return Err(wd_error(variant.span, "WHILE variant is negative"));
+        }
+        Ok(Some((v0, self.exec(body, env)?)))
+    }
+
+    /// The update made by `target := v` (`f(i) := v` overrides f at i, `r'a := v` replaces a field).
+    fn assign(
+        &self,
+        target: &AssignTarget,
+        v: Value,
+        env: &mut Env,
+        span: Span,
+    ) -> Result<(Name, Value), EvalError> {
+        match target {
+            AssignTarget::Var(n) => Ok((n.name.clone(), v)),
+            AssignTarget::Apply(inner, index) => {
+                let f = self.target_value(inner, env, span)?;
+                let i = self.eval_value(index, env)?;
+                let pairs = f
+                    .as_set()
+                    .ok_or_else(|| internal_error(span, "f(x) := E on a non-function"))?;
+                let updated = super::relations::overwrite(pairs, &[Value::pair(i, v)], span)?;
+                self.assign(inner, Value::set_from_sorted(updated), env, span)
+            }
+            AssignTarget::Field(inner, field) => {
+                let r = self.target_value(inner, env, span)?;
+                let Value::Record(fields) = r else {
+                    return Err(internal_error(span, "r'a := E on a non-record"));
+                };
+                let mut fields = (*fields).clone();
+                match fields.iter_mut().find(|(n, _)| n == field) {
+                    Some(slot) => slot.1 = v,
+                    None => return Err(internal_error(span, format!("no field {field}"))),
+                }
+                self.assign(inner, Value::Record(Arc::new(fields)), env, span)
+            }
+        }
+    }
+
+    /// The current value of an assignment target.
+    fn target_value(
+        &self,
+        target: &AssignTarget,
+        env: &mut Env,
+        span: Span,
+    ) -> Result<Value, EvalError> {
+        match target {
+            AssignTarget::Var(n) => match env.get(&n.name).cloned() {
+                Some(v) => self.to_value(v, span),
+                None => Err(internal_error(span, format!("{} has no value", n.name))),
+            },
+            AssignTarget::Apply(inner, index) => {
+                let f = self.target_value(inner, env, span)?;
+                let i = self.eval_value(index, env)?;
+                let mut image = self.point_image(&super::Val::Value(f), &i, span)?;
+                match image.len() {
+                    1 => Ok(image.pop().expect("one element")),
+                    _ => Err(wd_error(
+                        span,
+                        format!("function applied outside its domain (to {i})"),
+                    )),
+                }
+            }
+            AssignTarget::Field(inner, field) => match self.target_value(inner, env, span)? {
+                Value::Record(fields) => fields
+                    .iter()
+                    .find(|(n, _)| n == field)
+                    .map(|(_, v)| v.clone())
+                    .ok_or_else(|| internal_error(span, format!("no field {field}"))),
+                _ => Err(internal_error(span, "field of a non-record")),
+            },
+        }
+    }
+}

@@ -1,0 +1,707 @@
+//! Sets kept symbolic: infinite sets (INTEGER, STRING, `A --> B`, `seq(S)`), big intervals, and closures
+//! (comprehensions and lambdas with their environment). They are tested by membership, compared by
+//! structure where possible, and materialised into a `Value::Set` only when finite and small enough.
+
+use super::{Context, Env, EvalError, Val, internal_error, limit_error, wd_error};
+use crate::diag::Span;
+use crate::ir::{BinaryOp, Expr, Pred, TypedName, UnaryOp};
+use crate::syntax::ast::Name;
+use crate::value::{Int, Value, set};
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub enum SymbolicSet {
+    /// `lo..hi`; a missing bound is unbounded (INTEGER, NATURAL, NATURAL1, INT, NAT, big intervals).
+    Interval(Option<Int>, Option<Int>),
+    /// STRING.
+    Strings,
+    /// `POW(S)`/`FIN(S)` (`non_empty` for POW1/FIN1). Values are finite, so FIN and POW have the same members.
+    PowerSet {
+        base: Val,
+        non_empty: bool,
+    },
+    /// A relation or function arrow `A op B` (op is one of the arrow `BinaryOp`s).
+    Arrow(BinaryOp, Val, Val),
+    /// `seq(S)`, `seq1(S)`, `iseq(S)`, `iseq1(S)`, `perm(S)`.
+    Sequences(UnaryOp, Val),
+    /// `{x, y | P}` closed over its environment.
+    Comprehension {
+        vars: Vec<TypedName>,
+        pred: Arc<Pred>,
+        env: Env,
+    },
+    /// `%x, y.(P | E)` closed over its environment.
+    Lambda {
+        vars: Vec<TypedName>,
+        pred: Arc<Pred>,
+        body: Arc<Expr>,
+        env: Env,
+    },
+    Union(Val, Val),
+    Inter(Val, Val),
+    Minus(Val, Val),
+    Product(Val, Val),
+    /// `id(S)`.
+    Identity(Val),
+    /// `struct(a: S, ...)`, fields sorted by name.
+    Struct(Vec<(Name, Val)>),
+}
+
+/// Splits a left-nested tuple `((v1|->v2)|->v3)` into `n` components.
+pub(crate) fn destructure(value: &Value, n: usize) -> Option<Vec<Value>> {
+    let mut out = Vec::with_capacity(n);
+    let mut cur = value;
+    for _ in 1..n {
+        let (a, b) = cur.as_pair()?;
+        out.push(b.clone());
+        cur = a;
+    }
+    out.push(cur.clone());
+    out.reverse();
+    Some(out)
+}
+
+/// The left-nested tuple of `values` (a single value is itself).
+pub(crate) fn tuple(values: &[Value]) -> Value {
+    let mut it = values.iter();
+    let first = it.next().cloned().unwrap_or_else(Value::empty_set);
+    it.fold(first, |acc, v| Value::pair(acc, v.clone()))
+}
+
+fn is_function_arrow(op: BinaryOp) -> bool {
+    !matches!(
+        op,
+        BinaryOp::Relation
+            | BinaryOp::TotalRelation
+            | BinaryOp::SurjRelation
+            | BinaryOp::TotalSurjRelation
+    )
+}
+
+fn is_total_arrow(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::TotalRelation
+            | BinaryOp::TotalSurjRelation
+            | BinaryOp::TotalFunction
+            | BinaryOp::TotalInjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::TotalBijection
+    )
+}
+
+fn is_surjective_arrow(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::SurjRelation
+            | BinaryOp::TotalSurjRelation
+            | BinaryOp::PartialSurjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection
+    )
+}
+
+fn is_injective_arrow(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::PartialInjection
+            | BinaryOp::TotalInjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection
+    )
+}
+
+impl Context {
+    /// `x : set`.
+    pub(crate) fn contains(&self, set: &Val, x: &Value, span: Span) -> Result<bool, EvalError> {
+        let sym = match set {
+            Val::Value(Value::Set(items)) => return Ok(set::contains(items, x)),
+            Val::Value(_) => return Err(internal_error(span, "membership in a non-set")),
+            Val::Sym(s) => s,
+        };
+        match &**sym {
+            SymbolicSet::Interval(lo, hi) => Ok(match x {
+                Value::Int(i) => {
+                    lo.as_ref().is_none_or(|l| l <= i) && hi.as_ref().is_none_or(|h| i <= h)
+                }
+                _ => false,
+            }),
+            SymbolicSet::Strings => Ok(matches!(x, Value::Str(_))),
+            SymbolicSet::PowerSet { base, non_empty } => {
+                let Some(items) = x.as_set() else {
+                    return Ok(false);
+                };
+                if *non_empty && items.is_empty() {
+                    return Ok(false);
+                }
+                self.all_in(items, base, span)
+            }
+            SymbolicSet::Arrow(op, a, b) => self.in_arrow(*op, a, b, x, span),
+            SymbolicSet::Sequences(kind, base) => {
+                let Some(seq) = x.as_sequence() else {
+                    return Ok(false);
+                };
+                if matches!(kind, UnaryOp::Seq1 | UnaryOp::Iseq1) && seq.is_empty() {
+                    return Ok(false);
+                }
+                if !self.all_in(&seq, base, span)? {
+                    return Ok(false);
+                }
+                let injective = || {
+                    let mut sorted = seq.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    sorted.len() == seq.len()
+                };
+                Ok(match kind {
+                    UnaryOp::Iseq | UnaryOp::Iseq1 => injective(),
+                    UnaryOp::Perm => {
+                        injective() && self.card(base, span)? == Int::Small(seq.len() as i64)
+                    }
+                    _ => true,
+                })
+            }
+            SymbolicSet::Comprehension { vars, pred, env } => {
+                let Some(parts) = destructure(x, vars.len()) else {
+                    return Ok(false);
+                };
+                let mut env = env.clone();
+                for (v, p) in vars.iter().zip(parts) {
+                    env.bind(v.name.clone(), p);
+                }
+                self.eval_pred_in(pred, &mut env)
+            }
+            SymbolicSet::Lambda {
+                vars,
+                pred,
+                body,
+                env,
+            } => {
+                let Some((args, result)) = x.as_pair() else {
+                    return Ok(false);
+                };
+                let Some(parts) = destructure(args, vars.len()) else {
+                    return Ok(false);
+                };
+                let mut env = env.clone();
+                for (v, p) in vars.iter().zip(parts) {
+                    env.bind(v.name.clone(), p);
+                }
+                if !self.eval_pred_in(pred, &mut env)? {
+                    return Ok(false);
+                }
+                Ok(self.eval_value(body, &mut env)? == *result)
+            }
+            SymbolicSet::Union(a, b) => {
+                Ok(self.contains(a, x, span)? || self.contains(b, x, span)?)
+            }
+            SymbolicSet::Inter(a, b) => {
+                Ok(self.contains(a, x, span)? && self.contains(b, x, span)?)
+            }
+            SymbolicSet::Minus(a, b) => {
+                Ok(self.contains(a, x, span)? && !self.contains(b, x, span)?)
+            }
+            SymbolicSet::Product(a, b) => match x.as_pair() {
+                Some((p, q)) => Ok(self.contains(a, p, span)? && self.contains(b, q, span)?),
+                None => Ok(false),
+            },
+            SymbolicSet::Identity(s) => match x.as_pair() {
+                Some((p, q)) => Ok(p == q && self.contains(s, p, span)?),
+                None => Ok(false),
+            },
+            SymbolicSet::Struct(fields) => {
+                let Value::Record(rec) = x else {
+                    return Ok(false);
+                };
+                if rec.len() != fields.len() {
+                    return Ok(false);
+                }
+                for ((n1, v), (n2, s)) in rec.iter().zip(fields) {
+                    if n1 != n2 || !self.contains(s, v, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn all_in(&self, items: &[Value], set: &Val, span: Span) -> Result<bool, EvalError> {
+        for x in items {
+            if !self.contains(set, x, span)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn in_arrow(
+        &self,
+        op: BinaryOp,
+        a: &Val,
+        b: &Val,
+        x: &Value,
+        span: Span,
+    ) -> Result<bool, EvalError> {
+        let Some(pairs) = x.as_set() else {
+            return Ok(false);
+        };
+        for p in pairs {
+            let Some((l, r)) = p.as_pair() else {
+                return Ok(false);
+            };
+            if !self.contains(a, l, span)? || !self.contains(b, r, span)? {
+                return Ok(false);
+            }
+        }
+        if is_function_arrow(op) && !set::is_function(pairs) {
+            return Ok(false);
+        }
+        if is_injective_arrow(op) && !set::is_injective(pairs) {
+            return Ok(false);
+        }
+        // The pairs lie in a*b, so totality/surjectivity is a cardinality comparison; a finite relation is
+        // never total (surjective) on an infinite set.
+        if is_total_arrow(op) {
+            let dom = set::domain(pairs).len();
+            if !self.has_card(a, dom, span)? {
+                return Ok(false);
+            }
+        }
+        if is_surjective_arrow(op) {
+            let ran = set::range(pairs).len();
+            if !self.has_card(b, ran, span)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether `card(set) = n`, false for infinite sets.
+    fn has_card(&self, set: &Val, n: usize, span: Span) -> Result<bool, EvalError> {
+        if self.is_infinite(set) {
+            return Ok(false);
+        }
+        Ok(self.card(set, span)? == Int::Small(n as i64))
+    }
+
+    /// Whether the set is certainly infinite (false when unknown).
+    pub(crate) fn is_infinite(&self, set: &Val) -> bool {
+        let Val::Sym(s) = set else {
+            return false;
+        };
+        match &**s {
+            SymbolicSet::Interval(lo, hi) => lo.is_none() || hi.is_none(),
+            SymbolicSet::Strings => true,
+            SymbolicSet::PowerSet { base, .. } => self.is_infinite(base),
+            SymbolicSet::Sequences(UnaryOp::Seq | UnaryOp::Seq1, base) => {
+                !matches!(base, Val::Value(Value::Set(v)) if v.is_empty())
+            }
+            SymbolicSet::Sequences(_, base) => self.is_infinite(base),
+            SymbolicSet::Union(a, b) => self.is_infinite(a) || self.is_infinite(b),
+            SymbolicSet::Minus(a, b) => self.is_infinite(a) && !self.is_infinite(b),
+            SymbolicSet::Identity(a) => self.is_infinite(a),
+            _ => false,
+        }
+    }
+
+    /// `card(set)`; a WD error for an infinite set.
+    pub(crate) fn card(&self, set: &Val, span: Span) -> Result<Int, EvalError> {
+        if self.is_infinite(set) {
+            return Err(wd_error(span, "card of an infinite set"));
+        }
+        if let Val::Sym(s) = set {
+            match &**s {
+                SymbolicSet::Interval(Some(lo), Some(hi)) => {
+                    return Ok(if hi < lo {
+                        Int::zero()
+                    } else {
+                        hi.sub(lo).succ()
+                    });
+                }
+                SymbolicSet::PowerSet { base, non_empty } => {
+                    let n = self.card(base, span)?;
+                    let n = n.to_u32().ok_or_else(|| {
+                        limit_error(span, "card of a power set too large to compute")
+                    })?;
+                    let c = Int::Small(2).pow(n);
+                    return Ok(if *non_empty { c.pred() } else { c });
+                }
+                _ => {}
+            }
+        }
+        Ok(Int::Small(self.materialize(set, span)?.len() as i64))
+    }
+
+    /// The elements of a finite set (a `Limit` error if infinite or too large).
+    pub(crate) fn materialize(&self, set: &Val, span: Span) -> Result<Arc<Vec<Value>>, EvalError> {
+        let sym = match set {
+            Val::Value(Value::Set(items)) => return Ok(items.clone()),
+            Val::Value(_) => return Err(internal_error(span, "expected a set")),
+            Val::Sym(s) => s,
+        };
+        let limit = self.settings().enumeration_limit;
+        let too_large = || {
+            limit_error(
+                span,
+                format!("set too large to enumerate (more than {limit} elements)"),
+            )
+        };
+        if self.is_infinite(set) {
+            return Err(limit_error(span, "cannot enumerate an infinite set"));
+        }
+        let items = match &**sym {
+            SymbolicSet::Interval(Some(lo), Some(hi)) => {
+                let n = if hi < lo {
+                    Int::zero()
+                } else {
+                    hi.sub(lo).succ()
+                };
+                if n.to_usize().is_none_or(|n| n > limit) {
+                    return Err(too_large());
+                }
+                return match Value::interval(lo, hi) {
+                    Value::Set(v) => Ok(v),
+                    _ => unreachable!("interval builds a set"),
+                };
+            }
+            SymbolicSet::Interval(..) | SymbolicSet::Strings => {
+                return Err(limit_error(span, "cannot enumerate an infinite set"));
+            }
+            SymbolicSet::PowerSet { base, non_empty } => {
+                let base = self.materialize(base, span)?;
+                set::power_set(&base, usize::from(*non_empty), limit).ok_or_else(too_large)?
+            }
+            SymbolicSet::Arrow(op, a, b) => {
+                let a_items = self.materialize(a, span)?;
+                let b_items = self.materialize(b, span)?;
+                let candidates = if is_function_arrow(*op) {
+                    functions(&a_items, &b_items, is_total_arrow(*op), limit)
+                        .ok_or_else(too_large)?
+                } else {
+                    set::power_set(&set::product(&a_items, &b_items), 0, limit)
+                        .ok_or_else(too_large)?
+                };
+                let mut out = Vec::new();
+                for c in candidates {
+                    if self.in_arrow(*op, a, b, &c, span)? {
+                        out.push(c);
+                    }
+                }
+                out.sort_unstable();
+                out
+            }
+            SymbolicSet::Sequences(kind, base) => {
+                let base = self.materialize(base, span)?;
+                let seqs = match kind {
+                    UnaryOp::Seq => {
+                        if base.is_empty() {
+                            vec![Value::empty_set()]
+                        } else {
+                            return Err(limit_error(span, "cannot enumerate an infinite set"));
+                        }
+                    }
+                    UnaryOp::Seq1 => Vec::new(),
+                    _ => injective_sequences(&base, *kind, limit).ok_or_else(too_large)?,
+                };
+                let mut seqs = seqs;
+                seqs.sort_unstable();
+                seqs
+            }
+            SymbolicSet::Comprehension { vars, pred, env } => {
+                let mut env = env.clone();
+                let mut out = Vec::new();
+                let complete = self.search(vars, pred, &mut env, &mut |_, env| {
+                    let vals: Vec<Value> = vars
+                        .iter()
+                        .map(|v| {
+                            env.get_value(&v.name)
+                                .cloned()
+                                .unwrap_or_else(Value::empty_set)
+                        })
+                        .collect();
+                    out.push(tuple(&vals));
+                    if out.len() > limit {
+                        return Err(too_large());
+                    }
+                    Ok(true)
+                })?;
+                if !complete {
+                    return Err(unbounded(span));
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
+            SymbolicSet::Lambda {
+                vars,
+                pred,
+                body,
+                env,
+            } => {
+                let mut env = env.clone();
+                let mut out = Vec::new();
+                let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+                    let vals: Vec<Value> = vars
+                        .iter()
+                        .map(|v| {
+                            env.get_value(&v.name)
+                                .cloned()
+                                .unwrap_or_else(Value::empty_set)
+                        })
+                        .collect();
+                    let image = ctx.eval_value(body, env)?;
+                    out.push(Value::pair(tuple(&vals), image));
+                    if out.len() > limit {
+                        return Err(too_large());
+                    }
+                    Ok(true)
+                })?;
+                if !complete {
+                    return Err(unbounded(span));
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
+            SymbolicSet::Union(a, b) => {
+                set::union(&self.materialize(a, span)?, &self.materialize(b, span)?)
+            }
+            SymbolicSet::Inter(a, b) => self.filter_known(a, b, true, span)?,
+            SymbolicSet::Minus(a, b) => self.filter_known(a, b, false, span)?,
+            SymbolicSet::Product(a, b) => {
+                let (a, b) = (self.materialize(a, span)?, self.materialize(b, span)?);
+                if a.len().saturating_mul(b.len()) > limit {
+                    return Err(too_large());
+                }
+                set::product(&a, &b)
+            }
+            SymbolicSet::Identity(s) => self
+                .materialize(s, span)?
+                .iter()
+                .map(|x| Value::pair(x.clone(), x.clone()))
+                .collect(),
+            SymbolicSet::Struct(fields) => {
+                let mut records: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
+                for (name, s) in fields {
+                    let items = self.materialize(s, span)?;
+                    if records.len().saturating_mul(items.len()) > limit {
+                        return Err(too_large());
+                    }
+                    records = records
+                        .into_iter()
+                        .flat_map(|r| {
+                            items.iter().map(move |x| {
+                                let mut r = r.clone();
+                                r.push((name.clone(), x.clone()));
+                                r
+                            })
+                        })
+                        .collect();
+                }
+                records
+                    .into_iter()
+                    .map(|r| Value::Record(Arc::new(r)))
+                    .collect()
+            }
+        };
+        Ok(Arc::new(items))
+    }
+
+    /// `a /\ b` (keep = true) or `a - b` (keep = false), enumerating `a` and testing membership in `b`
+    /// (or, for an intersection, enumerating whichever side is finite).
+    fn filter_known(
+        &self,
+        a: &Val,
+        b: &Val,
+        keep: bool,
+        span: Span,
+    ) -> Result<Vec<Value>, EvalError> {
+        let (src, other) = match self.materialize(a, span) {
+            Ok(items) => (items, b),
+            Err(e) if keep => match self.materialize(b, span) {
+                Ok(items) => (items, a),
+                Err(_) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
+        let mut out = Vec::new();
+        for x in src.iter() {
+            if self.contains(other, x, span)? == keep {
+                out.push(x.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The value of an evaluation result, materialising a symbolic set.
+    pub(crate) fn to_value(&self, v: Val, span: Span) -> Result<Value, EvalError> {
+        match v {
+            Val::Value(v) => Ok(v),
+            s @ Val::Sym(_) => Ok(Value::Set(self.materialize(&s, span)?)),
+        }
+    }
+
+    /// `a <: b`.
+    pub(crate) fn is_subset(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        if let Val::Value(Value::Set(items)) = a {
+            if let Val::Value(Value::Set(bs)) = b {
+                return Ok(set::is_subset(items, bs));
+            }
+            return self.all_in(items, b, span);
+        }
+        if let (Val::Sym(sa), Val::Sym(sb)) = (a, b) {
+            match (&**sa, &**sb) {
+                (SymbolicSet::Interval(l1, h1), SymbolicSet::Interval(l2, h2)) => {
+                    if let (Some(l), Some(h)) = (l1, h1)
+                        && h < l
+                    {
+                        return Ok(true);
+                    }
+                    let lo_ok = match (l1, l2) {
+                        (_, None) => true,
+                        (None, Some(_)) => false,
+                        (Some(x), Some(y)) => y <= x,
+                    };
+                    let hi_ok = match (h1, h2) {
+                        (_, None) => true,
+                        (None, Some(_)) => false,
+                        (Some(x), Some(y)) => x <= y,
+                    };
+                    return Ok(lo_ok && hi_ok);
+                }
+                (SymbolicSet::Strings, SymbolicSet::Strings) => return Ok(true),
+                (
+                    SymbolicSet::PowerSet {
+                        base: x,
+                        non_empty: n1,
+                    },
+                    SymbolicSet::PowerSet {
+                        base: y,
+                        non_empty: n2,
+                    },
+                ) if *n1 || !*n2 => return self.is_subset(x, y, span),
+                _ => {}
+            }
+        }
+        match self.materialize(a, span) {
+            Ok(items) => self.all_in(&items, b, span),
+            Err(EvalError::Limit(_)) => Err(super::unsupported(
+                span,
+                "inclusion between infinite or unbounded symbolic sets",
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `a = b` for evaluation results.
+    pub(crate) fn vals_equal(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        match (a, b) {
+            (Val::Value(x), Val::Value(y)) => Ok(x == y),
+            (Val::Value(x), s @ Val::Sym(_)) | (s @ Val::Sym(_), Val::Value(x)) => {
+                if self.is_infinite(s) {
+                    return Ok(false);
+                }
+                match x {
+                    Value::Set(items) => Ok(*self.materialize(s, span)? == **items),
+                    _ => Err(internal_error(span, "comparing a set with a non-set")),
+                }
+            }
+            (Val::Sym(_), Val::Sym(_)) => {
+                if self.is_infinite(a) != self.is_infinite(b) {
+                    return Ok(false);
+                }
+                Ok(self.is_subset(a, b, span)? && self.is_subset(b, a, span)?)
+            }
+        }
+    }
+}
+
+fn unbounded(span: Span) -> EvalError {
+    limit_error(
+        span,
+        "cannot enumerate a set whose bound variables have no finite domain",
+    )
+}
+
+/// All partial (or total) functions from `a` to `b`, or `None` when more than `limit`.
+fn functions(a: &[Value], b: &[Value], total: bool, limit: usize) -> Option<Vec<Value>> {
+    let choices = b.len() + usize::from(!total);
+    let mut count: usize = 1;
+    for _ in a {
+        count = count.checked_mul(choices)?;
+        if count > limit {
+            return None;
+        }
+    }
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::with_capacity(count);
+    let mut digits = vec![0usize; a.len()];
+    loop {
+        let pairs = a
+            .iter()
+            .zip(&digits)
+            .filter_map(|(x, &d)| {
+                let target = if total { Some(d) } else { d.checked_sub(1) };
+                target.map(|t| Value::pair(x.clone(), b[t].clone()))
+            })
+            .collect();
+        out.push(Value::set_from_sorted(pairs));
+        let mut i = 0;
+        loop {
+            if i == digits.len() {
+                return Some(out);
+            }
+            digits[i] += 1;
+            if digits[i] < choices {
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// `iseq(S)`, `iseq1(S)` or `perm(S)` of a finite set, or `None` when more than `limit`.
+fn injective_sequences(base: &[Value], kind: UnaryOp, limit: usize) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    let mut used = vec![false; base.len()];
+    fn rec(
+        base: &[Value],
+        kind: UnaryOp,
+        limit: usize,
+        current: &mut Vec<Value>,
+        used: &mut [bool],
+        out: &mut Vec<Value>,
+    ) -> bool {
+        let keep = match kind {
+            UnaryOp::Perm => current.len() == base.len(),
+            UnaryOp::Iseq1 => !current.is_empty(),
+            _ => true,
+        };
+        if keep {
+            out.push(Value::sequence(current.clone()));
+            if out.len() > limit {
+                return false;
+            }
+        }
+        for i in 0..base.len() {
+            if !used[i] {
+                used[i] = true;
+                current.push(base[i].clone());
+                let ok = rec(base, kind, limit, current, used, out);
+                current.pop();
+                used[i] = false;
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+    rec(base, kind, limit, &mut current, &mut used, &mut out).then_some(out)
+}

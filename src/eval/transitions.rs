@@ -1,0 +1,193 @@
+//! The transition system of a machine for the model checker: constant setups, initial states, successors.
+
+use super::{Context, Enumeration, Env, EvalError, internal_error};
+use crate::diag::Span;
+use crate::ir::{Pred, PredKind, SubstKind};
+use crate::value::Value;
+
+/// A state: the values of the machine's variables, in `machine.variables` order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    pub values: Vec<Value>,
+}
+
+/// One enabled operation instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transition {
+    /// Index into `machine.operations`.
+    pub operation: usize,
+    /// Parameter values, in `operation.params` order.
+    pub params: Vec<Value>,
+    /// Output values, in `operation.outputs` order.
+    pub outputs: Vec<Value>,
+    pub target: State,
+}
+
+/// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard.
+fn parameter_guard(kind: &SubstKind) -> Option<&Pred> {
+    match kind {
+        SubstKind::Pre(p, _) => Some(p),
+        SubstKind::Select(branches, None) if branches.len() == 1 => Some(&branches[0].0),
+        _ => None,
+    }
+}
+
+impl Context {
+    /// Constant setups: solutions of CONSTRAINTS & PROPERTIES for the machine parameters followed by the
+    /// constants (brute-force enumeration), at most `limit`.
+    pub fn setup_constants(&self, limit: usize) -> Result<Enumeration, EvalError> {
+        let m = self.machine();
+        let vars: Vec<_> = m.params.iter().chain(&m.constants).cloned().collect();
+        let pred = Pred::new(
+            PredKind::And(vec![m.constraints.clone(), m.properties.clone()]),
+            m.properties.span,
+        );
+        self.solve_by_enumeration(&vars, &pred, &Env::new(), limit)
+    }
+
+    /// The environment binding the parameters and constants to `constants` (as returned by
+    /// `setup_constants`: parameters first, then constants).
+    pub fn constants_env(&self, constants: &[Value]) -> Result<Env, EvalError> {
+        let m = self.machine();
+        let names: Vec<_> = m.params.iter().chain(&m.constants).collect();
+        if names.len() != constants.len() {
+            return Err(internal_error(
+                m.span,
+                format!(
+                    "expected {} parameter and constant values, got {}",
+                    names.len(),
+                    constants.len()
+                ),
+            ));
+        }
+        let mut env = Env::new();
+        for (n, v) in names.into_iter().zip(constants) {
+            env.bind(n.name.clone(), v.clone());
+        }
+        Ok(env)
+    }
+
+    /// Initial states from the INITIALISATION given the constant setup, at most `limit`.
+    pub fn initial_states(
+        &self,
+        constants: &[Value],
+        limit: usize,
+    ) -> Result<Vec<State>, EvalError> {
+        let m = self.machine();
+        let env = self.constants_env(constants)?;
+        let outcomes = self.execute(&m.initialisation, &env)?;
+        let mut states = Vec::new();
+        for updates in outcomes {
+            let mut values = Vec::with_capacity(m.variables.len());
+            for v in &m.variables {
+                match updates.iter().find(|(n, _)| *n == v.name) {
+                    Some((_, val)) => values.push(val.clone()),
+                    None => {
+                        return Err(internal_error(
+                            m.initialisation.span,
+                            format!("INITIALISATION does not assign {}", v.name),
+                        ));
+                    }
+                }
+            }
+            let state = State { values };
+            if !states.contains(&state) {
+                states.push(state);
+                if states.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(states)
+    }
+
+    /// The environment of a state: constants, then the variables.
+    pub fn state_env(&self, constants: &[Value], state: &State) -> Result<Env, EvalError> {
+        let mut env = self.constants_env(constants)?;
+        for (v, val) in self.machine().variables.iter().zip(&state.values) {
+            env.bind(v.name.clone(), val.clone());
+        }
+        Ok(env)
+    }
+
+    /// Enabled operations from `state`, with parameters enumerated; at most `max_per_op` transitions per
+    /// operation (and at most its `MAX_OPERATIONS_<op>` setting).
+    pub fn successors(
+        &self,
+        constants: &[Value],
+        state: &State,
+        max_per_op: usize,
+    ) -> Result<Vec<Transition>, EvalError> {
+        let m = self.machine();
+        let mut env = self.state_env(constants, state)?;
+        let mut out = Vec::new();
+        for (k, op) in m.operations.iter().enumerate() {
+            let cap = self
+                .settings()
+                .operation_limits
+                .iter()
+                .find(|(n, _)| *n == op.name)
+                .map_or(max_per_op, |(_, l)| (*l).min(max_per_op));
+            let truth = Pred::truth(op.span);
+            let guard = parameter_guard(&op.body.kind).unwrap_or(&truth);
+            let mut found: Vec<Transition> = Vec::new();
+            self.search(&op.params, guard, &mut env, &mut |ctx, env| {
+                let params = ctx.bound_values(&op.params, env, op.span)?;
+                for updates in ctx.execute(&op.body, env)? {
+                    let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                    if !found.contains(&t) {
+                        found.push(t);
+                    }
+                    if found.len() >= cap {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            })?;
+            out.extend(found);
+        }
+        Ok(out)
+    }
+
+    fn transition(
+        &self,
+        operation: usize,
+        params: Vec<Value>,
+        state: &State,
+        updates: &[(crate::syntax::ast::Name, Value)],
+        span: Span,
+    ) -> Result<Transition, EvalError> {
+        let m = self.machine();
+        let op = &m.operations[operation];
+        let lookup = |name: &str| {
+            updates
+                .iter()
+                .find(|(n, _)| &**n == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut outputs = Vec::with_capacity(op.outputs.len());
+        for o in &op.outputs {
+            outputs.push(lookup(&o.name).ok_or_else(|| {
+                super::wd_error(
+                    span,
+                    format!(
+                        "operation {} does not assign its output {}",
+                        op.name, o.name
+                    ),
+                )
+            })?);
+        }
+        let values = m
+            .variables
+            .iter()
+            .zip(&state.values)
+            .map(|(v, old)| lookup(&v.name).unwrap_or_else(|| old.clone()))
+            .collect();
+        Ok(Transition {
+            operation,
+            params,
+            outputs,
+            target: State { values },
+        })
+    }
+}

@@ -1,0 +1,298 @@
+//! Every operator of the B reference (§2), evaluated through the whole pipeline: text → parser → type
+//! checker → interpreter, comparing the printed value (sequences print as `[..]` from their type).
+//! Errors print as `WD` (well-definedness), `LIMIT` (infinite / too large) or `UNSUPPORTED`.
+//! Predicates print `TRUE`/`FALSE`; a predicate with free identifiers prints its first solution.
+
+use bsolve::diag::register_source;
+use bsolve::eval::{Context, Env, EvalError, Settings};
+use bsolve::machine;
+use bsolve::syntax::parse_term;
+use bsolve::types::{self, Formula};
+use bsolve::value::display::display_with_type;
+use std::path::Path;
+
+const MACHINE: &str = "MACHINE Ops\nSETS D; Colour = {red, green, blue}\nEND\n";
+
+fn eval(text: &str) -> String {
+    let m_ast = machine::load_text("ops.mch", MACHINE, Path::new(".")).expect("machine loads");
+    let m = types::check_machine(&m_ast).expect("machine type-checks");
+    let file = register_source(&format!("<formula {text}>"), text);
+    let term = parse_term(file, text).unwrap_or_else(|d| panic!("parse `{text}`: {}", d.render()));
+    let formula = types::check_formula(&m_ast, &m, &term)
+        .unwrap_or_else(|d| panic!("type `{text}`: {}", d.render()));
+    let settings = Settings::for_machine(&m, &[]).expect("settings");
+    let ctx = Context::new(m, settings).expect("context");
+    let label = |e: EvalError| match e {
+        EvalError::WellDefinedness(_) => "WD".to_string(),
+        EvalError::Limit(_) => "LIMIT".to_string(),
+        EvalError::Unsupported(d) => format!("UNSUPPORTED {}", d.message),
+    };
+    match formula {
+        Formula::Expr(e, free) => {
+            assert!(free.is_empty(), "`{text}` has free identifiers");
+            match ctx.eval_expr(&e, &Env::new()) {
+                Ok(v) => display_with_type(&v, &e.ty),
+                Err(err) => label(err),
+            }
+        }
+        Formula::Pred(p, free) if free.is_empty() => match ctx.eval_pred(&p, &Env::new()) {
+            Ok(b) => if b { "TRUE" } else { "FALSE" }.to_string(),
+            Err(err) => label(err),
+        },
+        Formula::Pred(p, free) => match ctx.solve_by_enumeration(&free, &p, &Env::new(), 1) {
+            Ok(sol) => match sol.solutions.first() {
+                Some(values) => free
+                    .iter()
+                    .zip(values)
+                    .map(|(n, v)| format!("{}={}", n.name, display_with_type(v, &n.ty)))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                None if sol.complete => "NO SOLUTION".to_string(),
+                None => "UNKNOWN".to_string(),
+            },
+            Err(err) => label(err),
+        },
+    }
+}
+
+fn check(cases: &[(&str, &str)]) {
+    let mut failures = Vec::new();
+    for (text, want) in cases {
+        let got = eval(text);
+        if got != *want {
+            failures.push(format!("`{text}`: expected {want}, got {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn predicates_and_booleans() {
+    check(&[
+        ("1=1 & 2=2", "TRUE"),
+        ("1=2 or 2=2", "TRUE"),
+        ("1=2 => 1/0=1", "TRUE"),
+        ("(1=1) <=> (2=3)", "FALSE"),
+        ("not(1=2)", "TRUE"),
+        ("!(x).(x:1..3 => x<4)", "TRUE"),
+        ("!(x).(x:1..3 => x<3)", "FALSE"),
+        ("#(x,y).(x:1..3 & y:1..3 & x+y=6)", "TRUE"),
+        ("#(x,y).(x:1..3 & y:1..3 & x+y=7)", "FALSE"),
+        ("!(x).(x:INTEGER => x=x)", "LIMIT"),
+        ("btrue", "TRUE"),
+        ("bfalse", "FALSE"),
+        ("1/=2", "TRUE"),
+        ("TRUE", "TRUE"),
+        ("BOOL", "{FALSE,TRUE}"),
+        ("bool(1<2)", "TRUE"),
+        ("bool(2<1)", "FALSE"),
+        ("1<0 & 1/0=1", "FALSE"),
+        ("1/0=1 & 1<0", "WD"),
+    ]);
+}
+
+#[test]
+fn set_operators() {
+    check(&[
+        ("{1}-{1}", "{}"),
+        ("{2,1,2}", "{1,2}"),
+        ("{x|x:1..5 & x mod 2 = 0}", "{2,4}"),
+        ("{x . x:1..3 | x*x}", "{1,4,9}"),
+        ("POW({1,2})", "{{},{1},{1,2},{2}}"),
+        ("POW1({1,2})", "{{1},{1,2},{2}}"),
+        ("FIN({1})", "{{},{1}}"),
+        ("FIN1({1})", "{{1}}"),
+        ("card({1,2,3})", "3"),
+        ("card(POW(1..10))", "1024"),
+        ("{1,2}*{3}", "[3,3]"),
+        ("{2}*{3,4}", "{2|->3,2|->4}"),
+        ("{1,2}\\/{3}", "{1,2,3}"),
+        ("{1,2}/\\{2,3}", "{2}"),
+        ("{1,2}-{2,3}", "{1}"),
+        ("{1,2}\\{2,3}", "{1}"),
+        ("2:{1,2}", "TRUE"),
+        ("3/:{1,2}", "TRUE"),
+        ("{1}<:{1,2}", "TRUE"),
+        ("{1}/<:{1,2}", "FALSE"),
+        ("{1}<<:{1}", "FALSE"),
+        ("{1}/<<:{1}", "TRUE"),
+        ("{1}<<:{1,2}", "TRUE"),
+        ("union({{1},{2}})", "{1,2}"),
+        ("inter({{1,2},{2}})", "{2}"),
+        ("UNION(x).(x:1..3|{x})", "{1,2,3}"),
+        ("INTER(x).(x:1..3|x..3)", "{3}"),
+        ("card(INTEGER)", "WD"),
+        ("card({x|x:NATURAL & x<5})", "5"),
+    ]);
+}
+
+#[test]
+fn integer_operators() {
+    check(&[
+        ("INTEGER", "LIMIT"),
+        ("5:INTEGER", "TRUE"),
+        ("5:NATURAL", "TRUE"),
+        ("-1:NATURAL", "FALSE"),
+        ("0:NATURAL1", "FALSE"),
+        ("INT", "{-1,0,1,2,3}"),
+        ("NAT", "{0,1,2,3}"),
+        ("NAT1", "{1,2,3}"),
+        ("2..4", "{2,3,4}"),
+        ("4..2", "{}"),
+        ("MININT", "-1"),
+        ("MAXINT", "3"),
+        ("1<2", "TRUE"),
+        ("2>1", "TRUE"),
+        ("2>=2", "TRUE"),
+        ("1<=0", "FALSE"),
+        ("max({1,5})", "5"),
+        ("min({1,5})", "1"),
+        ("max({x|x:1..3 & x>5})", "WD"),
+        ("7+1", "8"),
+        ("7-10", "-3"),
+        ("3*4", "12"),
+        ("7/2", "3"),
+        ("-7/2", "-3"),
+        ("7 mod 3", "1"),
+        ("2**10", "1024"),
+        ("2**100", "1267650600228229401496703205376"),
+        ("-(3)", "-3"),
+        ("succ(1)", "2"),
+        ("pred(1)", "0"),
+        ("SIGMA(x).(x:1..4|x)", "10"),
+        ("PI(x).(x:1..4|x)", "24"),
+        ("0xFF", "255"),
+        ("1/0", "WD"),
+        ("1 mod 0", "WD"),
+        ("2**(-1)", "WD"),
+        ("9223372036854775807 + 1", "9223372036854775808"),
+        ("x:NAT & x*x=9", "x=3"),
+        ("xx:NATURAL & xx=55", "xx=55"),
+        ("xx:NAT & xx=55", "NO SOLUTION"),
+        ("x:INTEGER & x>5", "UNKNOWN"),
+        ("x:INTEGER & x>5 & x<4", "NO SOLUTION"),
+    ]);
+}
+
+#[test]
+fn relation_operators() {
+    check(&[
+        ("card({1,2}<->{3})", "4"),
+        ("card({1,2}<<->{3})", "1"),
+        ("card({1,2}<->>{3,4})", "9"),
+        ("card({1,2}<<->>{3,4})", "7"),
+        ("1|->2", "(1|->2)"),
+        ("dom({1|->2,3|->4})", "{1,3}"),
+        ("ran({1|->2,3|->2})", "{2}"),
+        ("id({1,2})", "[1,2]"),
+        ("id({2,3})", "{2|->2,3|->3}"),
+        ("{1,2}<|{1|->5,2|->6,3|->7}", "[5,6]"),
+        ("{1,2}<<|{1|->5,2|->6,3|->7}", "{3|->7}"),
+        ("{1|->5,2|->6,3|->7}|>{7}", "{3|->7}"),
+        ("{1|->5,2|->6,3|->7}|>>{5,6}", "{3|->7}"),
+        ("{1|->2}~", "{2|->1}"),
+        ("{1|->5,2|->6,3|->7}[{1,3}]", "{5,7}"),
+        ("{1|->5,2|->6}<+{2|->9,4|->0}", "{1|->5,2|->9,4|->0}"),
+        ("{1|->5}><{1|->6}", "[5|->6]"),
+        ("{2|->5}><{2|->6}", "{2|->(5|->6)}"),
+        ("({1|->5,2|->6};{5|->50})", "[50]"),
+        ("({2|->5,3|->6};{5|->50})", "{2|->50}"),
+        ("({1|->5}||{2|->6})", "{1|->2|->(5|->6)}"),
+        ("prj1({1},{2})", "{1|->2|->1}"),
+        ("prj2({1},{2})", "{1|->2|->2}"),
+        ("fnc({1|->5,1|->6})", "[{5,6}]"),
+        ("rel({1|->{5,6}})", "{1|->5,1|->6}"),
+        ("closure1({1|->2,2|->3})", "{1|->2,1|->3,2|->3}"),
+        ("(7|->7) : closure({1|->2})", "TRUE"),
+        ("(1|->2) : closure({1|->2})", "TRUE"),
+        ("(2|->1) : closure({1|->2})", "FALSE"),
+        ("iterate({1|->2,2|->3},2)", "[3]"),
+        ("iterate({2|->3,3|->4},2)", "{2|->4}"),
+        ("(5|->5) : iterate({1|->2},0)", "TRUE"),
+    ]);
+}
+
+#[test]
+fn function_operators() {
+    check(&[
+        ("card({1,2}+->{3,4})", "9"),
+        ("card({1,2}-->{3,4})", "4"),
+        ("card({1,2}+->>{3,4})", "2"),
+        ("card({1,2}-->>{3,4})", "2"),
+        ("card({1,2}>+>{3,4})", "7"),
+        ("card({1,2}>->{3,4})", "2"),
+        ("card({1,2}>+>>{3,4})", "2"),
+        ("card({1,2}>->>{3,4})", "2"),
+        ("{1|->3} : {1,2} +-> {3}", "TRUE"),
+        ("{1|->3} : {1,2} --> {3}", "FALSE"),
+        ("{1|->3,2|->3} : NATURAL +-> INTEGER", "TRUE"),
+        ("%x.(x:1..3|x*x)", "[1,4,9]"),
+        ("%x.(x:NATURAL|x*x)(5)", "25"),
+        ("%x.(x:NATURAL|x*x)[{1,2}]", "{1,4}"),
+        ("card(%x.(x:1..10|x))", "10"),
+        ("{1|->2}(1)", "2"),
+        ("{1|->2}(3)", "WD"),
+        ("{(1|->2)|->3}(1,2)", "3"),
+        ("%(x,y).(x:1..2 & y:1..2|x+y)(2,2)", "4"),
+        ("{y | 1|->y : {1|->5,2|->6,1|->7}}", "{5,7}"),
+        ("{x,y | x|->y : {1|->5,2|->6} & y > 5}", "{2|->6}"),
+    ]);
+}
+
+#[test]
+fn sequence_operators() {
+    check(&[
+        ("[1,2]", "[1,2]"),
+        ("size([4,5])", "2"),
+        ("[1] : seq({1})", "TRUE"),
+        ("[2] : seq({1})", "FALSE"),
+        ("seq({1})", "LIMIT"),
+        ("[] : seq1({1})", "FALSE"),
+        ("card(iseq({1,2}))", "5"),
+        ("card(iseq1({1,2}))", "4"),
+        ("perm({1,2})", "{[1,2],[2,1]}"),
+        ("[1]^[2]", "[1,2]"),
+        ("0->[1]", "[0,1]"),
+        ("[1]<-0", "[1,0]"),
+        ("rev([1,2,3])", "[3,2,1]"),
+        ("first([7,8])", "7"),
+        ("last([7,8])", "8"),
+        ("front([7,8])", "[7]"),
+        ("tail([7,8])", "[8]"),
+        ("conc([[1],[2,3]])", "[1,2,3]"),
+        ("[1,2,3]/|\\2", "[1,2]"),
+        ("[1,2,3]\\|/2", "[3]"),
+        ("first(tail([1]))", "WD"),
+        ("[1,2,3]/|\\4", "WD"),
+        ("#s.(s:seq({1,2}) & size(s)=2 & s(1)=2)", "TRUE"),
+        ("#s.(s:seq({1}) & size(s)=10)", "LIMIT"),
+        ("s:seq1({7}) & size(s)=2", "s=[7,7]"),
+    ]);
+}
+
+#[test]
+fn records_strings_and_conditionals() {
+    check(&[
+        ("rec(b:TRUE,a:1)", "rec(a:1,b:TRUE)"),
+        ("rec(a:1,b:2)'b", "2"),
+        ("card(struct(a:{1,2},b:BOOL))", "4"),
+        ("rec(a:1) : struct(a:NAT)", "TRUE"),
+        ("\"ab\"", "\"ab\""),
+        ("\"a\" : STRING", "TRUE"),
+        ("STRING", "LIMIT"),
+        ("IF 1<2 THEN 3 ELSE 4 END", "3"),
+        ("LET x BE x=2 IN x*x END", "4"),
+    ]);
+}
+
+#[test]
+fn given_sets() {
+    check(&[
+        ("card(D)", "2"),
+        ("D", "{D1,D2}"),
+        ("Colour", "{red,green,blue}"),
+        ("red : Colour", "TRUE"),
+        ("card(Colour --> BOOL)", "8"),
+        ("x:Colour & x/=red & x/=green", "x=blue"),
+    ]);
+}
