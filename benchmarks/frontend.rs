@@ -12,13 +12,19 @@ fn corpus_files() -> Vec<PathBuf> {
             let p = entry.path();
             if p.is_dir() {
                 walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "mch" || e == "ref" || e == "imp") {
+            } else if p
+                .extension()
+                .is_some_and(|e| e == "mch" || e == "ref" || e == "imp")
+            {
                 out.push(p);
             }
         }
     }
     let mut files = vec![];
-    walk(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models"), &mut files);
+    walk(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models"),
+        &mut files,
+    );
     files
 }
 
@@ -26,7 +32,9 @@ fn parse_and_check_corpus(c: &mut Criterion) {
     let files = corpus_files();
     assert!(!files.is_empty(), "../shared/corpus/models not found");
     let mut group = c.benchmark_group("corpus");
-    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
     group.bench_function(format!("parse+typecheck {} machines", files.len()), |b| {
         b.iter(|| {
             let mut checked = 0;

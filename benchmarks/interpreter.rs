@@ -2,8 +2,8 @@
 //! and the 50,000-element range of a lambda (target ≤ 0.2 s; ProB ≈ 2.1 s).
 //! `cargo bench --bench interpreter`.
 
-use bsolve::check::{Model, Options};
 use bsolve::check::evaluate::{EvalOutcome, evaluate};
+use bsolve::check::{Model, Options};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -16,8 +16,12 @@ fn sieve_step(c: &mut Criterion) {
         _ => panic!("sieve step is an expression"),
     }
     let mut group = c.benchmark_group("interpreter");
-    group.sample_size(20).measurement_time(Duration::from_secs(10));
-    group.bench_function("SieveStep limit=100000", |b| b.iter(|| evaluate(&model, SIEVE_STEP).expect("evaluates")));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("SieveStep limit=100000", |b| {
+        b.iter(|| evaluate(&model, SIEVE_STEP).expect("evaluates"))
+    });
     group.finish();
 }
 

@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
-#[command(name = "bsolve", version, about = "Constraint solving for classical-B specifications")]
+#[command(
+    name = "bsolve",
+    version,
+    about = "Constraint solving for classical-B specifications"
+)]
 struct Cli {
     #[command(flatten)]
     global: Global,
@@ -108,8 +112,14 @@ const SUBCOMMANDS: &[&str] = &["check", "eval", "setup-constants", "init", "mc",
 
 /// `bsolve --kodkod props.mch` (no subcommand) means `setup-constants`, as users type it with probcli habits.
 pub fn normalise_args(mut args: Vec<String>) -> Vec<String> {
-    let has_subcommand = args.iter().skip(1).any(|a| SUBCOMMANDS.contains(&a.as_str()));
-    let has_flag_only = args.iter().skip(1).any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V");
+    let has_subcommand = args
+        .iter()
+        .skip(1)
+        .any(|a| SUBCOMMANDS.contains(&a.as_str()));
+    let has_flag_only = args
+        .iter()
+        .skip(1)
+        .any(|a| a == "--help" || a == "-h" || a == "--version" || a == "-V");
     let has_machine = args.iter().skip(1).any(|a| is_machine_file(a));
     if !has_subcommand && !has_flag_only && has_machine {
         args.insert(1, "setup-constants".to_string());
@@ -118,7 +128,9 @@ pub fn normalise_args(mut args: Vec<String>) -> Vec<String> {
 }
 
 fn is_machine_file(a: &str) -> bool {
-    [".mch", ".ref", ".imp", ".sys"].iter().any(|ext| a.ends_with(ext))
+    [".mch", ".ref", ".imp", ".sys"]
+        .iter()
+        .any(|ext| a.ends_with(ext))
 }
 
 /// Runs the command line and returns the exit code.
@@ -126,7 +138,11 @@ pub fn run(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::BadInput as i32 } else { 0 };
+            let code = if e.use_stderr() {
+                Exit::BadInput as i32
+            } else {
+                0
+            };
             let _ = e.print();
             return code;
         }
@@ -157,7 +173,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
         }
         Command::SetupConstants { file, all, n } => {
             let model = Model::load(file, &options)?;
-            let limit = if *all { usize::MAX } else { n.unwrap_or(model.context.settings().max_initialisations) };
+            let limit = if *all {
+                usize::MAX
+            } else {
+                n.unwrap_or(model.context.settings().max_initialisations)
+            };
             cmd_setup(&model, limit, g)
         }
         Command::Init { file, n } => {
@@ -165,7 +185,15 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             let limit = n.unwrap_or(model.context.settings().max_initialisations);
             cmd_init(&model, limit, g)
         }
-        Command::Mc { file, max_states, no_deadlock, no_inv, no_assertions, bfs: _, dfs } => {
+        Command::Mc {
+            file,
+            max_states,
+            no_deadlock,
+            no_inv,
+            no_assertions,
+            bfs: _,
+            dfs,
+        } => {
             let model = Model::load(file, &options)?;
             let mc_options = McOptions {
                 max_states: *max_states,
@@ -173,7 +201,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 check_deadlock: !no_deadlock,
                 check_invariant: !no_inv,
                 check_assertions: !no_assertions,
-                order: if *dfs { SearchOrder::DepthFirst } else { SearchOrder::BreadthFirst },
+                order: if *dfs {
+                    SearchOrder::DepthFirst
+                } else {
+                    SearchOrder::BreadthFirst
+                },
             };
             cmd_mc(&model, &mc_options, g)
         }
@@ -193,30 +225,43 @@ fn check_backend(g: &Global) -> Result<(), Diagnostic> {
         Backend::Auto | Backend::Brute => Ok(()),
         other => Err(Diagnostic::unsupported(
             Span::default(),
-            format!("backend `{}` is not available in this version (use --backend brute)", format!("{other:?}").to_lowercase()),
+            format!(
+                "backend `{}` is not available in this version (use --backend brute)",
+                format!("{other:?}").to_lowercase()
+            ),
         )),
     }
 }
 
 fn options(g: &Global) -> Result<Options, Diagnostic> {
-    let prefs = g.prefs.iter().map(|p| split_assignment(p, "-p")).collect::<Result<Vec<_>, _>>()?;
-    let cards = g
-        .card
+    let prefs = g
+        .prefs
         .iter()
-        .map(|c| {
-            let (set, n) = split_assignment(c, "--card")?;
-            let n = n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                usage(format!("--card {c}: the size must be a positive integer"))
-            })?;
-            Ok((set, n))
-        })
-        .collect::<Result<Vec<_>, Diagnostic>>()?;
-    Ok(Options { prefs, cards, timeout_ms: g.timeout })
+        .map(|p| split_assignment(p, "-p"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let cards =
+        g.card
+            .iter()
+            .map(|c| {
+                let (set, n) = split_assignment(c, "--card")?;
+                let n = n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    usage(format!("--card {c}: the size must be a positive integer"))
+                })?;
+                Ok((set, n))
+            })
+            .collect::<Result<Vec<_>, Diagnostic>>()?;
+    Ok(Options {
+        prefs,
+        cards,
+        timeout_ms: g.timeout,
+    })
 }
 
 fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {
     match text.split_once('=') {
-        Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.trim().into(), value.trim().into())),
+        Some((name, value)) if !name.is_empty() && !value.is_empty() => {
+            Ok((name.trim().into(), value.trim().into()))
+        }
         _ => Err(usage(format!("{option} {text}: expected NAME=VALUE"))),
     }
 }
@@ -228,28 +273,61 @@ fn usage(message: String) -> Diagnostic {
 fn cmd_check(model: &Model, g: &Global) -> Result<Exit, Diagnostic> {
     let m = model.machine();
     let typed = |list: &[bsolve::ir::TypedName]| -> Vec<(String, String)> {
-        list.iter().map(|t| (t.name.to_string(), t.ty.to_string())).collect()
+        list.iter()
+            .map(|t| (t.name.to_string(), t.ty.to_string()))
+            .collect()
     };
-    let sets: Vec<(String, String)> = model
-        .context
-        .given_sets()
-        .map(|(name, elements)| {
-            (name.to_string(), elements.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(","))
+    let sets: Vec<(String, String)> = m
+        .sets
+        .iter()
+        .map(|set| {
+            let elements = model
+                .context
+                .given_set(&set.name, set.span)
+                .map_err(Diagnostic::from)?;
+            Ok((
+                set.name.to_string(),
+                elements
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ))
         })
-        .collect();
+        .collect::<Result<_, Diagnostic>>()?;
     let operations: Vec<String> = m
         .operations
         .iter()
         .map(|op| {
-            let sig = |l: &[bsolve::ir::TypedName]| l.iter().map(|p| format!("{}:{}", p.name, p.ty)).collect::<Vec<_>>().join(", ");
-            let outs = if op.outputs.is_empty() { String::new() } else { format!("{} <-- ", sig(&op.outputs)) };
-            let params = if op.params.is_empty() { String::new() } else { format!("({})", sig(&op.params)) };
+            let sig = |l: &[bsolve::ir::TypedName]| {
+                l.iter()
+                    .map(|p| format!("{}:{}", p.name, p.ty))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let outs = if op.outputs.is_empty() {
+                String::new()
+            } else {
+                format!("{} <-- ", sig(&op.outputs))
+            };
+            let params = if op.params.is_empty() {
+                String::new()
+            } else {
+                format!("({})", sig(&op.params))
+            };
             format!("{outs}{}{params}", op.name)
         })
         .collect();
     if g.json {
-        let pairs = |l: Vec<(String, String)>| l.into_iter().map(|(n, t)| json!({"name": n, "type": t})).collect::<Vec<_>>();
-        let sets = sets.iter().map(|(n, e)| json!({"name": n, "elements": e})).collect::<Vec<_>>();
+        let pairs = |l: Vec<(String, String)>| {
+            l.into_iter()
+                .map(|(n, t)| json!({"name": n, "type": t}))
+                .collect::<Vec<_>>()
+        };
+        let sets = sets
+            .iter()
+            .map(|(n, e)| json!({"name": n, "elements": e}))
+            .collect::<Vec<_>>();
         println!(
             "{}",
             json!({
@@ -266,7 +344,11 @@ fn cmd_check(model: &Model, g: &Global) -> Result<Exit, Diagnostic> {
         for (name, elements) in &sets {
             println!("  set       {name} = {{{elements}}}");
         }
-        for (label, list) in [("parameter", &m.params), ("constant", &m.constants), ("variable", &m.variables)] {
+        for (label, list) in [
+            ("parameter", &m.params),
+            ("constant", &m.constants),
+            ("variable", &m.variables),
+        ] {
             for (n, t) in typed(list) {
                 println!("  {label:<9} {n} : {t}");
             }
@@ -285,8 +367,13 @@ fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic
         evaluate::EvalOutcome::Value(v, _) => (v.to_string(), Exit::Holds),
         evaluate::EvalOutcome::Truth(true) => ("TRUE".to_string(), Exit::Holds),
         evaluate::EvalOutcome::Truth(false) => ("FALSE".to_string(), Exit::Counterexample),
-        evaluate::EvalOutcome::Solution(Some(a), _) => (format!("TRUE\nsolution: {}", text::assignment(a)), Exit::Holds),
-        evaluate::EvalOutcome::Solution(None, true) => ("FALSE (no solution)".to_string(), Exit::Counterexample),
+        evaluate::EvalOutcome::Solution(Some(a), _) => (
+            format!("TRUE\nsolution: {}", text::assignment(a)),
+            Exit::Holds,
+        ),
+        evaluate::EvalOutcome::Solution(None, true) => {
+            ("FALSE (no solution)".to_string(), Exit::Counterexample)
+        }
         evaluate::EvalOutcome::Solution(None, false) => (
             "UNKNOWN (no solution within MININT..MAXINT or the enumeration limits)".to_string(),
             Exit::Unknown,
@@ -336,7 +423,11 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         for (i, s) in result.solutions.iter().enumerate() {
             println!("solution {}: {}", i + 1, text::assignment(s));
         }
-        println!("{status}: {} found in {} ms", result.solutions.len(), result.elapsed.as_millis());
+        println!(
+            "{status}: {} found in {} ms",
+            result.solutions.len(),
+            result.elapsed.as_millis()
+        );
     }
     Ok(exit)
 }
@@ -346,13 +437,20 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
     let Some(result) = setup::initialise(model, limit)? else {
         let message = "no constant setup: PROPERTIES have no solution";
         if g.json {
-            println!("{}", json!({"status": "NO CONSTANT SETUP", "message": message}));
+            println!(
+                "{}",
+                json!({"status": "NO CONSTANT SETUP", "message": message})
+            );
         } else {
             println!("{message}");
         }
         return Ok(Exit::Counterexample);
     };
-    let exit = if result.states.is_empty() { Exit::Counterexample } else { Exit::Holds };
+    let exit = if result.states.is_empty() {
+        Exit::Counterexample
+    } else {
+        Exit::Holds
+    };
     if g.json {
         let states: Vec<_> = result.states.iter().map(text::assignment_json).collect();
         println!(
@@ -377,27 +475,51 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
     let (status, detail, exit) = match &result.verdict {
-        Verdict::NoErrorFound => ("NO ERROR FOUND".to_string(), "all states explored".to_string(), Exit::Holds),
-        Verdict::Incomplete(why) => ("UNKNOWN".to_string(), format!("exploration incomplete: {why}"), Exit::Unknown),
-        Verdict::Deadlock => ("DEADLOCK".to_string(), "no operation is enabled".to_string(), Exit::Counterexample),
-        Verdict::InvariantViolation(span) => {
-            ("INVARIANT VIOLATION".to_string(), format!("invariant conjunct at {span} is false"), Exit::Counterexample)
-        }
-        Verdict::AssertionViolation(span) => {
-            ("ASSERTION VIOLATION".to_string(), format!("assertion at {span} is false"), Exit::Counterexample)
-        }
-        Verdict::NoConstantSetup { complete: true } => {
-            ("NO CONSTANT SETUP".to_string(), "PROPERTIES have no solution".to_string(), Exit::Counterexample)
-        }
+        Verdict::NoErrorFound => (
+            "NO ERROR FOUND".to_string(),
+            "all states explored".to_string(),
+            Exit::Holds,
+        ),
+        Verdict::Incomplete(why) => (
+            "UNKNOWN".to_string(),
+            format!("exploration incomplete: {why}"),
+            Exit::Unknown,
+        ),
+        Verdict::Deadlock => (
+            "DEADLOCK".to_string(),
+            "no operation is enabled".to_string(),
+            Exit::Counterexample,
+        ),
+        Verdict::InvariantViolation(span) => (
+            "INVARIANT VIOLATION".to_string(),
+            format!("invariant conjunct at {span} is false"),
+            Exit::Counterexample,
+        ),
+        Verdict::AssertionViolation(span) => (
+            "ASSERTION VIOLATION".to_string(),
+            format!("assertion at {span} is false"),
+            Exit::Counterexample,
+        ),
+        Verdict::NoConstantSetup { complete: true } => (
+            "NO CONSTANT SETUP".to_string(),
+            "PROPERTIES have no solution".to_string(),
+            Exit::Counterexample,
+        ),
         Verdict::NoConstantSetup { complete: false } => (
             "UNKNOWN".to_string(),
             "no constant setup found (search incomplete)".to_string(),
             Exit::Unknown,
         ),
-        Verdict::NoInitialisation => {
-            ("NO INITIALISATION".to_string(), "INITIALISATION is not executable".to_string(), Exit::Counterexample)
-        }
-        Verdict::WellDefinedness(d) => ("WELL-DEFINEDNESS ERROR".to_string(), d.to_string(), Exit::Counterexample),
+        Verdict::NoInitialisation => (
+            "NO INITIALISATION".to_string(),
+            "INITIALISATION is not executable".to_string(),
+            Exit::Counterexample,
+        ),
+        Verdict::WellDefinedness(d) => (
+            "WELL-DEFINEDNESS ERROR".to_string(),
+            d.to_string(),
+            Exit::Counterexample,
+        ),
     };
     if g.json {
         let trace: Vec<_> = result.trace.iter().map(text::step_json).collect();

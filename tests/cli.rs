@@ -6,11 +6,19 @@ use serde_json::Value as Json;
 use std::path::PathBuf;
 
 fn model(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models").join(name).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn bsolve(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("bsolve").expect("binary").args(args).output().expect("runs");
+    let out = Command::cargo_bin("bsolve")
+        .expect("binary")
+        .args(args)
+        .output()
+        .expect("runs");
     (
         out.status.code().expect("exit code"),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -22,7 +30,8 @@ fn bsolve_json(args: &[&str]) -> (i32, Json) {
     let mut all = args.to_vec();
     all.push("--json");
     let (code, out, err) = bsolve(&all);
-    let json = serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
+    let json =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
     (code, json)
 }
 
@@ -101,14 +110,23 @@ fn mc_counts_states_like_prob() {
     // SimpleCounter: count = 1..4; INITIALISATION + 6 Increase + 4 Reset transitions.
     let (code, json) = mc(&model("SimpleCounter.mch"), &[]);
     assert_eq!(code, 0, "{json}");
-    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(4), Some(11)));
+    assert_eq!(
+        (json["states"].as_u64(), json["transitions"].as_u64()),
+        (Some(4), Some(11))
+    );
     let (code, json) = mc(&model("MutexSimple.mch"), &[]);
     assert_eq!(code, 0, "{json}");
-    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(8), Some(15)));
+    assert_eq!(
+        (json["states"].as_u64(), json["transitions"].as_u64()),
+        (Some(8), Some(15))
+    );
     // The same figures ProB records for this model in the corpus.
     let (code, json) = mc(&model("scheduler.mch"), &[]);
     assert_eq!(code, 0, "{json}");
-    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(35), Some(121)));
+    assert_eq!(
+        (json["states"].as_u64(), json["transitions"].as_u64()),
+        (Some(35), Some(121))
+    );
 }
 
 #[test]
@@ -116,7 +134,10 @@ fn mc_counts_constant_setups_as_states() {
     // 10 setups + 10 initialised states; no operation, so ask for no deadlock check.
     let (code, json) = mc(&model("NumberOfStates.mch"), &["--no-deadlock"]);
     assert_eq!(code, 0, "{json}");
-    assert_eq!((json["states"].as_u64(), json["transitions"].as_u64()), (Some(20), Some(20)));
+    assert_eq!(
+        (json["states"].as_u64(), json["transitions"].as_u64()),
+        (Some(20), Some(20))
+    );
     let (code, json) = mc(&model("NumberOfStates.mch"), &[]);
     assert_eq!((code, json["status"].as_str()), (1, Some("DEADLOCK")));
 }
@@ -126,8 +147,16 @@ fn mc_finds_the_shortest_invariant_violation() {
     let (code, json) = mc(&model("MutexWrong.mch"), &[]);
     assert_eq!(code, 1);
     assert_eq!(json["status"], "INVARIANT VIOLATION");
-    let ops: Vec<&str> = json["trace"].as_array().unwrap().iter().map(|s| s["operation"].as_str().unwrap()).collect();
-    assert_eq!(ops, ["INITIALISATION", "request", "request", "enter", "enter"]);
+    let ops: Vec<&str> = json["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ops,
+        ["INITIALISATION", "request", "request", "enter", "enter"]
+    );
 }
 
 #[test]
@@ -140,7 +169,10 @@ fn mc_finds_a_deadlock_with_its_trace() {
 
 #[test]
 fn mc_reports_unknown_when_cut_by_max_states() {
-    let (code, json) = mc(&model("VerySimpleCounterWrong.mch"), &["--max-states", "200"]);
+    let (code, json) = mc(
+        &model("VerySimpleCounterWrong.mch"),
+        &["--max-states", "200"],
+    );
     assert_eq!(code, 2, "{json}");
     assert_eq!(json["status"], "UNKNOWN");
 }
@@ -149,13 +181,19 @@ fn mc_reports_unknown_when_cut_by_max_states() {
 fn check_lists_inferred_types() {
     let (code, out, _) = bsolve(&["check", &model("WhoKilledAgatha.mch")]);
     assert_eq!(code, 0);
-    assert!(out.contains("constant  hates : POW(Persons*Persons)"), "{out}");
+    assert!(
+        out.contains("constant  hates : POW(Persons*Persons)"),
+        "{out}"
+    );
     assert!(out.contains("constant  killer : Persons"), "{out}");
 }
 
 #[test]
 fn eval_without_a_machine() {
-    assert_eq!(bsolve(&["eval", "card({1,2,3}) + 2**70"]).1.trim(), "1180591620717411303427");
+    assert_eq!(
+        bsolve(&["eval", "card({1,2,3}) + 2**70"]).1.trim(),
+        "1180591620717411303427"
+    );
     let (code, out, _) = bsolve(&["eval", "x : 1..5 & x * x = 16"]);
     assert_eq!(code, 0);
     assert!(out.contains("x = 4"), "{out}");
@@ -166,9 +204,13 @@ fn eval_without_a_machine() {
 
 #[test]
 fn unbounded_search_never_claims_no_solution() {
-    let (code, out, _) = bsolve(&["eval", "x : INTEGER & x > 5 & x < 4"]);
+    // ProB's example: only searched within MININT..MAXINT, so no proof.
+    let (code, out, _) = bsolve(&["eval", "x < y & y < x"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.starts_with("UNKNOWN"), "{out}");
+    // Bounds from the conjuncts themselves prove this one.
+    let (code, out, _) = bsolve(&["eval", "x : INTEGER & x > 5 & x < 4"]);
+    assert_eq!(code, 1, "{out}");
     let (code, out, _) = bsolve(&["eval", "x : 1..3 & x > 5"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("FALSE"), "{out}");
@@ -179,12 +221,20 @@ fn bad_input_gives_a_located_diagnostic_and_exit_3() {
     let dir = std::env::temp_dir().join(format!("bsolve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let syntax = dir.join("Syntax.mch");
-    std::fs::write(&syntax, "MACHINE Syntax\nCONSTANTS c\nPROPERTIES c = = 1\nEND\n").unwrap();
+    std::fs::write(
+        &syntax,
+        "MACHINE Syntax\nCONSTANTS c\nPROPERTIES c = = 1\nEND\n",
+    )
+    .unwrap();
     let (code, _, err) = bsolve(&["check", syntax.to_str().unwrap()]);
     assert_eq!(code, 3);
     assert!(err.contains("Syntax.mch:3:"), "{err}");
     let typing = dir.join("Typing.mch");
-    std::fs::write(&typing, "MACHINE Typing\nCONSTANTS c\nPROPERTIES c = 1 & c = TRUE\nEND\n").unwrap();
+    std::fs::write(
+        &typing,
+        "MACHINE Typing\nCONSTANTS c\nPROPERTIES c = 1 & c = TRUE\nEND\n",
+    )
+    .unwrap();
     let (code, _, err) = bsolve(&["check", typing.to_str().unwrap()]);
     assert_eq!(code, 3);
     assert!(err.contains("Typing.mch:3:"), "{err}");

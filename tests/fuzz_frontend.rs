@@ -11,14 +11,119 @@ const TOKEN_STREAMS: usize = 30_000;
 
 /// Words and operators of B, to build plausible-but-broken inputs.
 const VOCABULARY: &[&str] = &[
-    "MACHINE", "REFINEMENT", "IMPLEMENTATION", "END", "SETS", "CONSTANTS", "PROPERTIES", "VARIABLES",
-    "INVARIANT", "INITIALISATION", "OPERATIONS", "DEFINITIONS", "ASSERTIONS", "INCLUDES", "SEES", "PRE",
-    "THEN", "IF", "ELSIF", "ELSE", "SELECT", "WHEN", "ANY", "WHERE", "LET", "BE", "IN", "VAR", "CASE", "OF",
-    "EITHER", "OR", "CHOICE", "WHILE", "DO", "VARIANT", "BEGIN", "skip", "x", "y", "f", "S", "card", "dom",
-    "ran", "POW", "NAT", "INTEGER", "BOOL", "TRUE", "FALSE", "bool", "not", "or", "0", "1", "42", "\"s\"",
-    "&", "=>", "<=>", ":", "/:", "<:", "=", "/=", "<", "<=", "+", "-", "*", "/", "**", "mod", "..", "\\/",
-    "/\\", "|->", "-->", "+->", ">->", "<->", "<|", "|>", "<+", "~", "[", "]", "(", ")", "{", "}", ",", ";",
-    "||", "|", ".", "!", "#", "%", ":=", "::", "<--", "'", "==", "$0", "/*", "*/", "//", "\n", "λ", "∀", "∈",
+    "MACHINE",
+    "REFINEMENT",
+    "IMPLEMENTATION",
+    "END",
+    "SETS",
+    "CONSTANTS",
+    "PROPERTIES",
+    "VARIABLES",
+    "INVARIANT",
+    "INITIALISATION",
+    "OPERATIONS",
+    "DEFINITIONS",
+    "ASSERTIONS",
+    "INCLUDES",
+    "SEES",
+    "PRE",
+    "THEN",
+    "IF",
+    "ELSIF",
+    "ELSE",
+    "SELECT",
+    "WHEN",
+    "ANY",
+    "WHERE",
+    "LET",
+    "BE",
+    "IN",
+    "VAR",
+    "CASE",
+    "OF",
+    "EITHER",
+    "OR",
+    "CHOICE",
+    "WHILE",
+    "DO",
+    "VARIANT",
+    "BEGIN",
+    "skip",
+    "x",
+    "y",
+    "f",
+    "S",
+    "card",
+    "dom",
+    "ran",
+    "POW",
+    "NAT",
+    "INTEGER",
+    "BOOL",
+    "TRUE",
+    "FALSE",
+    "bool",
+    "not",
+    "or",
+    "0",
+    "1",
+    "42",
+    "\"s\"",
+    "&",
+    "=>",
+    "<=>",
+    ":",
+    "/:",
+    "<:",
+    "=",
+    "/=",
+    "<",
+    "<=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "**",
+    "mod",
+    "..",
+    "\\/",
+    "/\\",
+    "|->",
+    "-->",
+    "+->",
+    ">->",
+    "<->",
+    "<|",
+    "|>",
+    "<+",
+    "~",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    ",",
+    ";",
+    "||",
+    "|",
+    ".",
+    "!",
+    "#",
+    "%",
+    ":=",
+    "::",
+    "<--",
+    "'",
+    "==",
+    "$0",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "λ",
+    "∀",
+    "∈",
 ];
 
 /// A small deterministic generator (xorshift): the test must not depend on the platform's randomness.
@@ -45,12 +150,17 @@ fn corpus_files() -> Vec<PathBuf> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
             collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "mch" || e == "ref" || e == "imp") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "mch" || e == "ref" || e == "imp")
+        {
             out.push(path);
         }
     }
@@ -112,7 +222,10 @@ fn mutated_corpus_machines_never_panic() {
         let dir = path.parent().expect("corpus file has a directory");
         let name = path.display().to_string();
         let outcome = catch_unwind(AssertUnwindSafe(|| front_end(&name, &text, dir)));
-        assert!(outcome.is_ok(), "panic on mutation {i} (seed {seed:#x}) of {name}:\n{text}");
+        assert!(
+            outcome.is_ok(),
+            "panic on mutation {i} (seed {seed:#x}) of {name}:\n{text}"
+        );
     }
 }
 
@@ -122,7 +235,9 @@ fn random_token_streams_never_panic() {
     let mut rng = Rng(seed);
     for i in 0..TOKEN_STREAMS {
         let len = 1 + rng.below(40);
-        let words: Vec<&str> = (0..len).map(|_| VOCABULARY[rng.below(VOCABULARY.len())]).collect();
+        let words: Vec<&str> = (0..len)
+            .map(|_| VOCABULARY[rng.below(VOCABULARY.len())])
+            .collect();
         let text = words.join(" ");
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let file = register_source("<fuzz>", &text);
@@ -130,13 +245,20 @@ fn random_token_streams_never_panic() {
             let machine = format!("MACHINE Fuzz\nPROPERTIES {text}\nEND");
             front_end("<fuzz>", &machine, Path::new("."));
         }));
-        assert!(outcome.is_ok(), "panic on token stream {i} (seed {seed:#x}): {text}");
+        assert!(
+            outcome.is_ok(),
+            "panic on token stream {i} (seed {seed:#x}): {text}"
+        );
     }
 }
 
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
-    let text = format!("MACHINE Deep\nPROPERTIES {}1{} = 1\nEND", "(".repeat(100_000), ")".repeat(100_000));
+    let text = format!(
+        "MACHINE Deep\nPROPERTIES {}1{} = 1\nEND",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let result = machine::load_text("<deep>", &text, Path::new("."));
     assert!(result.is_err());
 }

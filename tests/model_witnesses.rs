@@ -14,7 +14,16 @@ fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
 fn send_more_money_accepts_9567_1085_10652_only() {
     let model = load("SendMoreMoney.mch");
     let digits = |e: &str| {
-        owned(&[("S", "9"), ("E", e), ("N", "6"), ("D", "7"), ("M", "1"), ("O", "0"), ("R", "8"), ("Y", "2")])
+        owned(&[
+            ("S", "9"),
+            ("E", e),
+            ("N", "6"),
+            ("D", "7"),
+            ("M", "1"),
+            ("O", "0"),
+            ("R", "8"),
+            ("Y", "2"),
+        ])
     };
     assert!(properties_hold(&model, &digits("5")));
     assert!(!properties_hold(&model, &digits("4")));
@@ -26,10 +35,16 @@ const QUEENS20: &str = "{1|->1,2|->3,3|->5,4|->2,5|->4,6|->13,7|->15,8|->12,9|->
 #[test]
 fn twenty_queens_accepts_a_placement_and_rejects_an_attack() {
     let model = load("NQueens.mch");
-    assert!(properties_hold(&model, &[("n", "20".into()), ("queens", QUEENS20.into())]));
+    assert!(properties_hold(
+        &model,
+        &[("n", "20".into()), ("queens", QUEENS20.into())]
+    ));
     // Swapping the rows of columns 1 and 2 puts the queens of columns 2 and 3 on a diagonal.
     let attacked = QUEENS20.replace("1|->1,2|->3", "1|->3,2|->1");
-    assert!(!properties_hold(&model, &[("n", "20".into()), ("queens", attacked)]));
+    assert!(!properties_hold(
+        &model,
+        &[("n", "20".into()), ("queens", attacked)]
+    ));
 }
 
 #[test]
@@ -44,8 +59,14 @@ fn graph_isomorphism_witness_permutation_is_an_isomorphism() {
             ),
         )
     };
-    assert_eq!(iso("{a|->x, b|->z, c|->v, d|->u, e|->y}").to_string(), "TRUE");
-    assert_eq!(iso("{a|->y, b|->z, c|->v, d|->u, e|->x}").to_string(), "FALSE");
+    assert_eq!(
+        iso("{a|->x, b|->z, c|->v, d|->u, e|->y}").to_string(),
+        "TRUE"
+    );
+    assert_eq!(
+        iso("{a|->y, b|->z, c|->v, d|->u, e|->x}").to_string(),
+        "FALSE"
+    );
 }
 
 #[test]
@@ -62,10 +83,18 @@ fn crew_allocation_accepts_a_rota_and_rejects_three_flights_in_a_row() {
         }
         format!("{{{}}}", pairs.join(","))
     };
-    let good: Vec<&str> = (0..20).map(|f| if f % 3 == 2 { night } else { day }).collect();
+    let good: Vec<&str> = (0..20)
+        .map(|f| if f % 3 == 2 { night } else { day })
+        .collect();
     let fixed = [
-        ("male", "{tom|->TRUE, david|->TRUE, jeremy|->TRUE, carol|->FALSE, janet|->FALSE, tracy|->FALSE}"),
-        ("speaks", "{tom|->german, david|->french, jeremy|->german, carol|->spanish, janet|->french, tracy|->spanish}"),
+        (
+            "male",
+            "{tom|->TRUE, david|->TRUE, jeremy|->TRUE, carol|->FALSE, janet|->FALSE, tracy|->FALSE}",
+        ),
+        (
+            "speaks",
+            "{tom|->german, david|->french, jeremy|->german, carol|->spanish, janet|->french, tracy|->spanish}",
+        ),
     ];
     let mut assignment = owned(&fixed);
     assignment.push(("assign", rota(&good)));
@@ -91,19 +120,29 @@ fn graph_colouring_planted_colourings_are_proper() {
     };
     assert!(properties_hold(&model, &assignment(planted.to_string())));
     // Giving every vertex colour 1 violates every edge.
-    assert!(!properties_hold(&model, &assignment("(1..40) * {1}".to_string())));
+    assert!(!properties_hold(
+        &model,
+        &assignment("(1..40) * {1}".to_string())
+    ));
 
     let model = load("GraphColouringEnum.mch");
-    let ok = vec![("Edges", "EDGES".to_string()), ("colour", "PLANTED_COLOURING".to_string())];
+    let ok = vec![
+        ("Edges", "EDGES".to_string()),
+        ("colour", "PLANTED_COLOURING".to_string()),
+    ];
     assert!(properties_hold(&model, &ok));
-    let bad = vec![("Edges", "EDGES".to_string()), ("colour", "Vertexes * {red}".to_string())];
+    let bad = vec![
+        ("Edges", "EDGES".to_string()),
+        ("colour", "Vertexes * {red}".to_string()),
+    ];
     assert!(!properties_hold(&model, &bad));
 }
 
 #[test]
 fn sat_colouring_planted_model_satisfies_every_clause() {
     let model = load("SATColouring.mch");
-    let cnf = std::fs::read_to_string(common::model_path("SATColouring.cnf")).expect("SATColouring.cnf");
+    let cnf =
+        std::fs::read_to_string(common::model_path("SATColouring.cnf")).expect("SATColouring.cnf");
     let planted: Vec<i64> = cnf
         .lines()
         .find_map(|l| l.strip_prefix("c planted "))

@@ -47,10 +47,12 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
                 Err(e) => undefined_or_error(e)?,
             }
         }
-        Formula::Pred(pred, free) if free.is_empty() => match model.context.eval_pred(&pred, &env) {
-            Ok(b) => EvalOutcome::Truth(b),
-            Err(e) => undefined_or_error(e)?,
-        },
+        Formula::Pred(pred, free) if free.is_empty() => {
+            match model.context.eval_pred(&pred, &env) {
+                Ok(b) => EvalOutcome::Truth(b),
+                Err(e) => undefined_or_error(e)?,
+            }
+        }
         Formula::Pred(pred, free) => {
             let found = model.context.solve_by_enumeration(&free, &pred, &env, 1)?;
             let solution = found
@@ -88,7 +90,10 @@ fn first_constant_setup(model: &Model) -> Result<Assignment, Diagnostic> {
 
 fn reject_free(free: &[TypedName]) -> Result<(), Diagnostic> {
     match free.first() {
-        Some(v) => Err(Diagnostic::type_error(v.span, format!("unknown identifier `{}` in expression", v.name))),
+        Some(v) => Err(Diagnostic::type_error(
+            v.span,
+            format!("unknown identifier `{}` in expression", v.name),
+        )),
         None => Ok(()),
     }
 }

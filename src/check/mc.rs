@@ -11,7 +11,7 @@
 
 use super::Model;
 use super::setup::{Assignment, constant_names};
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, EvalError, State};
 use crate::ir::Pred;
 use crate::syntax::ast::Name;
@@ -64,7 +64,9 @@ pub enum Verdict {
     /// An ASSERTIONS predicate is false in the last node of the trace.
     AssertionViolation(Span),
     /// PROPERTIES (with CONSTRAINTS) have no solution: there is no state at all.
-    NoConstantSetup { complete: bool },
+    NoConstantSetup {
+        complete: bool,
+    },
     /// No initial state: INITIALISATION cannot be executed from the (last) setup.
     NoInitialisation,
     /// Evaluating something in the last node of the trace was ill-defined.
@@ -128,11 +130,17 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
     let start = Instant::now();
     let settings = model.context.settings();
     let machine = model.machine();
-    let constants: FxHashSet<&Name> = machine.constants.iter().chain(&machine.params).map(|c| &c.name).collect();
-    let (static_assertions, dynamic_assertions) = machine
-        .assertions
+    let constants: FxHashSet<&Name> = machine
+        .constants
         .iter()
-        .partition(|a| crate::ir::free_names::of_pred(a).iter().all(|n| constants.contains(n) || is_set_name(model, n)));
+        .chain(&machine.params)
+        .map(|c| &c.name)
+        .collect();
+    let (static_assertions, dynamic_assertions) = machine.assertions.iter().partition(|a| {
+        crate::ir::free_names::of_pred(a)
+            .iter()
+            .all(|n| constants.contains(n) || is_set_name(model, n))
+    });
     let mut explorer = Explorer {
         model,
         options,
@@ -160,7 +168,11 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
 }
 
 fn is_set_name(model: &Model, name: &Name) -> bool {
-    model.machine().sets.iter().any(|s| &s.name == name || s.elements.iter().flatten().any(|e| e == name))
+    model
+        .machine()
+        .sets
+        .iter()
+        .any(|s| &s.name == name || s.elements.iter().flatten().any(|e| e == name))
 }
 
 impl<'m> Explorer<'m> {
@@ -170,20 +182,31 @@ impl<'m> Explorer<'m> {
         self.add_node(NodeKey::Root, None);
         while let Some(node) = self.next_node() {
             if let Some(limit) = self.options.max_states
-                && self.nodes.len() >= limit
+                && self.nodes.len() > limit
             {
-                return (Verdict::Incomplete(format!("--max-states {limit} reached")), None);
+                return (
+                    Verdict::Incomplete(format!("--max-states {limit} reached")),
+                    None,
+                );
             }
             if let Some(timeout) = self.options.timeout
                 && start.elapsed() > timeout
             {
-                return (Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())), None);
+                return (
+                    Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())),
+                    None,
+                );
             }
             self.processed += 1;
             match self.expand(node) {
                 Ok(None) => {}
                 Ok(Some(found)) => return found,
-                Err(e) => return (Verdict::WellDefinedness(e), Some(node)),
+                // An ill-defined expression in a reachable state is an error of the model; anything else
+                // (a set too large to enumerate, an unsupported construct) only stops the search.
+                Err(e) if e.kind == DiagKind::WellDefinedness => {
+                    return (Verdict::WellDefinedness(e), Some(node));
+                }
+                Err(e) => return (Verdict::Incomplete(e.to_string()), None),
             }
         }
         (Verdict::NoErrorFound, None)
@@ -214,7 +237,12 @@ impl<'m> Explorer<'m> {
     fn expand_root(&mut self, root: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let found = self.model.context.setup_constants(self.max_inits)?;
         if found.solutions.is_empty() {
-            return Ok(Some((Verdict::NoConstantSetup { complete: found.complete }, None)));
+            return Ok(Some((
+                Verdict::NoConstantSetup {
+                    complete: found.complete,
+                },
+                None,
+            )));
         }
         let names = constant_names(self.model);
         for values in found.solutions {
@@ -233,16 +261,28 @@ impl<'m> Explorer<'m> {
         Ok(None)
     }
 
-    fn expand_setup(&mut self, from: u32, setup: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+    fn expand_setup(
+        &mut self,
+        from: u32,
+        setup: u32,
+    ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let constants = self.setups[setup as usize].clone();
-        let states = self.model.context.initial_states(&constants, self.max_inits)?;
+        let states = self
+            .model
+            .context
+            .initial_states(&constants, self.max_inits)?;
         if states.is_empty() {
             return Ok(Some((Verdict::NoInitialisation, Some(from))));
         }
         for state in states {
             let changed = self.variable_assignment(&state.values, None);
             let step = step("INITIALISATION", vec![], vec![], changed);
-            let (id, new) = self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), step, vec![]);
+            let (id, new) = self.add_edge(
+                from,
+                NodeKey::State(setup, Arc::new(state.values)),
+                step,
+                vec![],
+            );
             if new && let Some(v) = self.check_state(id)? {
                 return Ok(Some((v, Some(id))));
             }
@@ -260,20 +300,35 @@ impl<'m> Explorer<'m> {
             return Ok(None);
         }
         let constants = self.setups[setup as usize].clone();
-        let state = State { values: vars.as_ref().clone() };
-        let transitions = self.model.context.successors(&constants, &state, self.max_ops)?;
+        let state = State {
+            values: vars.as_ref().clone(),
+        };
+        let transitions = self
+            .model
+            .context
+            .successors(&constants, &state, self.max_ops)?;
         if transitions.is_empty() && self.options.check_deadlock {
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
         let machine = self.model.machine();
         for t in transitions {
             let op = &machine.operations[t.operation];
-            let params = op.params.iter().map(|p| p.name.clone()).zip(t.params.iter().cloned()).collect();
-            let outputs = op.outputs.iter().map(|p| p.name.clone()).zip(t.outputs.iter().cloned()).collect();
-            let changed = self.variable_assignment(&t.successor.values, Some(vars));
+            let params = op
+                .params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(t.params.iter().cloned())
+                .collect();
+            let outputs = op
+                .outputs
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(t.outputs.iter().cloned())
+                .collect();
+            let changed = self.variable_assignment(&t.target.values, Some(vars));
             let label_args = t.params.clone();
             let step = step(&op.name, params, outputs, changed);
-            let key = NodeKey::State(setup, Arc::new(t.successor.values));
+            let key = NodeKey::State(setup, Arc::new(t.target.values));
             let (id, new) = self.add_edge(node, key, step, label_args);
             if new && let Some(v) = self.check_state(id)? {
                 return Ok(Some((v, Some(id))));
@@ -297,7 +352,9 @@ impl<'m> Explorer<'m> {
                 match self.model.context.eval_pred(conjunct, &env) {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
-                    Err(EvalError::WellDefinedness(d)) => return Ok(Some(Verdict::WellDefinedness(d))),
+                    Err(EvalError::WellDefinedness(d)) => {
+                        return Ok(Some(Verdict::WellDefinedness(d)));
+                    }
                     Err(e) => return Err(e.into()),
                 }
             }
@@ -326,7 +383,10 @@ impl<'m> Explorer<'m> {
 
     fn in_scope(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<bool, Diagnostic> {
         match &self.model.machine().scope {
-            Some(scope) => Ok(self.model.context.eval_pred(scope, &self.env(setup, Some(vars)))?),
+            Some(scope) => Ok(self
+                .model
+                .context
+                .eval_pred(scope, &self.env(setup, Some(vars)))?),
             None => Ok(true),
         }
     }
@@ -334,7 +394,10 @@ impl<'m> Explorer<'m> {
     /// The environment of a node: its constants and, for a state, its variables.
     fn env(&self, setup: u32, vars: Option<&Arc<Vec<Value>>>) -> Env {
         let mut env = Env::new();
-        for (name, value) in constant_names(self.model).into_iter().zip(self.setups[setup as usize].iter()) {
+        for (name, value) in constant_names(self.model)
+            .into_iter()
+            .zip(self.setups[setup as usize].iter())
+        {
             env = env.with(name, value.clone());
         }
         if let Some(vars) = vars {
@@ -388,5 +451,10 @@ impl<'m> Explorer<'m> {
 }
 
 fn step(label: &str, params: Assignment, outputs: Assignment, changed: Assignment) -> Step {
-    Step { label: label.to_string(), params, outputs, changed }
+    Step {
+        label: label.to_string(),
+        params,
+        outputs,
+        changed,
+    }
 }

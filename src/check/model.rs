@@ -48,7 +48,11 @@ impl Model {
     fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {
         let machine = types::check_machine(&ast)?;
         let mut settings = Settings::for_machine(&machine, &options.prefs)?;
-        settings.set_sizes = options.cards.iter().map(|(s, n)| (s.as_str().into(), *n)).collect();
+        settings.set_sizes = options
+            .cards
+            .iter()
+            .map(|(s, n)| (s.as_str().into(), *n))
+            .collect();
         let context = Context::new(machine, settings)?;
         Ok(Model { path, ast, context })
     }

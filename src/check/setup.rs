@@ -30,13 +30,22 @@ pub fn setup_constants(model: &Model, limit: usize) -> Result<SetupResult, Diagn
         .into_iter()
         .map(|values| names.iter().cloned().zip(values).collect())
         .collect();
-    Ok(SetupResult { solutions, complete: enumeration.complete, limited, elapsed: start.elapsed() })
+    Ok(SetupResult {
+        solutions,
+        complete: enumeration.complete,
+        limited,
+        elapsed: start.elapsed(),
+    })
 }
 
 /// Parameters first, then constants: the order in which `Context::setup_constants` reports values.
 pub fn constant_names(model: &Model) -> Vec<Name> {
     let m = model.machine();
-    m.params.iter().chain(&m.constants).map(|t| t.name.clone()).collect()
+    m.params
+        .iter()
+        .chain(&m.constants)
+        .map(|t| t.name.clone())
+        .collect()
 }
 
 pub struct InitResult {
@@ -56,11 +65,21 @@ pub fn initialise(model: &Model, limit: usize) -> Result<Option<InitResult>, Dia
         return Ok(None);
     };
     let states = model.context.initial_states(&values, limit)?;
-    let variables: Vec<Name> = model.machine().variables.iter().map(|v| v.name.clone()).collect();
+    let variables: Vec<Name> = model
+        .machine()
+        .variables
+        .iter()
+        .map(|v| v.name.clone())
+        .collect();
     let states = states
         .into_iter()
         .map(|s| variables.iter().cloned().zip(s.values).collect())
         .collect();
     let constants = constant_names(model).into_iter().zip(values).collect();
-    Ok(Some(InitResult { constants, states, setup_complete: setup.complete, elapsed: start.elapsed() }))
+    Ok(Some(InitResult {
+        constants,
+        states,
+        setup_complete: setup.complete,
+        elapsed: start.elapsed(),
+    }))
 }

@@ -65,13 +65,17 @@ fn expr(e: &Expr, bound: &mut Vec<Name>, out: &mut BTreeSet<Name>) {
             expr(a, bound, out);
             expr(b, bound, out);
         }
-        ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => items.iter().for_each(|i| expr(i, bound, out)),
+        ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
+            items.iter().for_each(|i| expr(i, bound, out))
+        }
         ExprKind::Comprehension(vars, body) => scoped(vars, bound, |bound| pred(body, bound, out)),
         ExprKind::Binder(_, vars, cond, body) => scoped(vars, bound, |bound| {
             pred(cond, bound, out);
             expr(body, bound, out);
         }),
-        ExprKind::Record(fields) | ExprKind::Struct(fields) => fields.iter().for_each(|(_, f)| expr(f, bound, out)),
+        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
+            fields.iter().for_each(|(_, f)| expr(f, bound, out))
+        }
         ExprKind::BoolOf(p) => pred(p, bound, out),
         ExprKind::If(c, t, f) => {
             pred(c, bound, out);

@@ -5,12 +5,19 @@ use crate::check::setup::Assignment;
 
 /// `x = 1, y = {2,3}`.
 pub fn assignment(a: &Assignment) -> String {
-    a.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
+    a.iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// An assignment as a JSON object of B-syntax strings.
 pub fn assignment_json(a: &Assignment) -> serde_json::Value {
-    serde_json::Value::Object(a.iter().map(|(n, v)| (n.to_string(), serde_json::Value::String(v.to_string()))).collect())
+    serde_json::Value::Object(
+        a.iter()
+            .map(|(n, v)| (n.to_string(), serde_json::Value::String(v.to_string())))
+            .collect(),
+    )
 }
 
 /// One trace step as ProB prints it: `op(params)` then the changed variables.

@@ -10,7 +10,9 @@ use bsolve::value::Value;
 use std::path::PathBuf;
 
 pub fn model_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
 }
 
 pub fn load(name: &str) -> Model {
@@ -21,8 +23,13 @@ pub fn load(name: &str) -> Model {
 pub fn value_of(model: &Model, text: &str) -> Value {
     let file = register_source("<test>", text);
     let term = bsolve::syntax::parse_term(file, text).unwrap_or_else(|d| panic!("{}", d.render()));
-    match check_formula(&model.ast, model.machine(), &term).unwrap_or_else(|d| panic!("{}", d.render())) {
-        Formula::Expr(e, _) => model.context.eval_expr(&e, &Env::new()).unwrap_or_else(|e| panic!("{e:?}")),
+    match check_formula(&model.ast, model.machine(), &term)
+        .unwrap_or_else(|d| panic!("{}", d.render()))
+    {
+        Formula::Expr(e, _) => model
+            .context
+            .eval_expr(&e, &Env::new())
+            .unwrap_or_else(|e| panic!("{e:?}")),
         Formula::Pred(..) => panic!("`{text}` is a predicate"),
     }
 }
@@ -34,6 +41,13 @@ pub fn properties_hold(model: &Model, assignment: &[(&str, String)]) -> bool {
         env = env.with((*name).into(), value_of(model, text));
     }
     let m = model.machine();
-    let constraints = model.context.eval_pred(&m.constraints, &env).unwrap_or_else(|e| panic!("{e:?}"));
-    constraints && model.context.eval_pred(&m.properties, &env).unwrap_or_else(|e| panic!("{e:?}"))
+    let constraints = model
+        .context
+        .eval_pred(&m.constraints, &env)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    constraints
+        && model
+            .context
+            .eval_pred(&m.properties, &env)
+            .unwrap_or_else(|e| panic!("{e:?}"))
 }
