@@ -528,6 +528,14 @@ impl Context {
             } else {
                 h.sub(&l).succ().to_usize().unwrap_or(usize::MAX)
             };
+            if size > limit {
+                return Err(limit_error(
+                    var.span,
+                    format!(
+                        "{name} has no finite domain and MININT..MAXINT has more than {limit} values"
+                    ),
+                ));
+            }
             return Ok(Choice {
                 vars: vec![i],
                 candidates: Candidates::Range(l, h),
@@ -688,6 +696,9 @@ impl Context {
                     Int::from(&self.settings().minint),
                     Int::from(&self.settings().maxint),
                 );
+                if hi.sub(&lo).to_usize().is_none_or(|n| n >= limit) {
+                    return Err(too_large());
+                }
                 match Value::interval(&lo, &hi) {
                     Value::Set(v) => (v, false),
                     _ => unreachable!("interval builds a set"),

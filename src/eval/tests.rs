@@ -1170,3 +1170,26 @@ fn linear_equations_bind_variables_without_enumeration() {
     assert_eq!(r.solutions, vec![vec![Value::int(-7)]]);
     assert!(r.complete);
 }
+
+#[test]
+fn huge_integer_bounds_are_refused_not_enumerated() {
+    let s = Settings {
+        maxint: 2_147_483_647.into(),
+        minint: (-2_147_483_647).into(),
+        ..Settings::default()
+    };
+    let c = Context::new(machine(), s).expect("context");
+    let vars = vec![tn("x", ity())];
+    let p = and(vec![
+        cmp(C::In, x(), konst(ExprConst::Integer)),
+        cmp(C::Lt, int(5), x()),
+    ]);
+    let r = c.solve_by_enumeration(&vars, &p, &Env::new(), 10);
+    assert!(matches!(r, Err(EvalError::Limit(_))), "{r:?}");
+    let bounded = and(vec![p, cmp(C::Lt, x(), int(8))]);
+    let r = c
+        .solve_by_enumeration(&vars, &bounded, &Env::new(), 10)
+        .expect("bounded");
+    assert_eq!(r.solutions.len(), 2);
+    assert!(r.complete);
+}
