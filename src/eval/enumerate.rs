@@ -82,8 +82,21 @@ impl Context {
         })?;
         Ok(Enumeration {
             solutions,
-            complete: complete && !cut,
+            complete: complete && !cut && !self.depends_on_default_sizes(vars, pred),
         })
+    }
+
+    /// Whether the variables' types or the predicate mention a deferred set sized by DEFAULT_SETSIZE only.
+    fn depends_on_default_sizes(&self, vars: &[TypedName], pred: &Pred) -> bool {
+        let defaulted = self.default_sized_sets();
+        if defaulted.is_empty() {
+            return false;
+        }
+        let mut names = FxHashSet::default();
+        pred_names(pred, &mut names);
+        defaulted
+            .iter()
+            .any(|d| names.contains(&**d) || vars.iter().any(|v| type_mentions(&v.ty, d)))
     }
 
     /// The values `vars` are bound to in `env` (materialising symbolic sets).
@@ -774,6 +787,16 @@ impl Context {
             }
             _ => Ok(Val::Value(Value::Set(self.type_values(ty, span)?.0))),
         }
+    }
+}
+
+fn type_mentions(ty: &Type, set: &str) -> bool {
+    match ty {
+        Type::Given(n) => &**n == set,
+        Type::Set(t) => type_mentions(t, set),
+        Type::Pair(a, b) => type_mentions(a, set) || type_mentions(b, set),
+        Type::Struct(fields) => fields.iter().any(|(_, t)| type_mentions(t, set)),
+        _ => false,
     }
 }
 

@@ -1193,3 +1193,39 @@ fn huge_integer_bounds_are_refused_not_enumerated() {
     assert_eq!(r.solutions.len(), 2);
     assert!(r.complete);
 }
+
+#[test]
+fn answers_depending_on_default_set_sizes_are_incomplete() {
+    let mut m = machine();
+    m.properties = Pred::truth(sp());
+    let c = Context::new(m, Settings::default()).expect("context");
+    assert_eq!(
+        c.default_sized_sets(),
+        &["D".into()] as &[crate::syntax::ast::Name]
+    );
+    let d = Type::Given("D".into());
+    let vars: Vec<TypedName> = ["a", "b", "c"].iter().map(|n| tn(n, d.clone())).collect();
+    let v = |n: &str| var(n, d.clone());
+    let ne = |a, b| Pred::new(PredKind::Not(Box::new(cmp(C::Eq, a, b))), sp());
+    let distinct = and(vec![
+        ne(v("a"), v("b")),
+        ne(v("a"), v("c")),
+        ne(v("b"), v("c")),
+    ]);
+    let r = c
+        .solve_by_enumeration(&vars, &distinct, &Env::new(), 10)
+        .expect("enumerate");
+    assert!(r.solutions.is_empty());
+    assert!(!r.complete, "D has 2 elements only by default");
+    let colours = vec![tn("x", Type::Given("Colour".into()))];
+    let p = cmp(
+        C::Eq,
+        var("x", Type::Given("Colour".into())),
+        var("red", Type::Given("Colour".into())),
+    );
+    let r = c
+        .solve_by_enumeration(&colours, &p, &Env::new(), 10)
+        .expect("enumerate");
+    assert_eq!(r.solutions.len(), 1);
+    assert!(r.complete);
+}
