@@ -171,6 +171,11 @@ fn integer_operators() {
         ("xx:NAT & xx=55", "NO SOLUTION"),
         ("x:INTEGER & x>5", "UNKNOWN"),
         ("x:INTEGER & x>5 & x<4", "NO SOLUTION"),
+        (
+            "a:1..3 & b:1..3 & c:1..3 & card({a,b,c}) = 3 & a+b = c & a < b",
+            "a=1 b=2 c=3",
+        ),
+        ("card({x|x:1..3 & card({x, 2}) = 2})", "2"),
     ]);
 }
 

@@ -58,6 +58,9 @@ struct Search<'p> {
     checked: Vec<bool>,
     complete: bool,
     span: Span,
+    /// `card({e1, ..., en}) = n` conjuncts (pairwise distinctness, as ProB recognises it), checked on the
+    /// bound elements before all of them are known: the conjunct and each element with its variables.
+    distinct: Vec<(usize, Vec<(&'p Expr, Vec<usize>)>)>,
 }
 
 impl Context {
@@ -138,6 +141,27 @@ impl Context {
                     .collect()
             })
             .collect();
+        let distinct = conjuncts
+            .iter()
+            .enumerate()
+            .filter_map(|(c, p)| {
+                let items = distinct_elements(p)?;
+                let items = items
+                    .into_iter()
+                    .map(|e| {
+                        let mut free = FxHashSet::default();
+                        expr_names(e, &mut free);
+                        (
+                            e,
+                            (0..vars.len())
+                                .filter(|&i| free.contains(names[i]))
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                Some((c, items))
+            })
+            .collect();
         let mut s = Search {
             vars,
             checked: vec![false; conjuncts.len()],
@@ -146,6 +170,7 @@ impl Context {
             bound: vec![false; vars.len()],
             complete: true,
             span: pred.span,
+            distinct,
         };
         let ready = s.newly_ready();
         for &c in &ready {
@@ -210,6 +235,9 @@ impl Context {
                     break;
                 }
             }
+            if ok {
+                ok = ctx.bound_elements_distinct(s, env)?;
+            }
             let go_on = if ok {
                 ctx.search_level(s, env, on_solution)?
             } else {
@@ -270,6 +298,26 @@ impl Context {
                 Ok(true)
             }
         }
+    }
+
+    /// Whether the already-known elements of each pending `card({..}) = n` conjunct are pairwise distinct.
+    fn bound_elements_distinct(&self, s: &Search<'_>, env: &mut Env) -> Result<bool, EvalError> {
+        for (c, items) in &s.distinct {
+            if s.checked[*c] {
+                continue;
+            }
+            let mut seen = Vec::with_capacity(items.len());
+            for (e, vars) in items {
+                if vars.iter().all(|&j| s.bound[j]) {
+                    let v = self.eval_value(e, env)?;
+                    if seen.contains(&v) {
+                        return Ok(false);
+                    }
+                    seen.push(v);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// The next variable(s) to bind and their candidate values.
@@ -788,6 +836,23 @@ impl Context {
             _ => Ok(Val::Value(Value::Set(self.type_values(ty, span)?.0))),
         }
     }
+}
+
+/// The elements `e1..en` of a conjunct `card({e1, ..., en}) = n` (either side).
+fn distinct_elements(p: &Pred) -> Option<Vec<&Expr>> {
+    let PredKind::Compare(CompareOp::Eq, l, r) = &p.kind else {
+        return None;
+    };
+    for (a, b) in [(l, r), (r, l)] {
+        if let ExprKind::Unary(crate::ir::UnaryOp::Card, set) = &a.kind
+            && let ExprKind::SetEnum(items) = &set.kind
+            && let ExprKind::Int(n) = &b.kind
+            && *n == num_bigint::BigInt::from(items.len())
+        {
+            return Some(items.iter().collect());
+        }
+    }
+    None
 }
 
 fn type_mentions(ty: &Type, set: &str) -> bool {
