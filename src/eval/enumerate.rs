@@ -377,11 +377,7 @@ impl Context {
                 continue;
             }
             let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
-            let free_of = |e: &Expr| {
-                let mut names = FxHashSet::default();
-                expr_names(e, &mut names);
-                !names.contains(name)
-            };
+            let free_of = |e: &Expr| !mentions(e, name);
             match op {
                 CompareOp::Eq => {
                     let other = if is_var(l) && free_of(r) {
@@ -704,9 +700,7 @@ impl Context {
 
     /// `e` as `(a, b)` with `e = a*name + b`, if `e` is linear in `name`.
     fn linear_form(&self, e: &Expr, name: &str, env: &mut Env) -> Option<(Int, Int)> {
-        let mut names = FxHashSet::default();
-        expr_names(e, &mut names);
-        if !names.contains(name) {
+        if !mentions(e, name) {
             return match self.eval(e, env) {
                 Ok(Val::Value(Value::Int(b))) => Some((Int::zero(), b)),
                 _ => None,
@@ -939,9 +933,39 @@ impl Pattern {
     }
 }
 
+/// Where `pred_names`/`expr_names` put the identifiers they meet.
+pub(crate) trait NameSink<'a> {
+    fn add(&mut self, name: &'a str);
+}
+
+impl<'a> NameSink<'a> for FxHashSet<&'a str> {
+    fn add(&mut self, name: &'a str) {
+        self.insert(name);
+    }
+}
+
+/// Looks for one name without collecting anything.
+struct NameFinder<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl NameSink<'_> for NameFinder<'_> {
+    fn add(&mut self, name: &str) {
+        self.found |= name == self.name;
+    }
+}
+
+/// Whether `name` occurs in `e`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    let mut finder = NameFinder { name, found: false };
+    expr_names(e, &mut finder);
+    finder.found
+}
+
 /// Every identifier occurring in a predicate (an over-approximation of its free variables: inner binders
 /// are not subtracted, which can only delay a check).
-pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut FxHashSet<&'p str>) {
+pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut impl NameSink<'p>) {
     match &p.kind {
         PredKind::True | PredKind::False => {}
         PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| pred_names(q, out)),
@@ -967,11 +991,9 @@ pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut FxHashSet<&'p str>) {
     }
 }
 
-pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut FxHashSet<&'e str>) {
+pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut impl NameSink<'e>) {
     match &e.kind {
-        ExprKind::Var(n) => {
-            out.insert(n);
-        }
+        ExprKind::Var(n) => out.add(n),
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_) => {}
         ExprKind::Unary(_, a) | ExprKind::Field(a, _) => expr_names(a, out),
         ExprKind::Binary(_, a, b) => {
