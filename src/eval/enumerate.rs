@@ -60,8 +60,11 @@ struct Search<'p> {
     span: Span,
     /// `card({e1, ..., en}) = n` conjuncts (pairwise distinctness, as ProB recognises it), checked on the
     /// bound elements before all of them are known: the conjunct and each element with its variables.
-    distinct: Vec<(usize, Vec<(&'p Expr, Vec<usize>)>)>,
+    distinct: Vec<(usize, Vec<DistinctElement<'p>>)>,
 }
+
+/// An element of a `card({..}) = n` conjunct and the search variables it mentions.
+type DistinctElement<'p> = (&'p Expr, Vec<usize>);
 
 impl Context {
     /// All solutions of `pred` for `vars` (at most `limit`) by exhaustive enumeration over finite domains.
