@@ -425,3 +425,19 @@ fn assert_violation_and_deferred_set_constants() {
     assert_eq!(setups.solutions.len(), 1080);
     assert!(setups.complete);
 }
+
+#[test]
+fn printed_values_read_back() {
+    for text in [
+        "{(1|->2)|->3, (4|->5)|->6}",
+        "{1|->(2|->3), 4|->(5|->6)}",
+        "{{}, {-1}, {1, 2}}",
+        "rec(a: {1|->TRUE}, b: \"x\\\"y\")",
+        "[[1], [2, 3]]",
+        "{red|->[green], blue|->[]}",
+        "(1|->-2)",
+    ] {
+        let printed = eval(text);
+        assert_eq!(eval(&printed), printed, "`{text}` printed as `{printed}`");
+    }
+}
