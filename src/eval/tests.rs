@@ -1229,3 +1229,13 @@ fn answers_depending_on_default_set_sizes_are_incomplete() {
     assert_eq!(r.solutions.len(), 1);
     assert!(r.complete);
 }
+
+#[test]
+fn interpreter_types_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+    send_sync::<Env>();
+    send_sync::<Val>();
+    send_sync::<State>();
+    send_sync::<EvalError>();
+}
