@@ -1115,6 +1115,13 @@ fn transitions_of_a_counter_machine() {
         ]
     );
     assert_eq!(c.successors(consts, &s0, 2).expect("capped").len(), 3);
+    let (all, complete) = c.successors_with_completeness(consts, &s0, 4).expect("all");
+    assert_eq!(all.len(), 5);
+    assert!(complete, "exactly 4 `set` transitions exist");
+    let (_, complete) = c
+        .successors_with_completeness(consts, &s0, 3)
+        .expect("capped");
+    assert!(!complete);
 }
 
 #[test]
