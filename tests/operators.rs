@@ -171,6 +171,11 @@ fn integer_operators() {
         ("xx:NAT & xx=55", "NO SOLUTION"),
         ("x:INTEGER & x>5", "UNKNOWN"),
         ("x:INTEGER & x>5 & x<4", "NO SOLUTION"),
+        (
+            "a:1..3 & b:1..3 & c:1..3 & card({a,b,c}) = 3 & a+b = c & a < b",
+            "a=1 b=2 c=3",
+        ),
+        ("card({x|x:1..3 & card({x, 2}) = 2})", "2"),
     ]);
 }
 
@@ -295,4 +300,144 @@ fn given_sets() {
         ("card(Colour --> BOOL)", "8"),
         ("x:Colour & x/=red & x/=green", "x=blue"),
     ]);
+}
+
+/// Loads a machine text and returns its interpreter context.
+fn context(text: &str) -> Context {
+    let m_ast = machine::load_text("subst.mch", text, Path::new(".")).expect("machine loads");
+    let m = types::check_machine(&m_ast).unwrap_or_else(|d| panic!("type: {}", d.render()));
+    let settings = Settings::for_machine(&m, &[]).expect("settings");
+    Context::new(m, settings).expect("context")
+}
+
+/// The successors of the first initial state, as `op(params) -> state` strings.
+fn successors(ctx: &Context) -> Vec<String> {
+    let setups = ctx.setup_constants(1).expect("constants");
+    let constants = setups.solutions.first().expect("a constant setup").clone();
+    let init = ctx.initial_states(&constants, 1).expect("initialisation");
+    let state = init.first().expect("an initial state");
+    let names: Vec<String> = ctx
+        .machine()
+        .variables
+        .iter()
+        .map(|v| v.name.to_string())
+        .collect();
+    ctx.successors(&constants, state, 10)
+        .expect("successors")
+        .iter()
+        .map(|t| {
+            let op = &ctx.machine().operations[t.operation];
+            let params: Vec<String> = t.params.iter().map(|v| v.to_string()).collect();
+            let outs: Vec<String> = t.outputs.iter().map(|v| v.to_string()).collect();
+            let state: Vec<String> = names
+                .iter()
+                .zip(&t.target.values)
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            format!(
+                "{}({}) -> {} [{}]",
+                op.name,
+                params.join(","),
+                state.join(" "),
+                outs.join(",")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn substitutions_through_machines() {
+    let ctx = context(
+        "MACHINE Subst
+        SETS S = {s1, s2}
+        CONSTANTS c
+        PROPERTIES c = 2
+        VARIABLES x, f, r
+        INVARIANT x : INTEGER & f : 1..2 --> INTEGER & r : struct(a: INTEGER, b: BOOL)
+        INITIALISATION x := 0 || f := %i.(i : 1..2 | 0) || r := rec(a: 0, b: FALSE)
+        OPERATIONS
+          assign = x, r'a := c, 5;
+          override = f(2) := 7;
+          seq = BEGIN x := x + 1; x := x * 10 END;
+          par = BEGIN x := 1 || f := {1 |-> 1, 2 |-> 1} END;
+          choice = CHOICE x := 1 OR x := 2 END;
+          any = ANY y WHERE y : 1..3 & y /= 2 THEN x := y END;
+          elem = x :: {4, 5};
+          such = x : (x = x$0 + 3);
+          pre(p) = PRE p : 1..2 & p > x THEN x := p END;
+          sel = SELECT x = 1 THEN skip WHEN x = 0 THEN x := 9 END;
+          iff = IF x > 0 THEN x := 1 ELSIF x = 0 THEN x := 2 ELSE x := 3 END;
+          cas = CASE c OF EITHER 1 THEN x := 1 OR 2, 3 THEN x := 23 END END;
+          lets = LET k BE k = c * c IN x := k END;
+          vars = VAR t IN t := 6; x := t + 1 END;
+          loop = VAR i IN i := 0; WHILE i < 3 DO i := i + 1; x := x + i INVARIANT i <= 3 VARIANT 3 - i END END;
+          out <-- get = out := x
+        END",
+    );
+    let got = successors(&ctx);
+    let want = [
+        "assign() -> x=2 f={1|->0,2|->0} r=rec(a:5,b:FALSE) []",
+        "override() -> x=0 f={1|->0,2|->7} r=rec(a:0,b:FALSE) []",
+        "seq() -> x=10 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "par() -> x=1 f={1|->1,2|->1} r=rec(a:0,b:FALSE) []",
+        "choice() -> x=1 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "choice() -> x=2 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "any() -> x=1 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "any() -> x=3 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "elem() -> x=4 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "elem() -> x=5 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "such() -> x=3 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "pre(1) -> x=1 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "pre(2) -> x=2 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "sel() -> x=9 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "iff() -> x=2 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "cas() -> x=23 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "lets() -> x=4 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "vars() -> x=7 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "loop() -> x=6 f={1|->0,2|->0} r=rec(a:0,b:FALSE) []",
+        "get() -> x=0 f={1|->0,2|->0} r=rec(a:0,b:FALSE) [0]",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn assert_violation_and_deferred_set_constants() {
+    let ctx = context(
+        "MACHINE Dead
+        VARIABLES x
+        INVARIANT x : INTEGER
+        INITIALISATION x := 0
+        OPERATIONS
+          bad = ASSERT x = 1 THEN skip END
+        END",
+    );
+    let init = ctx.initial_states(&[], 1).expect("init");
+    let err = ctx.successors(&[], &init[0], 10).expect_err("assert fails");
+    assert!(matches!(err, EvalError::WellDefinedness(_)), "{err:?}");
+    let ctx = context(
+        "MACHINE Deferred
+        SETS D
+        CONSTANTS a, b, c, d
+        PROPERTIES card(D) = 6 & a : D & b : D & a /= b & c : D & d : D
+        END",
+    );
+    let setups = ctx.setup_constants(10_000).expect("constants");
+    assert_eq!(setups.solutions.len(), 1080);
+    assert!(setups.complete);
+}
+
+#[test]
+fn printed_values_read_back() {
+    for text in [
+        "{(1|->2)|->3, (4|->5)|->6}",
+        "{1|->(2|->3), 4|->(5|->6)}",
+        "{{}, {-1}, {1, 2}}",
+        "rec(a: {1|->TRUE}, b: \"x\\\"y\")",
+        "[[1], [2, 3]]",
+        "{red|->[green], blue|->[]}",
+        "(1|->-2)",
+    ] {
+        let printed = eval(text);
+        assert_eq!(eval(&printed), printed, "`{text}` printed as `{printed}`");
+    }
 }

@@ -18,6 +18,8 @@ pub struct Context {
     /// Given-set names and enumerated/deferred element names, to their values.
     globals: FxHashMap<Name, Val>,
     given: FxHashMap<Name, Arc<Vec<Value>>>,
+    /// Deferred sets whose size is only DEFAULT_SETSIZE (nothing in the machine or the options fixed it).
+    defaulted: Vec<Name>,
 }
 
 impl Context {
@@ -25,11 +27,18 @@ impl Context {
     pub fn new(machine: ir::Machine, settings: Settings) -> Result<Context, Diagnostic> {
         let mut globals = FxHashMap::default();
         let mut given = FxHashMap::default();
+        let mut defaulted = Vec::new();
         for gs in &machine.sets {
             let names: Vec<Name> = match &gs.elements {
                 Some(elems) => elems.clone(),
                 None => {
-                    let n = deferred_size(&machine, &settings, &gs.name)?;
+                    let n = match deferred_size(&machine, &settings, &gs.name)? {
+                        Some(n) => n,
+                        None => {
+                            defaulted.push(gs.name.clone());
+                            settings.default_setsize
+                        }
+                    };
                     (1..=n)
                         .map(|i| Name::from(format!("{}{i}", gs.name)))
                         .collect()
@@ -56,6 +65,7 @@ impl Context {
             settings,
             globals,
             given,
+            defaulted,
         })
     }
 
@@ -75,14 +85,25 @@ impl Context {
             .ok_or_else(|| internal_error(span, format!("unknown given set {name}")))
     }
 
+    /// The deferred sets whose size is DEFAULT_SETSIZE only: an answer that depends on them is relative to
+    /// that size (B allows any finite non-empty size).
+    pub fn default_sized_sets(&self) -> &[Name] {
+        &self.defaulted
+    }
+
     /// A given set or element by name.
     pub(crate) fn global(&self, name: &str) -> Option<&Val> {
         self.globals.get(name)
     }
 }
 
-/// The size of a deferred set (see the module comment for the priority order).
-fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32, Diagnostic> {
+/// The size of a deferred set fixed by the machine or the options (see the module comment for the
+/// priority order); `None` when only DEFAULT_SETSIZE applies.
+fn deferred_size(
+    m: &ir::Machine,
+    settings: &Settings,
+    set: &str,
+) -> Result<Option<u32>, Diagnostic> {
     for c in m.properties.conjuncts() {
         if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
             for (a, b) in [(l, r), (r, l)] {
@@ -90,7 +111,7 @@ fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32,
                     && matches!(&s.kind, ExprKind::Var(n) if &**n == set)
                     && let ExprKind::Int(n) = &b.kind
                 {
-                    return u32::try_from(n).map_err(|_| {
+                    return u32::try_from(n).map(Some).map_err(|_| {
                         Diagnostic::new(
                             crate::diag::DiagKind::Limit,
                             c.span,
@@ -115,7 +136,7 @@ fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32,
                 }
                 _ => None,
             };
-            return size.ok_or_else(|| {
+            return size.map(Some).ok_or_else(|| {
                 Diagnostic::type_error(
                     *span,
                     format!("{scope} must be a size n or an interval n..m"),
@@ -123,5 +144,5 @@ fn deferred_size(m: &ir::Machine, settings: &Settings, set: &str) -> Result<u32,
             });
         }
     }
-    Ok(settings.set_size(set).unwrap_or(settings.default_setsize))
+    Ok(settings.set_size(set))
 }

@@ -58,7 +58,13 @@ struct Search<'p> {
     checked: Vec<bool>,
     complete: bool,
     span: Span,
+    /// `card({e1, ..., en}) = n` conjuncts (pairwise distinctness, as ProB recognises it), checked on the
+    /// bound elements before all of them are known: the conjunct and each element with its variables.
+    distinct: Vec<(usize, Vec<DistinctElement<'p>>)>,
 }
+
+/// An element of a `card({..}) = n` conjunct and the search variables it mentions.
+type DistinctElement<'p> = (&'p Expr, Vec<usize>);
 
 impl Context {
     /// All solutions of `pred` for `vars` (at most `limit`) by exhaustive enumeration over finite domains.
@@ -82,8 +88,21 @@ impl Context {
         })?;
         Ok(Enumeration {
             solutions,
-            complete: complete && !cut,
+            complete: complete && !cut && !self.depends_on_default_sizes(vars, pred),
         })
+    }
+
+    /// Whether the variables' types or the predicate mention a deferred set sized by DEFAULT_SETSIZE only.
+    fn depends_on_default_sizes(&self, vars: &[TypedName], pred: &Pred) -> bool {
+        let defaulted = self.default_sized_sets();
+        if defaulted.is_empty() {
+            return false;
+        }
+        let mut names = FxHashSet::default();
+        pred_names(pred, &mut names);
+        defaulted
+            .iter()
+            .any(|d| names.contains(&**d) || vars.iter().any(|v| type_mentions(&v.ty, d)))
     }
 
     /// The values `vars` are bound to in `env` (materialising symbolic sets).
@@ -125,6 +144,27 @@ impl Context {
                     .collect()
             })
             .collect();
+        let distinct = conjuncts
+            .iter()
+            .enumerate()
+            .filter_map(|(c, p)| {
+                let items = distinct_elements(p)?;
+                let items = items
+                    .into_iter()
+                    .map(|e| {
+                        let mut free = FxHashSet::default();
+                        expr_names(e, &mut free);
+                        (
+                            e,
+                            (0..vars.len())
+                                .filter(|&i| free.contains(names[i]))
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                Some((c, items))
+            })
+            .collect();
         let mut s = Search {
             vars,
             checked: vec![false; conjuncts.len()],
@@ -133,6 +173,7 @@ impl Context {
             bound: vec![false; vars.len()],
             complete: true,
             span: pred.span,
+            distinct,
         };
         let ready = s.newly_ready();
         for &c in &ready {
@@ -197,6 +238,9 @@ impl Context {
                     break;
                 }
             }
+            if ok {
+                ok = ctx.bound_elements_distinct(s, env)?;
+            }
             let go_on = if ok {
                 ctx.search_level(s, env, on_solution)?
             } else {
@@ -259,6 +303,26 @@ impl Context {
         }
     }
 
+    /// Whether the already-known elements of each pending `card({..}) = n` conjunct are pairwise distinct.
+    fn bound_elements_distinct(&self, s: &Search<'_>, env: &mut Env) -> Result<bool, EvalError> {
+        for (c, items) in &s.distinct {
+            if s.checked[*c] {
+                continue;
+            }
+            let mut seen = Vec::with_capacity(items.len());
+            for (e, vars) in items {
+                if vars.iter().all(|&j| s.bound[j]) {
+                    let v = self.eval_value(e, env)?;
+                    if seen.contains(&v) {
+                        return Ok(false);
+                    }
+                    seen.push(v);
+                }
+            }
+        }
+        Ok(true)
+    }
+
     /// The next variable(s) to bind and their candidate values.
     fn choose(&self, s: &Search<'_>, env: &mut Env) -> Result<Choice, EvalError> {
         let mut best: Option<Choice> = None;
@@ -316,11 +380,7 @@ impl Context {
                 continue;
             }
             let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
-            let free_of = |e: &Expr| {
-                let mut names = FxHashSet::default();
-                expr_names(e, &mut names);
-                !names.contains(name)
-            };
+            let free_of = |e: &Expr| !mentions(e, name);
             match op {
                 CompareOp::Eq => {
                     let other = if is_var(l) && free_of(r) {
@@ -528,6 +588,14 @@ impl Context {
             } else {
                 h.sub(&l).succ().to_usize().unwrap_or(usize::MAX)
             };
+            if size > limit {
+                return Err(limit_error(
+                    var.span,
+                    format!(
+                        "{name} has no finite domain and MININT..MAXINT has more than {limit} values"
+                    ),
+                ));
+            }
             return Ok(Choice {
                 vars: vec![i],
                 candidates: Candidates::Range(l, h),
@@ -635,9 +703,7 @@ impl Context {
 
     /// `e` as `(a, b)` with `e = a*name + b`, if `e` is linear in `name`.
     fn linear_form(&self, e: &Expr, name: &str, env: &mut Env) -> Option<(Int, Int)> {
-        let mut names = FxHashSet::default();
-        expr_names(e, &mut names);
-        if !names.contains(name) {
+        if !mentions(e, name) {
             return match self.eval(e, env) {
                 Ok(Val::Value(Value::Int(b))) => Some((Int::zero(), b)),
                 _ => None,
@@ -688,6 +754,9 @@ impl Context {
                     Int::from(&self.settings().minint),
                     Int::from(&self.settings().maxint),
                 );
+                if hi.sub(&lo).to_usize().is_none_or(|n| n >= limit) {
+                    return Err(too_large());
+                }
                 match Value::interval(&lo, &hi) {
                     Value::Set(v) => (v, false),
                     _ => unreachable!("interval builds a set"),
@@ -766,6 +835,33 @@ impl Context {
     }
 }
 
+/// The elements `e1..en` of a conjunct `card({e1, ..., en}) = n` (either side).
+fn distinct_elements(p: &Pred) -> Option<Vec<&Expr>> {
+    let PredKind::Compare(CompareOp::Eq, l, r) = &p.kind else {
+        return None;
+    };
+    for (a, b) in [(l, r), (r, l)] {
+        if let ExprKind::Unary(crate::ir::UnaryOp::Card, set) = &a.kind
+            && let ExprKind::SetEnum(items) = &set.kind
+            && let ExprKind::Int(n) = &b.kind
+            && *n == num_bigint::BigInt::from(items.len())
+        {
+            return Some(items.iter().collect());
+        }
+    }
+    None
+}
+
+fn type_mentions(ty: &Type, set: &str) -> bool {
+    match ty {
+        Type::Given(n) => &**n == set,
+        Type::Set(t) => type_mentions(t, set),
+        Type::Pair(a, b) => type_mentions(a, set) || type_mentions(b, set),
+        Type::Struct(fields) => fields.iter().any(|(_, t)| type_mentions(t, set)),
+        _ => false,
+    }
+}
+
 /// Whether `type_values` lists every value of the type (no INTEGER or STRING inside).
 fn type_is_enumerable(ty: &Type) -> bool {
     match ty {
@@ -840,9 +936,39 @@ impl Pattern {
     }
 }
 
+/// Where `pred_names`/`expr_names` put the identifiers they meet.
+pub(crate) trait NameSink<'a> {
+    fn add(&mut self, name: &'a str);
+}
+
+impl<'a> NameSink<'a> for FxHashSet<&'a str> {
+    fn add(&mut self, name: &'a str) {
+        self.insert(name);
+    }
+}
+
+/// Looks for one name without collecting anything.
+struct NameFinder<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl NameSink<'_> for NameFinder<'_> {
+    fn add(&mut self, name: &str) {
+        self.found |= name == self.name;
+    }
+}
+
+/// Whether `name` occurs in `e`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    let mut finder = NameFinder { name, found: false };
+    expr_names(e, &mut finder);
+    finder.found
+}
+
 /// Every identifier occurring in a predicate (an over-approximation of its free variables: inner binders
 /// are not subtracted, which can only delay a check).
-pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut FxHashSet<&'p str>) {
+pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut impl NameSink<'p>) {
     match &p.kind {
         PredKind::True | PredKind::False => {}
         PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| pred_names(q, out)),
@@ -868,11 +994,9 @@ pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut FxHashSet<&'p str>) {
     }
 }
 
-pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut FxHashSet<&'e str>) {
+pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut impl NameSink<'e>) {
     match &e.kind {
-        ExprKind::Var(n) => {
-            out.insert(n);
-        }
+        ExprKind::Var(n) => out.add(n),
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_) => {}
         ExprKind::Unary(_, a) | ExprKind::Field(a, _) => expr_names(a, out),
         ExprKind::Binary(_, a, b) => {

@@ -83,10 +83,10 @@ impl Context {
                 let result = self.solve_by_enumeration(vars, pred, env, limit);
                 env.truncate(mark);
                 let sols = result?;
-                if !sols.complete {
+                if !sols.complete && sols.solutions.is_empty() {
                     return Err(limit_error(
                         span,
-                        "the values of `: (P)` could not be enumerated completely",
+                        "`: (P)`: no solution found, but the variables were only explored within MININT..MAXINT",
                     ));
                 }
                 Ok(sols

@@ -412,15 +412,8 @@ impl Context {
             SymbolicSet::Comprehension { vars, pred, env } => {
                 let mut env = env.clone();
                 let mut out = Vec::new();
-                let complete = self.search(vars, pred, &mut env, &mut |_, env| {
-                    let vals: Vec<Value> = vars
-                        .iter()
-                        .map(|v| {
-                            env.get_value(&v.name)
-                                .cloned()
-                                .unwrap_or_else(Value::empty_set)
-                        })
-                        .collect();
+                let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+                    let vals = ctx.bound_values(vars, env, span)?;
                     out.push(tuple(&vals));
                     if out.len() > limit {
                         return Err(too_large());
@@ -443,14 +436,7 @@ impl Context {
                 let mut env = env.clone();
                 let mut out = Vec::new();
                 let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
-                    let vals: Vec<Value> = vars
-                        .iter()
-                        .map(|v| {
-                            env.get_value(&v.name)
-                                .cloned()
-                                .unwrap_or_else(Value::empty_set)
-                        })
-                        .collect();
+                    let vals = ctx.bound_values(vars, env, span)?;
                     let image = ctx.eval_value(body, env)?;
                     out.push(Value::pair(tuple(&vals), image));
                     if out.len() > limit {

@@ -1115,6 +1115,13 @@ fn transitions_of_a_counter_machine() {
         ]
     );
     assert_eq!(c.successors(consts, &s0, 2).expect("capped").len(), 3);
+    let (all, complete) = c.successors_with_completeness(consts, &s0, 4).expect("all");
+    assert_eq!(all.len(), 5);
+    assert!(complete, "exactly 4 `set` transitions exist");
+    let (_, complete) = c
+        .successors_with_completeness(consts, &s0, 3)
+        .expect("capped");
+    assert!(!complete);
 }
 
 #[test]
@@ -1169,4 +1176,73 @@ fn linear_equations_bind_variables_without_enumeration() {
         .expect("enumerate");
     assert_eq!(r.solutions, vec![vec![Value::int(-7)]]);
     assert!(r.complete);
+}
+
+#[test]
+fn huge_integer_bounds_are_refused_not_enumerated() {
+    let s = Settings {
+        maxint: 2_147_483_647.into(),
+        minint: (-2_147_483_647).into(),
+        ..Settings::default()
+    };
+    let c = Context::new(machine(), s).expect("context");
+    let vars = vec![tn("x", ity())];
+    let p = and(vec![
+        cmp(C::In, x(), konst(ExprConst::Integer)),
+        cmp(C::Lt, int(5), x()),
+    ]);
+    let r = c.solve_by_enumeration(&vars, &p, &Env::new(), 10);
+    assert!(matches!(r, Err(EvalError::Limit(_))), "{r:?}");
+    let bounded = and(vec![p, cmp(C::Lt, x(), int(8))]);
+    let r = c
+        .solve_by_enumeration(&vars, &bounded, &Env::new(), 10)
+        .expect("bounded");
+    assert_eq!(r.solutions.len(), 2);
+    assert!(r.complete);
+}
+
+#[test]
+fn answers_depending_on_default_set_sizes_are_incomplete() {
+    let mut m = machine();
+    m.properties = Pred::truth(sp());
+    let c = Context::new(m, Settings::default()).expect("context");
+    assert_eq!(
+        c.default_sized_sets(),
+        &["D".into()] as &[crate::syntax::ast::Name]
+    );
+    let d = Type::Given("D".into());
+    let vars: Vec<TypedName> = ["a", "b", "c"].iter().map(|n| tn(n, d.clone())).collect();
+    let v = |n: &str| var(n, d.clone());
+    let ne = |a, b| Pred::new(PredKind::Not(Box::new(cmp(C::Eq, a, b))), sp());
+    let distinct = and(vec![
+        ne(v("a"), v("b")),
+        ne(v("a"), v("c")),
+        ne(v("b"), v("c")),
+    ]);
+    let r = c
+        .solve_by_enumeration(&vars, &distinct, &Env::new(), 10)
+        .expect("enumerate");
+    assert!(r.solutions.is_empty());
+    assert!(!r.complete, "D has 2 elements only by default");
+    let colours = vec![tn("x", Type::Given("Colour".into()))];
+    let p = cmp(
+        C::Eq,
+        var("x", Type::Given("Colour".into())),
+        var("red", Type::Given("Colour".into())),
+    );
+    let r = c
+        .solve_by_enumeration(&colours, &p, &Env::new(), 10)
+        .expect("enumerate");
+    assert_eq!(r.solutions.len(), 1);
+    assert!(r.complete);
+}
+
+#[test]
+fn interpreter_types_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+    send_sync::<Env>();
+    send_sync::<Val>();
+    send_sync::<State>();
+    send_sync::<EvalError>();
 }

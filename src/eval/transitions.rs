@@ -118,9 +118,23 @@ impl Context {
         state: &State,
         max_per_op: usize,
     ) -> Result<Vec<Transition>, EvalError> {
+        Ok(self
+            .successors_with_completeness(constants, state, max_per_op)?
+            .0)
+    }
+
+    /// `successors`, and whether they are all of them: false when some operation's parameters were
+    /// enumerated only within MININT..MAXINT, or a per-operation limit dropped transitions.
+    pub fn successors_with_completeness(
+        &self,
+        constants: &[Value],
+        state: &State,
+        max_per_op: usize,
+    ) -> Result<(Vec<Transition>, bool), EvalError> {
         let m = self.machine();
         let mut env = self.state_env(constants, state)?;
         let mut out = Vec::new();
+        let mut all = true;
         for (k, op) in m.operations.iter().enumerate() {
             let cap = self
                 .settings()
@@ -131,22 +145,25 @@ impl Context {
             let truth = Pred::truth(op.span);
             let guard = parameter_guard(&op.body.kind).unwrap_or(&truth);
             let mut found: Vec<Transition> = Vec::new();
-            self.search(&op.params, guard, &mut env, &mut |ctx, env| {
+            let mut cut = false;
+            let complete = self.search(&op.params, guard, &mut env, &mut |ctx, env| {
                 let params = ctx.bound_values(&op.params, env, op.span)?;
                 for updates in ctx.execute(&op.body, env)? {
                     let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
                     if !found.contains(&t) {
+                        if found.len() >= cap {
+                            cut = true;
+                            return Ok(false);
+                        }
                         found.push(t);
-                    }
-                    if found.len() >= cap {
-                        return Ok(false);
                     }
                 }
                 Ok(true)
             })?;
+            all &= complete && !cut;
             out.extend(found);
         }
-        Ok(out)
+        Ok((out, all))
     }
 
     fn transition(

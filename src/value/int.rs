@@ -188,10 +188,6 @@ impl Int {
             Int::Big(b) => b.to_u32(),
         }
     }
-
-    pub fn is_positive(&self) -> bool {
-        !self.is_zero() && !self.is_negative()
-    }
 }
 
 #[cfg(test)]
