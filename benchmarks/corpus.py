@@ -34,6 +34,11 @@ def run(args, timeout):
         return None, "", "killed after %ss" % timeout
 
 
+def is_crash(code):
+    """Exit codes 0-3 are answers (3: a diagnostic); a panic (101), a signal or a hang is a crash."""
+    return code is None or code not in (0, 1, 2, 3)
+
+
 def machine_files():
     return sorted(p for p in MODELS.rglob("*") if p.suffix in (".mch", ".ref", ".imp"))
 
@@ -60,17 +65,25 @@ def check_corpus():
     crashes = []
     for f, (code, out, err) in regular:
         if code != 0:
-            if code not in (2, 3):
+            if is_crash(code):
                 crashes.append(f)
             causes[failure_cause(err)].append(f.relative_to(MODELS))
-    error_crashes = [f for f, (code, _, _) in errors if code not in (2, 3)]
+    error_crashes = [f for f, (code, _, _) in errors if is_crash(code)]
+    # Machines ProB itself loaded: expected.csv records a verdict (not ':unknown') for them.
+    with open(CORPUS / "expected.csv") as f:
+        prob_loaded = {r["model"] for r in csv.DictReader(f) if r["deadlock"] != ":unknown"}
+    by_prob = [(f, r) for f, r in regular if str(f.relative_to(MODELS)) in prob_loaded]
+    by_prob_ok = [f for f, (code, _, _) in by_prob if code == 0]
+    by_prob_failed = [str(f.relative_to(MODELS)) for f, (code, _, _) in by_prob if code != 0]
     error_accepted = [f for f, (code, _, _) in errors if code == 0]
     lines = [
         f"Command: `python3 benchmarks/corpus.py check` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores; "
         f"one `bsolve check` process per file, wall time {elapsed:.1f} s in all).",
         "",
         f"- Machines outside `B/ErrorMachines`: **{len(ok)} / {len(regular)} parse and type-check "
-        f"({100.0 * len(ok) / max(1, len(regular)):.1f} %)**; crashes (exit code other than 2/3): {len(crashes)}.",
+        f"({100.0 * len(ok) / max(1, len(regular)):.1f} %)**; crashes (panic, signal or hang): {len(crashes)}.",
+        f"- Of these, machines ProB loaded (expected.csv records a verdict): **{len(by_prob_ok)} / {len(by_prob)} "
+        f"parse and type-check**; the others: {', '.join(f'`{f}`' for f in by_prob_failed) or 'none'}.",
         f"- `B/ErrorMachines`: {len(errors)} machines, {len(errors) - len(error_accepted)} rejected with a diagnostic, "
         f"{len(error_accepted)} accepted, {len(error_crashes)} crashes.",
         "",
@@ -81,7 +94,8 @@ def check_corpus():
     ]
     for cause, fs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
         examples = ", ".join(f"`{f}`" for f in fs[:3])
-        lines.append(f"| {len(fs)} | {cause.replace('|', '\\|')} | {examples} |")
+        escaped = cause.replace("|", "\\|")
+        lines.append(f"| {len(fs)} | {escaped} | {examples} |")
     if error_accepted:
         lines += ["", "ErrorMachines accepted (their error is semantic, e.g. found only by model checking):", ""]
         lines += [f"- `{f.relative_to(MODELS)}`" for f in error_accepted]

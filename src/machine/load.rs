@@ -148,6 +148,7 @@ impl Loader {
         let mut seen_defs = FxHashSet::default();
         for (file, span) in std::mem::take(&mut m.definition_files) {
             if is_prob_library(&file) && !dir.join(&file).is_file() {
+                m.skipped_libraries.push((file, span));
                 continue;
             }
             let defs = load_definitions(&dir.join(&file), span, &mut seen_defs, &mut Vec::new())?;

@@ -341,6 +341,9 @@ pub struct Machine {
     /// Clauses bsolve parses but does not support (FREETYPES, VALUES, ...): name and span, reported by the
     /// type checker as "unsupported: ...".
     pub unsupported_clauses: Vec<(String, Span)>,
+    /// ProB standard-library `.def` files (`LibraryIO.def`, `CHOOSE.def` ...) that the machine includes and
+    /// bsolve does not provide; identifiers they would define are reported as unsupported, not unknown.
+    pub skipped_libraries: Vec<(String, Span)>,
 }
 
 impl Machine {
@@ -370,6 +373,7 @@ impl Machine {
             definitions: vec![],
             definition_files: vec![],
             unsupported_clauses: vec![],
+            skipped_libraries: vec![],
         }
     }
 }

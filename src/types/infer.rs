@@ -191,6 +191,27 @@ fn is_set_parameter(name: &str) -> bool {
 
 /// Expand definitions, infer types, lower to the typed IR.
 pub fn check_machine(m: &ast::Machine) -> Result<ir::Machine> {
+    check_flattened(m).map_err(|d| explain_library_identifier(d, m))
+}
+
+/// An unknown identifier in a machine that includes a ProB library we do not provide most likely comes
+/// from that library: say so, as an unsupported construct rather than a mistake in the model.
+fn explain_library_identifier(d: Diagnostic, m: &ast::Machine) -> Diagnostic {
+    match m.skipped_libraries.first() {
+        Some((library, _)) if d.message.starts_with("unknown identifier") => {
+            Diagnostic::unsupported(
+                d.span,
+                format!(
+                    "{} (ProB's external functions from `{library}` are not provided by bsolve)",
+                    d.message
+                ),
+            )
+        }
+        _ => d,
+    }
+}
+
+fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     if let Some((clause, span)) = m.unsupported_clauses.first() {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
