@@ -10,7 +10,9 @@ const STACK_BYTES: usize = 512 << 20;
 
 fn main() -> ExitCode {
     let args = cli::normalise_args(std::env::args().collect());
-    let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || cli::run(args));
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || cli::run(args));
     let code = match worker.map(|handle| handle.join()) {
         Ok(Ok(code)) => code,
         // A panic is a bug in bsolve: its message is already printed; report it as an internal error.

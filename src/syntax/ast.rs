@@ -205,6 +205,33 @@ pub enum Op {
     Drop,    // s \|/ n
 }
 
+impl Op {
+    /// Operators whose application is a predicate (connectives and comparisons); all others build
+    /// expressions.
+    pub fn is_predicate(self) -> bool {
+        matches!(
+            self,
+            Op::And
+                | Op::Or
+                | Op::Implies
+                | Op::Equiv
+                | Op::Not
+                | Op::Eq
+                | Op::NotEq
+                | Op::In
+                | Op::NotIn
+                | Op::Subset
+                | Op::NotSubset
+                | Op::Strict
+                | Op::NotStrict
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Subst {
     pub kind: SubstKind,

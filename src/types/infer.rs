@@ -517,7 +517,7 @@ pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) ->
 
 /// Whether a term (after definition expansion) is a predicate rather than an expression.
 pub(super) fn is_predicate(t: &ast::Term) -> bool {
-    use ast::{ConstKind, Op, TermKind};
+    use ast::{ConstKind, TermKind};
     match &t.kind {
         TermKind::Const(k) => matches!(k, ConstKind::Btrue | ConstKind::Bfalse),
         TermKind::Quantifier(..) => true,
@@ -526,26 +526,7 @@ pub(super) fn is_predicate(t: &ast::Term) -> bool {
             .map(|(_, v)| is_predicate(v))
             .unwrap_or_else(|| is_predicate(els)),
         TermKind::Let(_, _, body) => is_predicate(body),
-        TermKind::Op(op, _) => matches!(
-            op,
-            Op::And
-                | Op::Or
-                | Op::Implies
-                | Op::Equiv
-                | Op::Not
-                | Op::Eq
-                | Op::NotEq
-                | Op::In
-                | Op::NotIn
-                | Op::Subset
-                | Op::NotSubset
-                | Op::Strict
-                | Op::NotStrict
-                | Op::Lt
-                | Op::Le
-                | Op::Gt
-                | Op::Ge
-        ),
+        TermKind::Op(op, _) => op.is_predicate(),
         _ => false,
     }
 }

@@ -31,29 +31,6 @@ pub(super) fn snippet(span: Span) -> String {
     }
 }
 
-fn pred_ops(op: Op) -> bool {
-    matches!(
-        op,
-        Op::And
-            | Op::Or
-            | Op::Implies
-            | Op::Equiv
-            | Op::Not
-            | Op::Eq
-            | Op::NotEq
-            | Op::In
-            | Op::NotIn
-            | Op::Subset
-            | Op::NotSubset
-            | Op::Strict
-            | Op::NotStrict
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-    )
-}
-
 impl Checker {
     /// Unifies, reporting a mismatch at `span` with the source text of `context`.
     pub(super) fn expect(&mut self, expected: &Type, found: &Type, span: Span) -> Result<()> {
@@ -141,7 +118,7 @@ impl Checker {
         let kind = match &t.kind {
             TermKind::Const(ConstKind::Btrue) => PredKind::True,
             TermKind::Const(ConstKind::Bfalse) => PredKind::False,
-            TermKind::Op(op, args) if pred_ops(*op) => return self.pred_op(*op, args, span),
+            TermKind::Op(op, args) if op.is_predicate() => return self.pred_op(*op, args, span),
             TermKind::Quantifier(q, ids, body) => {
                 let what = match q {
                     Quant::Forall => "universally quantified identifier",
@@ -364,7 +341,7 @@ impl Checker {
             TermKind::Int(n) => (ExprKind::Int(n.clone()), Type::Integer),
             TermKind::Str(s) => (ExprKind::Str(s.clone()), Type::String),
             TermKind::Const(k) => self.constant(*k, span)?,
-            TermKind::Op(op, _) if pred_ops(*op) => {
+            TermKind::Op(op, _) if op.is_predicate() => {
                 return Err(Diagnostic::type_error(
                     span,
                     format!(
