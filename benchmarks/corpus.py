@@ -3,6 +3,7 @@
 
     python3 benchmarks/corpus.py check   # parse + type-check every machine: success rate, failures by cause
     python3 benchmarks/corpus.py mc      # explicit MC vs ProB's recorded verdicts and state counts
+                                         # (per machine: benchmarks/corpus_mc_results.csv)
 
 Needs a release build (cargo build --release) and ../shared/corpus. Each section of CORPUS.md between
 `<!-- BEGIN name -->` and `<!-- END name -->` is replaced by the new figures; the rest is kept.
@@ -146,6 +147,13 @@ def mc_corpus():
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(mc_one, rows))
     elapsed = time.time() - start
+    with open(ROOT / "benchmarks" / "corpus_mc_results.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["model", "prob_verdict", "bsolve_verdict", "bsolve_status", "prob_states", "bsolve_states",
+                      "prob_transitions", "bsolve_transitions", "bsolve_ms"])
+        for r, e, o, res in results:
+            out.writerow([r["model"], e or "", o or "", res.get("status", ""), r["states"], res.get("states", ""),
+                          r["transitions"], res.get("transitions", ""), res.get("time_ms", "")])
     finished = [(r, e, o, res) for r, e, o, res in results if o is not None and e is not None]
     agree = [x for x in finished if x[1] == x[2]]
     disagree = [x for x in finished if x[1] != x[2]]
