@@ -77,6 +77,14 @@ fn deferred_set_examples_without_symmetry_reduction() {
 fn default_number_of_setups_is_max_initialisations() {
     let (code, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch")]);
     assert_eq!(code, 0);
+    assert_eq!(solutions(&json).len(), 1000);
+    let (code, json) = bsolve_json(&[
+        "setup-constants",
+        &model("DeferredSymmetry.mch"),
+        "-p",
+        "MAX_INITIALISATIONS=4",
+    ]);
+    assert_eq!(code, 0);
     assert_eq!(solutions(&json).len(), 4);
 }
 

@@ -23,7 +23,15 @@ fn expected() -> HashMap<String, (String, String, String, String)> {
         .skip(1)
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
-            (f[0].to_string(), (f[1].to_string(), f[2].to_string(), f[3].to_string(), f[4].to_string()))
+            (
+                f[0].to_string(),
+                (
+                    f[1].to_string(),
+                    f[2].to_string(),
+                    f[3].to_string(),
+                    f[4].to_string(),
+                ),
+            )
         })
         .collect()
 }
@@ -45,7 +53,10 @@ fn mc_reproduces_probs_verdicts_on_fast_corpus_machines() {
                 continue;
             }
         };
-        let options = McOptions { timeout: Some(Duration::from_secs(20)), ..McOptions::default() };
+        let options = McOptions {
+            timeout: Some(Duration::from_secs(20)),
+            ..McOptions::default()
+        };
         let result = match model_check(&model, &options) {
             Ok(r) => r,
             Err(d) => {
@@ -69,12 +80,21 @@ fn mc_reproduces_probs_verdicts_on_fast_corpus_machines() {
         };
         if ours != theirs {
             failures.push(format!("{name}: ProB {theirs}, bsolve {ours}"));
-        } else if ours == "none" && (result.states.to_string(), result.transitions.to_string()) != (states.clone(), transitions.clone()) {
+        } else if ours == "none"
+            && (result.states.to_string(), result.transitions.to_string())
+                != (states.clone(), transitions.clone())
+        {
             failures.push(format!(
                 "{name}: ProB {states} states / {transitions} transitions, bsolve {} / {}",
                 result.states, result.transitions
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} machines differ:\n{}", failures.len(), MACHINES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} machines differ:\n{}",
+        failures.len(),
+        MACHINES.len(),
+        failures.join("\n")
+    );
 }
