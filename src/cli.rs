@@ -4,6 +4,7 @@ use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
 use bsolve::check::{Model, Options, evaluate, mc, setup};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::{self, Exit, text};
+use bsolve::value::display::display_with_type;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -364,7 +365,7 @@ fn cmd_check(model: &Model, g: &Global) -> Result<Exit, Diagnostic> {
 fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic> {
     let result = evaluate::evaluate(model, formula)?;
     let (answer, exit) = match &result.outcome {
-        evaluate::EvalOutcome::Value(v, _) => (v.to_string(), Exit::Holds),
+        evaluate::EvalOutcome::Value(v, ty) => (display_with_type(v, ty), Exit::Holds),
         evaluate::EvalOutcome::Truth(true) => ("TRUE".to_string(), Exit::Holds),
         evaluate::EvalOutcome::Truth(false) => ("FALSE".to_string(), Exit::Counterexample),
         evaluate::EvalOutcome::Solution(Some(a), _) => (

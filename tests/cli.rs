@@ -202,6 +202,7 @@ fn eval_without_a_machine() {
         bsolve(&["eval", "card({1,2,3}) + 2**70"]).1.trim(),
         "1180591620717411303427"
     );
+    assert_eq!(bsolve(&["eval", "rev([1,2]) ^ [3]"]).1.trim(), "[2,1,3]");
     let (code, out, _) = bsolve(&["eval", "x : 1..5 & x * x = 16"]);
     assert_eq!(code, 0);
     assert!(out.contains("x = 4"), "{out}");
