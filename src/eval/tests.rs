@@ -899,7 +899,9 @@ fn substitutions() {
         ))
     };
     assert_eq!(ok(case(2)), vec!["x=12"]);
-    assert!(ok(case(4)).is_empty());
+    // No matching branch and no ELSE: skip (one outcome changing nothing), not blocked.
+    assert_eq!(ok(case(4)), ok(subst(SubstKind::Skip)));
+    assert_eq!(ok(case(4)).len(), 1);
     assert_eq!(
         ok(subst(SubstKind::Let(
             vec![(tn("k", ity()), int(4))],
