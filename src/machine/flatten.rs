@@ -132,6 +132,36 @@ fn expand_own_definitions(m: &mut Machine) -> Result<()> {
     Ok(())
 }
 
+/// Expands a machine's own definitions in its own clauses when one of them has the name of an identifier a
+/// referenced machine declares: the definition is the machine's text macro, so it must win in the
+/// machine's own text (as in Atelier B), while after merging the declared identifier would hide it.
+pub(super) fn expand_shadowed_definitions(m: &mut Machine, children: &[&Machine]) -> Result<()> {
+    let own = declared_names(m);
+    let by_children: FxHashSet<Name> = children.iter().flat_map(|c| declared_names(c)).collect();
+    if m.definitions
+        .iter()
+        .any(|d| !own.contains(&d.name.name) && by_children.contains(&d.name.name))
+    {
+        expand_own_definitions(m)?;
+    }
+    Ok(())
+}
+
+/// The sets, set elements, parameters, constants and variables a machine declares.
+fn declared_names(m: &Machine) -> FxHashSet<Name> {
+    let mut known: FxHashSet<Name> = FxHashSet::default();
+    for s in &m.sets {
+        known.insert(s.name.name.clone());
+        for e in s.elements.iter().flatten() {
+            known.insert(e.name.clone());
+        }
+    }
+    known.extend(m.params.iter().map(|p| p.name.clone()));
+    known.extend(m.constants.iter().map(|(c, _)| c.name.clone()));
+    known.extend(m.variables.iter().map(|(v, _)| v.name.clone()));
+    known
+}
+
 /// Applies a rewriter to every clause of a machine, renaming operations and variables as it says.
 fn rewrite_machine(m: &mut Machine, rw: &Rewriter) {
     if rw.is_empty() {
@@ -373,16 +403,7 @@ fn inherit_precondition(op: &mut Operation, abs_op: &Operation, known: &FxHashSe
 
 /// Every identifier a refinement's invariant may mention.
 fn known_names(m: &Machine) -> FxHashSet<Name> {
-    let mut known: FxHashSet<Name> = FxHashSet::default();
-    for s in &m.sets {
-        known.insert(s.name.name.clone());
-        for e in s.elements.iter().flatten() {
-            known.insert(e.name.clone());
-        }
-    }
-    known.extend(m.params.iter().map(|p| p.name.clone()));
-    known.extend(m.constants.iter().map(|(c, _)| c.name.clone()));
-    known.extend(m.variables.iter().map(|(v, _)| v.name.clone()));
+    let mut known = declared_names(m);
     known.extend(m.definitions.iter().map(|d| d.name.name.clone()));
     known
 }

@@ -1,7 +1,9 @@
 //! Reading machine and `.def` files, resolving references relative to the referencing file, and driving the
 //! flattening (`flatten`).
 
-use super::flatten::{Reference, inline_calls, instantiate, merge, refine};
+use super::flatten::{
+    Reference, expand_shadowed_definitions, inline_calls, instantiate, merge, refine,
+};
 use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
 use crate::syntax::ast::{
     Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation,
@@ -182,6 +184,8 @@ impl Loader {
                 children.push((instantiate(child, &r)?, how));
             }
         }
+        let child_machines: Vec<&Machine> = children.iter().map(|(c, _)| c).collect();
+        expand_shadowed_definitions(&mut m, &child_machines)?;
         // Each merge puts the child's items first: merging in reverse keeps the source order.
         let mut extended: Vec<Vec<Operation>> = Vec::new();
         for (child, how) in children.into_iter().rev() {

@@ -237,3 +237,26 @@ fn the_checked_machine_runs_the_operations_of_the_machines_it_uses() {
     let top = load(&dir.join("Top.mch")).expect("loads");
     assert!(names(&top).2.is_empty());
 }
+
+#[test]
+fn own_definition_wins_over_a_seen_constant_of_the_same_name_in_own_text() {
+    let dir = project(
+        "shadow",
+        &[
+            (
+                "Seen.mch",
+                "MACHINE Seen\nDEFINITIONS one == 1\nCONSTANTS aa\nPROPERTIES aa = one\nEND",
+            ),
+            (
+                "Main.mch",
+                "MACHINE Main\nSEES Seen\nDEFINITIONS aa == 5\nCONSTANTS xx\nPROPERTIES xx = aa\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Main.mch")).expect("loads");
+    let props = format!("{:?}", m.properties);
+    // Seen's `aa = 1` stays about the constant; Main's `xx = aa` became `xx = 5`.
+    assert!(props.contains("Int(5)"), "{props}");
+    assert!(props.contains("Int(1)"), "{props}");
+    check_machine(&m).expect("types");
+}
