@@ -5,8 +5,9 @@
 //!   are merged (the variables too, so that the seeing machine can read them; the seen machine's
 //!   initialisation runs first). M's operations may be called (B allows only query operations; this is
 //!   not checked) and such calls are inlined. The machine being checked itself (the top of the loading)
-//!   takes the operations of the machines it USES as its own, like EXTENDS, as ProB does: its invariant
-//!   must then survive what the used machine does to the shared variables.
+//!   takes the operations of the machines it SEES or USES as its own, like EXTENDS, as ProB does (the
+//!   state counts of ProB's runs show it): its invariant must then survive what the seen machine does to
+//!   the shared variables.
 //! - INCLUDES / IMPORTS p.M(args): the same, after substituting M's parameters by `args` (M's CONSTRAINTS
 //!   then join the PROPERTIES) and renaming M's variables and operations `x` → `p.x`; M's operations become
 //!   callable and calls to them are inlined. EXTENDS = INCLUDES + PROMOTES of all M's operations.

@@ -160,10 +160,10 @@ impl Loader {
                 }
             }
         }
-        // The machine being checked runs with the machines it USES, their operations included (as ProB
-        // does: the used variables then change as they would in the including composition); a USES
+        // The machine being checked runs with the machines it SEES or USES, their operations included (as
+        // ProB does: the shared variables then change as they would in a composition); a SEES or USES
         // deeper down only gives read access.
-        let uses = if self.stack.len() <= 1 {
+        let seen = if self.stack.len() <= 1 {
             Reference::Extends
         } else {
             Reference::Sees
@@ -171,8 +171,8 @@ impl Loader {
         let mut callable: FxHashMap<Name, Operation> = FxHashMap::default();
         let mut promoted: Vec<Operation> = Vec::new();
         let groups: [(Vec<MachineRef>, Reference); 5] = [
-            (std::mem::take(&mut m.sees), Reference::Sees),
-            (std::mem::take(&mut m.uses), uses),
+            (std::mem::take(&mut m.sees), seen),
+            (std::mem::take(&mut m.uses), seen),
             (std::mem::take(&mut m.includes), Reference::Includes),
             (std::mem::take(&mut m.imports), Reference::Includes),
             (std::mem::take(&mut m.extends), Reference::Extends),

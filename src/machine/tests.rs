@@ -214,7 +214,7 @@ fn inlined_parameters_do_not_capture_call_site_names() {
 }
 
 #[test]
-fn the_checked_machine_runs_the_operations_of_the_machines_it_uses() {
+fn the_checked_machine_runs_the_operations_of_the_machines_it_sees_or_uses() {
     let used = "MACHINE Life\nSETS P = {p1, p2}\nVARIABLES alive\nINVARIANT alive <: P\n\
                 INITIALISATION alive := P\nOPERATIONS die(x) = PRE x : alive THEN alive := alive - {x} END\nEND";
     let dir = project(
@@ -227,8 +227,15 @@ fn the_checked_machine_runs_the_operations_of_the_machines_it_uses() {
                  INITIALISATION reg := {}\nOPERATIONS add(x) = PRE x : alive THEN reg := reg \\/ {x} END\nEND",
             ),
             ("Top.mch", "MACHINE Top\nINCLUDES Reg, Life\nEND"),
+            (
+                "Watch.mch",
+                "MACHINE Watch\nSEES Life\nVARIABLES seen\nINVARIANT seen <: P\n\
+                 INITIALISATION seen := {}\nOPERATIONS look = seen := alive\nEND",
+            ),
         ],
     );
+    let m = load(&dir.join("Watch.mch")).expect("loads");
+    assert_eq!(names(&m).2, ["look", "die"]);
     let m = load(&dir.join("Reg.mch")).expect("loads");
     let (_, vars, ops) = names(&m);
     assert_eq!(vars, ["alive", "reg"]);
