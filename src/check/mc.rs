@@ -303,11 +303,23 @@ impl<'m> Explorer<'m> {
         let state = State {
             values: vars.as_ref().clone(),
         };
-        let transitions = self
-            .model
-            .context
-            .successors(&constants, &state, self.max_ops)?;
+        let (transitions, complete) =
+            self.model
+                .context
+                .successors_with_completeness(&constants, &state, self.max_ops)?;
         if transitions.is_empty() && self.options.check_deadlock {
+            // No transition found among partially enumerated parameters (an integer beyond
+            // MININT..MAXINT, a STRING) proves nothing: an operation may still be enabled.
+            if !complete {
+                return Ok(Some((
+                    Verdict::Incomplete(
+                        "no operation is enabled for the parameter values enumerated, but some \
+                         parameter domains could only be enumerated partially"
+                            .into(),
+                    ),
+                    None,
+                )));
+            }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
         let machine = self.model.machine();
@@ -456,5 +468,51 @@ fn step(label: &str, params: Assignment, outputs: Assignment, changed: Assignmen
         params,
         outputs,
         changed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::model::Options;
+
+    fn check(name: &str, text: &str) -> McResult {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-mc-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, text).expect("write temp machine");
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        model_check(&model, &McOptions::default()).expect("checks")
+    }
+
+    #[test]
+    fn no_deadlock_claimed_when_parameters_were_enumerated_partially() {
+        // No STRING is enumerated, yet the operation is enabled.
+        let r = check(
+            "partial",
+            "MACHINE Partial\nVARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
+             OPERATIONS op(s) = PRE s : STRING THEN skip END\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::Incomplete(_)),
+            "{:?}",
+            r.verdict
+        );
+        // `n > 200` has no value within MININT..MAXINT: the values from 201 on are tried.
+        let r = check(
+            "beyond",
+            "MACHINE Beyond\nVARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
+             OPERATIONS op(n) = PRE n : INTEGER & n > 200 THEN skip END\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::NoErrorFound),
+            "{:?}",
+            r.verdict
+        );
+        let r = check(
+            "complete",
+            "MACHINE Complete\nVARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
+             OPERATIONS op(b) = PRE b : BOOL & b /= b THEN skip END\nEND",
+        );
+        assert!(matches!(r.verdict, Verdict::Deadlock), "{:?}", r.verdict);
     }
 }

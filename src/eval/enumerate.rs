@@ -575,13 +575,16 @@ impl Context {
         if var.ty == Type::Integer {
             let minint = Int::from(&self.settings().minint);
             let maxint = Int::from(&self.settings().maxint);
-            let l = match lo {
-                Some((l, _)) if l > minint => l,
-                _ => minint,
-            };
-            let h = match hi {
-                Some((h, _)) if h < maxint => h,
-                _ => maxint,
+            // A one-sided bound beyond MININT..MAXINT moves the window of that width to the bound, so
+            // that `x > 200` still finds witnesses (as ProB does).
+            let width = maxint.sub(&minint);
+            let (l, h) = match (lo, hi) {
+                (Some((l, _)), None) if l > maxint => (l.clone(), l.add(&width)),
+                (None, Some((h, _))) if h < minint => (h.sub(&width), h),
+                (lo, hi) => (
+                    lo.map_or(minint.clone(), |(l, _)| l.max(minint)),
+                    hi.map_or(maxint.clone(), |(h, _)| h.min(maxint)),
+                ),
             };
             let size = if h < l {
                 0

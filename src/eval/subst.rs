@@ -228,9 +228,11 @@ impl Context {
                         }
                     }
                 }
+                // A CASE without ELSE does nothing when no branch matches (`ELSE skip`), as ProB
+                // and the B-Book read it; it does not block.
                 match otherwise {
                     Some(b) => self.exec(b, env),
-                    None => Ok(Vec::new()),
+                    None => Ok(vec![Vec::new()]),
                 }
             }
             SubstKind::While {

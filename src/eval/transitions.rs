@@ -2,7 +2,7 @@
 
 use super::{Context, Enumeration, Env, EvalError, internal_error};
 use crate::diag::Span;
-use crate::ir::{Pred, PredKind, SubstKind};
+use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, SubstKind, TypedName};
 use crate::value::Value;
 
 /// A state: the values of the machine's variables, in `machine.variables` order.
@@ -23,11 +23,33 @@ pub struct Transition {
     pub target: State,
 }
 
-/// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard.
-fn parameter_guard(kind: &SubstKind) -> Option<&Pred> {
+/// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
+/// possibly under LETs, whose identifiers are then searched together with the parameters (returned first),
+/// so that a guard such as `LET y BE y = v+1 IN SELECT p : {y, y+1} THEN .. END END` bounds `p`.
+fn parameter_guard(kind: &SubstKind) -> Option<(Vec<TypedName>, Pred)> {
     match kind {
-        SubstKind::Pre(p, _) => Some(p),
-        SubstKind::Select(branches, None) if branches.len() == 1 => Some(&branches[0].0),
+        SubstKind::Pre(p, _) => Some((Vec::new(), p.clone())),
+        SubstKind::Select(branches, None) if branches.len() == 1 => {
+            Some((Vec::new(), branches[0].0.clone()))
+        }
+        SubstKind::Let(bindings, body) => {
+            let (inner_vars, inner) = parameter_guard(&body.kind)?;
+            let mut vars: Vec<TypedName> = bindings.iter().map(|(n, _)| n.clone()).collect();
+            let mut parts: Vec<Pred> = bindings
+                .iter()
+                .map(|(n, e)| {
+                    let var = Expr::new(ExprKind::Var(n.name.clone()), n.ty.clone(), n.span);
+                    Pred::new(
+                        PredKind::Compare(CompareOp::Eq, Box::new(var), Box::new(e.clone())),
+                        e.span,
+                    )
+                })
+                .collect();
+            vars.extend(inner_vars);
+            let span = inner.span;
+            parts.push(inner);
+            Some((vars, Pred::new(PredKind::And(parts), span)))
+        }
         _ => None,
     }
 }
@@ -142,11 +164,18 @@ impl Context {
                 .iter()
                 .find(|(n, _)| *n == op.name)
                 .map_or(max_per_op, |(_, l)| (*l).min(max_per_op));
-            let truth = Pred::truth(op.span);
-            let guard = parameter_guard(&op.body.kind).unwrap_or(&truth);
+            let (locals, guard) = parameter_guard(&op.body.kind)
+                .filter(|(locals, _)| {
+                    // A LET identifier hiding a parameter would make the search bind it twice.
+                    locals
+                        .iter()
+                        .all(|l| op.params.iter().all(|p| p.name != l.name))
+                })
+                .unwrap_or_else(|| (Vec::new(), Pred::truth(op.span)));
+            let searched: Vec<TypedName> = op.params.iter().chain(&locals).cloned().collect();
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let complete = self.search(&op.params, guard, &mut env, &mut |ctx, env| {
+            let complete = self.search(&searched, &guard, &mut env, &mut |ctx, env| {
                 let params = ctx.bound_values(&op.params, env, op.span)?;
                 for updates in ctx.execute(&op.body, env)? {
                     let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
@@ -206,5 +235,34 @@ impl Context {
             outputs,
             target: State { values },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{Model, Options};
+    use crate::value::Value;
+
+    /// The parameters of the transitions from the (single) initial state of a machine without constants.
+    fn successor_params(name: &str, text: &str) -> Vec<Vec<Value>> {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-tr-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, text).expect("write temp machine");
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        let ctx = &model.context;
+        let init = ctx.initial_states(&[], 10).expect("initialises");
+        let succ = ctx.successors(&[], &init[0], 100).expect("successors");
+        succ.into_iter().map(|t| t.params).collect()
+    }
+
+    #[test]
+    fn let_bound_guards_bound_the_parameters() {
+        // p can only be 8 or 9, beyond MAXINT: the LET and the SELECT under it give its domain.
+        let params = successor_params(
+            "let",
+            "MACHINE L\nVARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := 7\nOPERATIONS\n\
+             op(p) = LET w BE w = v+1 IN SELECT p : {w, w+1} & p < 10 THEN v := p END END\nEND",
+        );
+        assert_eq!(params, vec![vec![Value::int(8)], vec![Value::int(9)]]);
     }
 }

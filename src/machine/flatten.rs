@@ -4,7 +4,10 @@
 //! - SEES / USES M: M's sets, constants, properties, variables, invariant, assertions and initialisation
 //!   are merged (the variables too, so that the seeing machine can read them; the seen machine's
 //!   initialisation runs first). M's operations may be called (B allows only query operations; this is
-//!   not checked) and such calls are inlined.
+//!   not checked) and such calls are inlined. The machine being checked itself (the top of the loading)
+//!   takes the operations of the machines it SEES or USES as its own, like EXTENDS, as ProB does (the
+//!   state counts of ProB's runs show it): its invariant must then survive what the seen machine does to
+//!   the shared variables.
 //! - INCLUDES / IMPORTS p.M(args): the same, after substituting M's parameters by `args` (M's CONSTRAINTS
 //!   then join the PROPERTIES) and renaming M's variables and operations `x` → `p.x`; M's operations become
 //!   callable and calls to them are inlined. EXTENDS = INCLUDES + PROMOTES of all M's operations.
@@ -128,6 +131,36 @@ fn expand_own_definitions(m: &mut Machine) -> Result<()> {
         op.body = defs.expand_subst(&op.body)?;
     }
     Ok(())
+}
+
+/// Expands a machine's own definitions in its own clauses when one of them has the name of an identifier a
+/// referenced machine declares: the definition is the machine's text macro, so it must win in the
+/// machine's own text (as in Atelier B), while after merging the declared identifier would hide it.
+pub(super) fn expand_shadowed_definitions(m: &mut Machine, children: &[&Machine]) -> Result<()> {
+    let own = declared_names(m);
+    let by_children: FxHashSet<Name> = children.iter().flat_map(|c| declared_names(c)).collect();
+    if m.definitions
+        .iter()
+        .any(|d| !own.contains(&d.name.name) && by_children.contains(&d.name.name))
+    {
+        expand_own_definitions(m)?;
+    }
+    Ok(())
+}
+
+/// The sets, set elements, parameters, constants and variables a machine declares.
+fn declared_names(m: &Machine) -> FxHashSet<Name> {
+    let mut known: FxHashSet<Name> = FxHashSet::default();
+    for s in &m.sets {
+        known.insert(s.name.name.clone());
+        for e in s.elements.iter().flatten() {
+            known.insert(e.name.clone());
+        }
+    }
+    known.extend(m.params.iter().map(|p| p.name.clone()));
+    known.extend(m.constants.iter().map(|(c, _)| c.name.clone()));
+    known.extend(m.variables.iter().map(|(v, _)| v.name.clone()));
+    known
 }
 
 /// Applies a rewriter to every clause of a machine, renaming operations and variables as it says.
@@ -371,16 +404,7 @@ fn inherit_precondition(op: &mut Operation, abs_op: &Operation, known: &FxHashSe
 
 /// Every identifier a refinement's invariant may mention.
 fn known_names(m: &Machine) -> FxHashSet<Name> {
-    let mut known: FxHashSet<Name> = FxHashSet::default();
-    for s in &m.sets {
-        known.insert(s.name.name.clone());
-        for e in s.elements.iter().flatten() {
-            known.insert(e.name.clone());
-        }
-    }
-    known.extend(m.params.iter().map(|p| p.name.clone()));
-    known.extend(m.constants.iter().map(|(c, _)| c.name.clone()));
-    known.extend(m.variables.iter().map(|(v, _)| v.name.clone()));
+    let mut known = declared_names(m);
     known.extend(m.definitions.iter().map(|d| d.name.name.clone()));
     known
 }

@@ -1,7 +1,9 @@
 //! Reading machine and `.def` files, resolving references relative to the referencing file, and driving the
 //! flattening (`flatten`).
 
-use super::flatten::{Reference, inline_calls, instantiate, merge, refine};
+use super::flatten::{
+    Reference, expand_shadowed_definitions, inline_calls, instantiate, merge, refine,
+};
 use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
 use crate::syntax::ast::{
     Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation,
@@ -158,11 +160,19 @@ impl Loader {
                 }
             }
         }
+        // The machine being checked runs with the machines it SEES or USES, their operations included (as
+        // ProB does: the shared variables then change as they would in a composition); a SEES or USES
+        // deeper down only gives read access.
+        let seen = if self.stack.len() <= 1 {
+            Reference::Extends
+        } else {
+            Reference::Sees
+        };
         let mut callable: FxHashMap<Name, Operation> = FxHashMap::default();
         let mut promoted: Vec<Operation> = Vec::new();
         let groups: [(Vec<MachineRef>, Reference); 5] = [
-            (std::mem::take(&mut m.sees), Reference::Sees),
-            (std::mem::take(&mut m.uses), Reference::Sees),
+            (std::mem::take(&mut m.sees), seen),
+            (std::mem::take(&mut m.uses), seen),
             (std::mem::take(&mut m.includes), Reference::Includes),
             (std::mem::take(&mut m.imports), Reference::Includes),
             (std::mem::take(&mut m.extends), Reference::Extends),
@@ -174,6 +184,8 @@ impl Loader {
                 children.push((instantiate(child, &r)?, how));
             }
         }
+        let child_machines: Vec<&Machine> = children.iter().map(|(c, _)| c).collect();
+        expand_shadowed_definitions(&mut m, &child_machines)?;
         // Each merge puts the child's items first: merging in reverse keeps the source order.
         let mut extended: Vec<Vec<Operation>> = Vec::new();
         for (child, how) in children.into_iter().rev() {

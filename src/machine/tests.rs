@@ -212,3 +212,58 @@ fn inlined_parameters_do_not_capture_call_site_names() {
     let checked = check_machine(&m).expect("no capture: `ii` stays the VAR identifier");
     assert_eq!(checked.operations[0].outputs[0].ty, Type::Integer);
 }
+
+#[test]
+fn the_checked_machine_runs_the_operations_of_the_machines_it_sees_or_uses() {
+    let used = "MACHINE Life\nSETS P = {p1, p2}\nVARIABLES alive\nINVARIANT alive <: P\n\
+                INITIALISATION alive := P\nOPERATIONS die(x) = PRE x : alive THEN alive := alive - {x} END\nEND";
+    let dir = project(
+        "uses",
+        &[
+            ("Life.mch", used),
+            (
+                "Reg.mch",
+                "MACHINE Reg\nUSES Life\nVARIABLES reg\nINVARIANT reg <: alive\n\
+                 INITIALISATION reg := {}\nOPERATIONS add(x) = PRE x : alive THEN reg := reg \\/ {x} END\nEND",
+            ),
+            ("Top.mch", "MACHINE Top\nINCLUDES Reg, Life\nEND"),
+            (
+                "Watch.mch",
+                "MACHINE Watch\nSEES Life\nVARIABLES seen\nINVARIANT seen <: P\n\
+                 INITIALISATION seen := {}\nOPERATIONS look = seen := alive\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Watch.mch")).expect("loads");
+    assert_eq!(names(&m).2, ["look", "die"]);
+    let m = load(&dir.join("Reg.mch")).expect("loads");
+    let (_, vars, ops) = names(&m);
+    assert_eq!(vars, ["alive", "reg"]);
+    assert_eq!(ops, ["add", "die"]);
+    // Deeper down, USES only gives read access: `Top` has no operations of its own or promoted.
+    let top = load(&dir.join("Top.mch")).expect("loads");
+    assert!(names(&top).2.is_empty());
+}
+
+#[test]
+fn own_definition_wins_over_a_seen_constant_of_the_same_name_in_own_text() {
+    let dir = project(
+        "shadow",
+        &[
+            (
+                "Seen.mch",
+                "MACHINE Seen\nDEFINITIONS one == 1\nCONSTANTS aa\nPROPERTIES aa = one\nEND",
+            ),
+            (
+                "Main.mch",
+                "MACHINE Main\nSEES Seen\nDEFINITIONS aa == 5\nCONSTANTS xx\nPROPERTIES xx = aa\nEND",
+            ),
+        ],
+    );
+    let m = load(&dir.join("Main.mch")).expect("loads");
+    let props = format!("{:?}", m.properties);
+    // Seen's `aa = 1` stays about the constant; Main's `xx = aa` became `xx = 5`.
+    assert!(props.contains("Int(5)"), "{props}");
+    assert!(props.contains("Int(1)"), "{props}");
+    check_machine(&m).expect("types");
+}
