@@ -11,7 +11,6 @@ use super::symbolic::SymbolicSet;
 use super::{Context, Env, EvalError, Val, limit_error};
 use crate::diag::Span;
 use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName};
-use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::{Int, Value, set};
 use rustc_hash::FxHashSet;
@@ -782,30 +781,14 @@ impl Context {
                 (Arc::new(set::product(&a, &b)), ca && cb)
             }
             Type::Struct(fields) => {
-                let mut records: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
                 let mut complete = true;
+                let mut field_values = Vec::with_capacity(fields.len());
                 for (name, t) in fields {
                     let (items, c) = self.type_values(t, span)?;
                     complete &= c;
-                    if records.len().saturating_mul(items.len()) > limit {
-                        return Err(too_large());
-                    }
-                    records = records
-                        .into_iter()
-                        .flat_map(|r| {
-                            items.iter().map(move |x| {
-                                let mut r = r.clone();
-                                r.push((name.clone(), x.clone()));
-                                r
-                            })
-                        })
-                        .collect();
+                    field_values.push((name.clone(), items));
                 }
-                let mut values: Vec<Value> = records
-                    .into_iter()
-                    .map(|r| Value::Record(Arc::new(r)))
-                    .collect();
-                values.sort_unstable();
+                let values = set::records(&field_values, limit).ok_or_else(too_large)?;
                 (Arc::new(values), complete)
             }
             Type::Var(_) => return Err(super::internal_error(span, "untyped variable")),

@@ -469,27 +469,11 @@ impl Context {
                 .map(|x| Value::pair(x.clone(), x.clone()))
                 .collect(),
             SymbolicSet::Struct(fields) => {
-                let mut records: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
+                let mut field_values = Vec::with_capacity(fields.len());
                 for (name, s) in fields {
-                    let items = self.materialize(s, span)?;
-                    if records.len().saturating_mul(items.len()) > limit {
-                        return Err(too_large());
-                    }
-                    records = records
-                        .into_iter()
-                        .flat_map(|r| {
-                            items.iter().map(move |x| {
-                                let mut r = r.clone();
-                                r.push((name.clone(), x.clone()));
-                                r
-                            })
-                        })
-                        .collect();
+                    field_values.push((name.clone(), self.materialize(s, span)?));
                 }
-                records
-                    .into_iter()
-                    .map(|r| Value::Record(Arc::new(r)))
-                    .collect()
+                set::records(&field_values, limit).ok_or_else(too_large)?
             }
         };
         Ok(Arc::new(items))

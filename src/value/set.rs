@@ -174,6 +174,33 @@ pub fn product(a: &[Value], b: &[Value]) -> Vec<Value> {
     out
 }
 
+/// `struct(f1: S1, ...)` as a set: every record with field `fi` from `Si` (fields given sorted by name, the
+/// sets sorted), or `None` when there are more than `limit`. Lexicographic generation keeps it sorted.
+pub fn records(fields: &[(Arc<str>, Arc<Vec<Value>>)], limit: usize) -> Option<Vec<Value>> {
+    let mut records: Vec<Vec<(Arc<str>, Value)>> = vec![Vec::new()];
+    for (name, items) in fields {
+        if records.len().saturating_mul(items.len()) > limit {
+            return None;
+        }
+        records = records
+            .into_iter()
+            .flat_map(|r| {
+                items.iter().map(move |x| {
+                    let mut r = r.clone();
+                    r.push((name.clone(), x.clone()));
+                    r
+                })
+            })
+            .collect();
+    }
+    Some(
+        records
+            .into_iter()
+            .map(|r| Value::Record(Arc::new(r)))
+            .collect(),
+    )
+}
+
 /// All subsets of `a` (with `min_size` elements or more), or `None` when there are more than `limit`.
 pub fn power_set(a: &[Value], min_size: usize, limit: usize) -> Option<Vec<Value>> {
     if a.len() >= usize::BITS as usize - 1 || (1usize << a.len()) > limit {
