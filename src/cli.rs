@@ -476,6 +476,13 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
     let (status, detail, exit) = match &result.verdict {
+        Verdict::NoErrorFound if result.partial_enumeration => (
+            "NO ERROR FOUND".to_string(),
+            "all states explored within the enumeration limits (some operation parameters were \
+             enumerated only up to MAX_OPERATIONS or within MININT..MAXINT)"
+                .to_string(),
+            Exit::Holds,
+        ),
         Verdict::NoErrorFound => (
             "NO ERROR FOUND".to_string(),
             "all states explored".to_string(),
@@ -532,6 +539,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "states": result.states,
                 "transitions": result.transitions,
                 "processed": result.processed,
+                "partial_enumeration": result.partial_enumeration,
                 "time_ms": result.elapsed.as_millis() as u64,
                 "trace": trace,
                 "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },

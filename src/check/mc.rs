@@ -93,6 +93,9 @@ pub struct McResult {
     pub transitions: usize,
     /// Nodes whose successors were computed.
     pub processed: usize,
+    /// Some operation's parameters were enumerated only partly (MAX_OPERATIONS, or an unbounded integer
+    /// searched within MININT..MAXINT): "no error found" then holds for the explored part only.
+    pub partial_enumeration: bool,
     pub elapsed: Duration,
 }
 
@@ -120,6 +123,7 @@ struct Explorer<'m> {
     edges: FxHashSet<(u32, String, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
     processed: usize,
+    partial_enumeration: bool,
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
@@ -152,6 +156,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         edges: FxHashSet::default(),
         queue: VecDeque::new(),
         processed: 0,
+        partial_enumeration: false,
         static_assertions,
         dynamic_assertions,
     };
@@ -163,6 +168,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         states: explorer.nodes.len() - 1,
         transitions: explorer.edges.len(),
         processed: explorer.processed,
+        partial_enumeration: explorer.partial_enumeration,
         elapsed: start.elapsed(),
     })
 }
@@ -307,6 +313,7 @@ impl<'m> Explorer<'m> {
             self.model
                 .context
                 .successors_with_completeness(&constants, &state, self.max_ops)?;
+        self.partial_enumeration |= !complete;
         if transitions.is_empty() && self.options.check_deadlock {
             // No transition found among partially enumerated parameters (an integer beyond
             // MININT..MAXINT, a STRING) proves nothing: an operation may still be enabled.
