@@ -191,6 +191,10 @@ impl Diagnostic {
 
     /// `file:line:col: error: message`, then the source line and a caret under the position.
     pub fn render(&self) -> String {
+        if self.span.location().is_none() {
+            // No position (a missing file named on the command line, a bad option): no `<generated>:` prefix.
+            return format!("{}: {}", self.kind_label(), self.message);
+        }
         let mut out = format!("{}: {}: {}", self.span, self.kind_label(), self.message);
         if let Some(file) = source(self.span.file) {
             let (line, col) = file.line_col(self.span.start as usize);
@@ -230,7 +234,10 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.span, self.message)
+        match self.span.location() {
+            Some(_) => write!(f, "{}: {}", self.span, self.message),
+            None => write!(f, "{}", self.message),
+        }
     }
 }
 

@@ -266,9 +266,18 @@ fn unavailable_backend_is_an_honest_unknown() {
 #[test]
 fn mc_says_when_operation_parameters_were_cut() {
     let (code, json) = mc(&model("SimpleCounter.mch"), &[]);
-    assert_eq!((code, &json["partial_enumeration"]), (0, &Json::Bool(false)));
+    assert_eq!(
+        (code, &json["partial_enumeration"]),
+        (0, &Json::Bool(false))
+    );
     // Increase(y) has up to three enablings per state; MAX_OPERATIONS=1 keeps one of them.
     let (code, json) = mc(&model("SimpleCounter.mch"), &["-p", "MAX_OPERATIONS=1"]);
     assert_eq!((code, &json["partial_enumeration"]), (0, &Json::Bool(true)));
-    assert!(json["detail"].as_str().unwrap().contains("within the enumeration limits"), "{json}");
+    assert!(
+        json["detail"]
+            .as_str()
+            .unwrap()
+            .contains("within the enumeration limits"),
+        "{json}"
+    );
 }

@@ -37,7 +37,7 @@ pub fn print_error(d: &Diagnostic, json: bool) {
         let value = serde_json::json!({
             "error": {
                 "kind": format!("{:?}", d.kind),
-                "location": d.span.to_string(),
+                "location": d.span.location().map(|_| d.span.to_string()),
                 "message": d.message,
             }
         });
