@@ -3,7 +3,8 @@
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
 use bsolve::check::{Model, Options, evaluate, mc, setup};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
-use bsolve::report::{self, Exit, text};
+use bsolve::report::text::Printer;
+use bsolve::report::{self, Exit};
 use bsolve::value::display::display_with_type;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
@@ -364,12 +365,13 @@ fn cmd_check(model: &Model, g: &Global) -> Result<Exit, Diagnostic> {
 
 fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic> {
     let result = evaluate::evaluate(model, formula)?;
+    let printer = Printer::new(model.machine(), &result.free);
     let (answer, exit) = match &result.outcome {
         evaluate::EvalOutcome::Value(v, ty) => (display_with_type(v, ty), Exit::Holds),
         evaluate::EvalOutcome::Truth(true) => ("TRUE".to_string(), Exit::Holds),
         evaluate::EvalOutcome::Truth(false) => ("FALSE".to_string(), Exit::Counterexample),
         evaluate::EvalOutcome::Solution(Some(a), _) => (
-            format!("TRUE\nsolution: {}", text::assignment(a)),
+            format!("TRUE\nsolution: {}", printer.assignment(a, None)),
             Exit::Holds,
         ),
         evaluate::EvalOutcome::Solution(None, true) => {
@@ -383,16 +385,16 @@ fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic
     };
     if g.json {
         let solution = match &result.outcome {
-            evaluate::EvalOutcome::Solution(Some(a), _) => text::assignment_json(a),
+            evaluate::EvalOutcome::Solution(Some(a), _) => printer.assignment_json(a, None),
             _ => serde_json::Value::Null,
         };
         println!(
             "{}",
-            json!({"answer": answer.lines().next(), "solution": solution, "constants": text::assignment_json(&result.constants)})
+            json!({"answer": answer.lines().next(), "solution": solution, "constants": printer.assignment_json(&result.constants, None)})
         );
     } else {
         if g.verbose && !result.constants.is_empty() {
-            println!("constants: {}", text::assignment(&result.constants));
+            println!("constants: {}", printer.assignment(&result.constants, None));
         }
         println!("{answer}");
     }
@@ -402,6 +404,7 @@ fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic
 fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = setup::setup_constants(model, limit)?;
+    let printer = Printer::new(model.machine(), &[]);
     let exit = match (result.solutions.is_empty(), result.complete) {
         (false, _) => Exit::Holds,
         (true, true) => Exit::Counterexample,
@@ -415,14 +418,18 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         _ => "UNKNOWN (no solution found, search incomplete)",
     };
     if g.json {
-        let sols: Vec<_> = result.solutions.iter().map(text::assignment_json).collect();
+        let sols: Vec<_> = result
+            .solutions
+            .iter()
+            .map(|s| printer.assignment_json(s, None))
+            .collect();
         println!(
             "{}",
             json!({"status": status, "solutions": sols, "complete": result.complete, "time_ms": result.elapsed.as_millis() as u64})
         );
     } else {
         for (i, s) in result.solutions.iter().enumerate() {
-            println!("solution {}: {}", i + 1, text::assignment(s));
+            println!("solution {}: {}", i + 1, printer.assignment(s, None));
         }
         println!(
             "{status}: {} found in {} ms",
@@ -435,6 +442,7 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
 
 fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
+    let printer = Printer::new(model.machine(), &[]);
     let Some(result) = setup::initialise(model, limit)? else {
         let message = "no constant setup: PROPERTIES have no solution";
         if g.json {
@@ -453,17 +461,24 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
         Exit::Holds
     };
     if g.json {
-        let states: Vec<_> = result.states.iter().map(text::assignment_json).collect();
+        let states: Vec<_> = result
+            .states
+            .iter()
+            .map(|s| printer.assignment_json(s, None))
+            .collect();
         println!(
             "{}",
-            json!({"constants": text::assignment_json(&result.constants), "initial_states": states, "time_ms": result.elapsed.as_millis() as u64})
+            json!({"constants": printer.assignment_json(&result.constants, None), "initial_states": states, "time_ms": result.elapsed.as_millis() as u64})
         );
     } else {
         if !result.constants.is_empty() {
-            println!("SETUP_CONSTANTS: {}", text::assignment(&result.constants));
+            println!(
+                "SETUP_CONSTANTS: {}",
+                printer.assignment(&result.constants, None)
+            );
         }
         for s in &result.states {
-            println!("INITIALISATION: {}", text::assignment(s));
+            println!("INITIALISATION: {}", printer.assignment(s, None));
         }
         if result.states.is_empty() {
             println!("INITIALISATION is not executable");
@@ -475,6 +490,7 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
 fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
+    let printer = Printer::new(model.machine(), &[]);
     let (status, detail, exit) = match &result.verdict {
         Verdict::NoErrorFound if result.partial_enumeration => (
             "NO ERROR FOUND".to_string(),
@@ -530,7 +546,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         ),
     };
     if g.json {
-        let trace: Vec<_> = result.trace.iter().map(text::step_json).collect();
+        let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
         println!(
             "{}",
             json!({
@@ -550,7 +566,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         if !result.trace.is_empty() {
             println!("trace ({} steps):", result.trace.len());
             for (i, s) in result.trace.iter().enumerate() {
-                println!("  {}: {}", i, text::step(s));
+                println!("  {}: {}", i, printer.step(s));
             }
         }
         println!(

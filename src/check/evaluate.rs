@@ -27,6 +27,8 @@ pub struct Evaluation {
     pub outcome: EvalOutcome,
     /// The constant setup the formula was evaluated in (empty when the machine has no constants).
     pub constants: Assignment,
+    /// The formula's free identifiers with their inferred types (those a `Solution` gives values to).
+    pub free: Vec<TypedName>,
 }
 
 /// Parses `text`, types it in the machine's context and evaluates it.
@@ -39,6 +41,7 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
     for (name, value) in &constants {
         env = env.with(name.clone(), value.clone());
     }
+    let mut solved_for = vec![];
     let outcome = match formula {
         Formula::Expr(expr, free) => {
             reject_free(&free)?;
@@ -55,6 +58,7 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
         }
         Formula::Pred(pred, free) => {
             let found = model.context.solve_by_enumeration(&free, &pred, &env, 1)?;
+            solved_for = free.clone();
             let solution = found
                 .solutions
                 .into_iter()
@@ -63,7 +67,11 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
             EvalOutcome::Solution(solution, found.complete)
         }
     };
-    Ok(Evaluation { outcome, constants })
+    Ok(Evaluation {
+        outcome,
+        constants,
+        free: solved_for,
+    })
 }
 
 /// The first solution of PROPERTIES, or no constants at all. A machine whose PROPERTIES have no solution

@@ -1,46 +1,96 @@
-//! Shared formatting of values, assignments and traces.
+//! Shared formatting of values, assignments and traces, in B syntax the parser reads back. Values are
+//! printed with their types, so that sequences show as `[a,b]` rather than as sets of pairs.
 
 use crate::check::mc::Step;
 use crate::check::setup::Assignment;
+use crate::ir::{Machine, TypedName};
+use crate::types::Type;
+use crate::value::Value;
+use crate::value::display::display_with_type;
 
-/// `x = 1, y = {2,3}`.
-pub fn assignment(a: &Assignment) -> String {
-    a.iter()
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Prints the values of a machine's identifiers (and of extra typed names, e.g. a formula's free ones).
+pub struct Printer<'m> {
+    machine: &'m Machine,
+    extra: &'m [TypedName],
 }
 
-/// An assignment as a JSON object of B-syntax strings.
-pub fn assignment_json(a: &Assignment) -> serde_json::Value {
-    serde_json::Value::Object(
+impl<'m> Printer<'m> {
+    pub fn new(machine: &'m Machine, extra: &'m [TypedName]) -> Printer<'m> {
+        Printer { machine, extra }
+    }
+
+    /// `x = 1, s = [2,3]`; `operation` names the operation whose parameters and outputs may appear.
+    pub fn assignment(&self, a: &Assignment, operation: Option<&str>) -> String {
         a.iter()
-            .map(|(n, v)| (n.to_string(), serde_json::Value::String(v.to_string())))
-            .collect(),
-    )
-}
+            .map(|(n, v)| format!("{n} = {}", self.value(n, v, operation)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 
-/// One trace step as ProB prints it: `op(params)` then the changed variables.
-pub fn step(s: &Step) -> String {
-    let mut line = s.label.clone();
-    if !s.params.is_empty() {
-        let params: Vec<String> = s.params.iter().map(|(_, v)| v.to_string()).collect();
-        line.push_str(&format!("({})", params.join(",")));
+    /// An assignment as a JSON object of B-syntax strings.
+    pub fn assignment_json(&self, a: &Assignment, operation: Option<&str>) -> serde_json::Value {
+        serde_json::Value::Object(
+            a.iter()
+                .map(|(n, v)| {
+                    (
+                        n.to_string(),
+                        serde_json::Value::String(self.value(n, v, operation)),
+                    )
+                })
+                .collect(),
+        )
     }
-    if !s.outputs.is_empty() {
-        line.push_str(&format!(" --> {}", assignment(&s.outputs)));
-    }
-    if !s.changed.is_empty() {
-        line.push_str(&format!("   [{}]", assignment(&s.changed)));
-    }
-    line
-}
 
-pub fn step_json(s: &Step) -> serde_json::Value {
-    serde_json::json!({
-        "operation": s.label,
-        "parameters": assignment_json(&s.params),
-        "outputs": assignment_json(&s.outputs),
-        "changed": assignment_json(&s.changed),
-    })
+    /// One trace step as ProB prints it: `op(params)`, outputs, then the changed variables.
+    pub fn step(&self, s: &Step) -> String {
+        let op = Some(s.label.as_str());
+        let mut line = s.label.clone();
+        if !s.params.is_empty() {
+            let params: Vec<String> = s.params.iter().map(|(n, v)| self.value(n, v, op)).collect();
+            line.push_str(&format!("({})", params.join(",")));
+        }
+        if !s.outputs.is_empty() {
+            line.push_str(&format!(" --> {}", self.assignment(&s.outputs, op)));
+        }
+        if !s.changed.is_empty() {
+            line.push_str(&format!("   [{}]", self.assignment(&s.changed, op)));
+        }
+        line
+    }
+
+    pub fn step_json(&self, s: &Step) -> serde_json::Value {
+        let op = Some(s.label.as_str());
+        serde_json::json!({
+            "operation": s.label,
+            "parameters": self.assignment_json(&s.params, op),
+            "outputs": self.assignment_json(&s.outputs, op),
+            "changed": self.assignment_json(&s.changed, op),
+        })
+    }
+
+    fn value(&self, name: &str, v: &Value, operation: Option<&str>) -> String {
+        match self.type_of(name, operation) {
+            Some(ty) => display_with_type(v, ty),
+            None => v.to_string(),
+        }
+    }
+
+    /// The type of an identifier: a formula's own names first, then the operation's parameters and
+    /// outputs, then the machine's variables, constants and parameters.
+    fn type_of(&self, name: &str, operation: Option<&str>) -> Option<&'m Type> {
+        let m = self.machine;
+        let op_names = m
+            .operations
+            .iter()
+            .filter(|op| Some(&*op.name) == operation)
+            .flat_map(|op| op.params.iter().chain(&op.outputs));
+        self.extra
+            .iter()
+            .chain(op_names)
+            .chain(&m.variables)
+            .chain(&m.constants)
+            .chain(&m.params)
+            .find(|t| &*t.name == name)
+            .map(|t| &t.ty)
+    }
 }
