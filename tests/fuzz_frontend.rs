@@ -2,6 +2,8 @@
 //! parser, loader and type checker; every outcome must be a value (a machine or a diagnostic), never a
 //! panic. 100,000+ inputs per run, seeded so a failure can be reproduced from the printed seed.
 
+mod common;
+
 use bsolve::{diag::register_source, machine, syntax, types};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -141,31 +143,6 @@ impl Rng {
     }
 }
 
-fn corpus_files() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
-    let mut files = vec![];
-    collect(&root, &mut files);
-    files.sort();
-    files
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "mch" || e == "ref" || e == "imp")
-        {
-            out.push(path);
-        }
-    }
-}
-
 /// One random edit of the text: delete, duplicate or replace a span, or insert a vocabulary word.
 fn mutate(text: &str, rng: &mut Rng) -> String {
     let chars: Vec<char> = text.chars().collect();
@@ -200,7 +177,7 @@ fn front_end(path: &str, text: &str, dir: &Path) {
 
 #[test]
 fn mutated_corpus_machines_never_panic() {
-    let files = corpus_files();
+    let files = common::corpus_files(&["mch", "ref", "imp"]);
     if files.is_empty() {
         eprintln!("corpus not found next to the repository: skipping");
         return;

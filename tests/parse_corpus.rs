@@ -1,42 +1,19 @@
 //! Parses every machine of the shared corpus: at least 97 % of the files outside `B/ErrorMachines` must
 //! parse, and no file may make the parser panic.
 
+mod common;
+
 use bsolve::diag::register_source;
 use bsolve::syntax::{parse_definitions_file, parse_machine};
-use std::path::{Path, PathBuf};
-
-/// Files under `dir` (recursively) whose extension is one of `exts`.
-fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_with(&path, exts, out);
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| exts.contains(&e))
-        {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn corpus_machines_parse() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/models"
-    ));
-    if !root.is_dir() {
-        eprintln!("corpus not found at {}, skipping", root.display());
+    let Some(root) = common::corpus_models() else {
+        eprintln!("corpus not found next to the repository, skipping");
         return;
-    }
-    let mut files = vec![];
-    files_with(root, &["mch", "ref", "imp"], &mut files);
-    files.sort();
+    };
+    let root = root.as_path();
+    let files = common::corpus_files(&["mch", "ref", "imp"]);
     let (mut total, mut parsed, mut panics) = (0, 0, vec![]);
     let mut parse_time = std::time::Duration::ZERO;
     for path in &files {
@@ -72,16 +49,11 @@ fn corpus_machines_parse() {
 
 #[test]
 fn corpus_definition_files_parse() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/models"
-    ));
-    if !root.is_dir() {
-        eprintln!("corpus not found at {}, skipping", root.display());
+    if common::corpus_models().is_none() {
+        eprintln!("corpus not found next to the repository, skipping");
         return;
     }
-    let mut files = vec![];
-    files_with(root, &["def"], &mut files);
+    let files = common::corpus_files(&["def"]);
     let mut failures = vec![];
     for path in &files {
         let Ok(text) = std::fs::read_to_string(path) else {
@@ -99,17 +71,11 @@ fn corpus_definition_files_parse() {
 /// characters' neighbours) must give a result or an error, never a panic.
 #[test]
 fn truncated_corpus_machines_never_panic() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/models"
-    ));
-    if !root.is_dir() {
-        eprintln!("corpus not found at {}, skipping", root.display());
+    if common::corpus_models().is_none() {
+        eprintln!("corpus not found next to the repository, skipping");
         return;
     }
-    let mut files = vec![];
-    files_with(root, &["mch", "ref", "imp"], &mut files);
-    files.sort();
+    let files = common::corpus_files(&["mch", "ref", "imp"]);
     let mut panics = vec![];
     for path in files.iter().step_by(40) {
         let Ok(text) = std::fs::read_to_string(path) else {

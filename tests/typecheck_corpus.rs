@@ -1,33 +1,15 @@
 //! Loads and type-checks every machine of the shared corpus: no panic, every failure located, and a floor
 //! on the success rate of the machines that are meant to be correct (outside `B/ErrorMachines`).
 
+mod common;
+
 use bsolve::diag::Diagnostic;
 use bsolve::{machine, types};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/models");
+use std::path::Path;
 
 /// Success rate (percent) reached on the corpus outside `B/ErrorMachines`; raise it when it improves.
-const FLOOR_PERCENT: f64 = 90.5;
-
-fn machine_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            machine_files(&p, out);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("mch" | "ref" | "imp")
-        ) {
-            out.push(p);
-        }
-    }
-}
+const FLOOR_PERCENT: f64 = 91.5;
 
 fn check(path: &Path) -> Result<(), Diagnostic> {
     let m = machine::load(path)?;
@@ -46,13 +28,12 @@ fn corpus_loads_and_typechecks() {
 }
 
 fn run_corpus() {
-    let root = Path::new(CORPUS);
-    if !root.is_dir() {
-        eprintln!("corpus not found at {CORPUS}; skipped");
+    let Some(root) = common::corpus_models() else {
+        eprintln!("corpus not found next to the repository; skipped");
         return;
-    }
-    let mut files = Vec::new();
-    machine_files(root, &mut files);
+    };
+    let root = root.as_path();
+    let files = common::corpus_files(&["mch", "ref", "imp"]);
     let mut panics = Vec::new();
     let mut unlocated = Vec::new();
     let mut failures: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -51,3 +51,37 @@ pub fn properties_hold(model: &Model, assignment: &[(&str, String)]) -> bool {
             .eval_pred(&m.properties, &env)
             .unwrap_or_else(|e| panic!("{e:?}"))
 }
+
+/// The external conformance corpus's `models` folder, when it is next to the repository.
+pub fn corpus_models() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
+    root.is_dir().then_some(root)
+}
+
+/// The corpus files with one of the extensions `exts`, sorted (none when the corpus is absent).
+pub fn corpus_files(exts: &[&str]) -> Vec<PathBuf> {
+    fn walk(dir: &std::path::Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+        for path in std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+        {
+            if path.is_dir() {
+                walk(&path, exts, out);
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| exts.contains(&e))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = vec![];
+    if let Some(root) = corpus_models() {
+        walk(&root, exts, &mut files);
+    }
+    files.sort();
+    files
+}
