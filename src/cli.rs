@@ -252,11 +252,7 @@ fn options(g: &Global) -> Result<Options, Diagnostic> {
                 Ok((set, n))
             })
             .collect::<Result<Vec<_>, Diagnostic>>()?;
-    Ok(Options {
-        prefs,
-        cards,
-        timeout_ms: g.timeout,
-    })
+    Ok(Options { prefs, cards })
 }
 
 fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {

@@ -14,8 +14,6 @@ pub struct Options {
     pub prefs: Vec<(String, String)>,
     /// Deferred-set sizes from `--card S=N`.
     pub cards: Vec<(String, u32)>,
-    /// Wall-clock budget in milliseconds for the whole command, if any.
-    pub timeout_ms: Option<u64>,
 }
 
 /// A loaded, type-checked machine and its interpreter context.
