@@ -254,19 +254,14 @@ impl Context {
                 env.bind_val(var(0), v.clone());
                 attempt(self, s, env)
             }
-            Candidates::OfType => {
-                let v = &s.vars[choice.vars[0]];
-                let (items, _) = self.type_values(&v.ty, v.span)?;
-                let name = var(0);
-                for x in items.iter() {
-                    env.bind(name.clone(), x.clone());
-                    if !attempt(self, s, env)? {
-                        return Ok(false);
+            Candidates::OfType | Candidates::Set(_) => {
+                let items = match &choice.candidates {
+                    Candidates::Set(items) => items.clone(),
+                    _ => {
+                        let v = &s.vars[choice.vars[0]];
+                        self.type_values(&v.ty, v.span)?.0
                     }
-                }
-                Ok(true)
-            }
-            Candidates::Set(items) => {
+                };
                 let name = var(0);
                 for x in items.iter() {
                     env.bind(name.clone(), x.clone());

@@ -1,6 +1,6 @@
 //! Evaluation of expressions.
 
-use super::symbolic::{SymbolicSet, destructure};
+use super::symbolic::{SymbolicSet, bind_point};
 use super::{
     Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
 };
@@ -571,13 +571,9 @@ impl Context {
                     body,
                     env,
                 } => {
-                    let Some(parts) = destructure(x, vars.len()) else {
+                    let Some(mut env) = bind_point(vars, env, x) else {
                         return Ok(Vec::new());
                     };
-                    let mut env = env.clone();
-                    for (v, p) in vars.iter().zip(parts) {
-                        env.bind(v.name.clone(), p);
-                    }
                     if !self.eval_pred_in(pred, &mut env)? {
                         return Ok(Vec::new());
                     }

@@ -48,6 +48,17 @@ pub enum SymbolicSet {
 }
 
 /// Splits a left-nested tuple `((v1|->v2)|->v3)` into `n` components.
+/// A closure's environment with its bound variables set to the components of `point` (`None` when the
+/// point is not a tuple of that many components).
+pub(crate) fn bind_point(vars: &[TypedName], env: &Env, point: &Value) -> Option<Env> {
+    let parts = destructure(point, vars.len())?;
+    let mut env = env.clone();
+    for (v, p) in vars.iter().zip(parts) {
+        env.bind(v.name.clone(), p);
+    }
+    Some(env)
+}
+
 pub(crate) fn destructure(value: &Value, n: usize) -> Option<Vec<Value>> {
     let mut out = Vec::with_capacity(n);
     let mut cur = value;
@@ -162,16 +173,10 @@ impl Context {
                     _ => true,
                 })
             }
-            SymbolicSet::Comprehension { vars, pred, env } => {
-                let Some(parts) = destructure(x, vars.len()) else {
-                    return Ok(false);
-                };
-                let mut env = env.clone();
-                for (v, p) in vars.iter().zip(parts) {
-                    env.bind(v.name.clone(), p);
-                }
-                self.eval_pred_in(pred, &mut env)
-            }
+            SymbolicSet::Comprehension { vars, pred, env } => match bind_point(vars, env, x) {
+                Some(mut env) => self.eval_pred_in(pred, &mut env),
+                None => Ok(false),
+            },
             SymbolicSet::Lambda {
                 vars,
                 pred,
@@ -181,13 +186,9 @@ impl Context {
                 let Some((args, result)) = x.as_pair() else {
                     return Ok(false);
                 };
-                let Some(parts) = destructure(args, vars.len()) else {
+                let Some(mut env) = bind_point(vars, env, args) else {
                     return Ok(false);
                 };
-                let mut env = env.clone();
-                for (v, p) in vars.iter().zip(parts) {
-                    env.bind(v.name.clone(), p);
-                }
                 if !self.eval_pred_in(pred, &mut env)? {
                     return Ok(false);
                 }
@@ -335,6 +336,35 @@ impl Context {
     }
 
     /// The elements of a finite set (a `Limit` error if infinite or too large).
+    /// The set of `element(point)` over all solutions `point` of a comprehension's or lambda's condition;
+    /// an error when the solutions are too many or could only be searched within MININT..MAXINT.
+    fn collect_solutions(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        span: Span,
+        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+    ) -> Result<Vec<Value>, EvalError> {
+        let limit = self.settings().enumeration_limit;
+        let mut env = env.clone();
+        let mut out = Vec::new();
+        let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+            let point = tuple(&ctx.bound_values(vars, env, span)?);
+            out.push(element(ctx, env, point)?);
+            if out.len() > limit {
+                return Err(too_large(span, limit));
+            }
+            Ok(true)
+        })?;
+        if !complete {
+            return Err(unbounded(span));
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
     pub(crate) fn materialize(&self, set: &Val, span: Span) -> Result<Arc<Vec<Value>>, EvalError> {
         let sym = match set {
             Val::Value(Value::Set(items)) => return Ok(items.clone()),
@@ -342,12 +372,7 @@ impl Context {
             Val::Sym(s) => s,
         };
         let limit = self.settings().enumeration_limit;
-        let too_large = || {
-            limit_error(
-                span,
-                format!("set too large to enumerate (more than {limit} elements)"),
-            )
-        };
+        let too_large = || too_large(span, limit);
         if self.is_infinite(set) {
             return Err(limit_error(span, "cannot enumerate an infinite set"));
         }
@@ -410,47 +435,16 @@ impl Context {
                 seqs
             }
             SymbolicSet::Comprehension { vars, pred, env } => {
-                let mut env = env.clone();
-                let mut out = Vec::new();
-                let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
-                    let vals = ctx.bound_values(vars, env, span)?;
-                    out.push(tuple(&vals));
-                    if out.len() > limit {
-                        return Err(too_large());
-                    }
-                    Ok(true)
-                })?;
-                if !complete {
-                    return Err(unbounded(span));
-                }
-                out.sort_unstable();
-                out.dedup();
-                out
+                self.collect_solutions(vars, pred, env, span, &mut |_, _, point| Ok(point))?
             }
             SymbolicSet::Lambda {
                 vars,
                 pred,
                 body,
                 env,
-            } => {
-                let mut env = env.clone();
-                let mut out = Vec::new();
-                let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
-                    let vals = ctx.bound_values(vars, env, span)?;
-                    let image = ctx.eval_value(body, env)?;
-                    out.push(Value::pair(tuple(&vals), image));
-                    if out.len() > limit {
-                        return Err(too_large());
-                    }
-                    Ok(true)
-                })?;
-                if !complete {
-                    return Err(unbounded(span));
-                }
-                out.sort_unstable();
-                out.dedup();
-                out
-            }
+            } => self.collect_solutions(vars, pred, env, span, &mut |ctx, env, point| {
+                Ok(Value::pair(point, ctx.eval_value(body, env)?))
+            })?,
             SymbolicSet::Union(a, b) => {
                 set::union(&self.materialize(a, span)?, &self.materialize(b, span)?)
             }
@@ -586,6 +580,13 @@ impl Context {
             }
         }
     }
+}
+
+fn too_large(span: Span, limit: usize) -> EvalError {
+    limit_error(
+        span,
+        format!("set too large to enumerate (more than {limit} elements)"),
+    )
 }
 
 fn unbounded(span: Span) -> EvalError {
