@@ -87,6 +87,18 @@ impl Checker {
         ))
     }
 
+    /// The elements of an enumeration `{a, b}` / `[a, b]`, all of one type, and that type.
+    fn same_typed(&mut self, xs: &[Term], span: Span) -> Result<(Vec<Expr>, Type)> {
+        let elem = self.u.fresh();
+        let mut out = Vec::with_capacity(xs.len());
+        for x in xs {
+            let e = self.expr(x)?;
+            self.expect(&elem, &e.ty, span)?;
+            out.push(e);
+        }
+        Ok((out, elem))
+    }
+
     /// The kind of a global identifier not hidden by a local one.
     pub(super) fn global_kind(&self, name: &str) -> Option<GlobalKind> {
         if self.locals.iter().any(|l| &*l.name == name) {
@@ -422,23 +434,11 @@ impl Checker {
                 (ExprKind::Binder(kind, names, Box::new(p), Box::new(e)), ty)
             }
             TermKind::SetEnum(xs) => {
-                let elem = self.u.fresh();
-                let mut out = Vec::with_capacity(xs.len());
-                for x in xs {
-                    let e = self.expr(x)?;
-                    self.expect(&elem, &e.ty, span)?;
-                    out.push(e);
-                }
+                let (out, elem) = self.same_typed(xs, span)?;
                 (ExprKind::SetEnum(out), Type::set(elem))
             }
             TermKind::SeqEnum(xs) => {
-                let elem = self.u.fresh();
-                let mut out = Vec::with_capacity(xs.len());
-                for x in xs {
-                    let e = self.expr(x)?;
-                    self.expect(&elem, &e.ty, span)?;
-                    out.push(e);
-                }
+                let (out, elem) = self.same_typed(xs, span)?;
                 (ExprKind::SeqEnum(out), Type::seq(elem))
             }
             TermKind::Record(fields) => {

@@ -291,17 +291,22 @@ impl Parser {
         while tok(i).is_sym(".") && matches!(tok(i + 1), Tok::Ident(_)) {
             i += 2;
         }
-        if tok(i).is_sym("(") {
-            i += 1;
-            while matches!(tok(i), Tok::Ident(_)) || tok(i).is_sym(",") {
-                i += 1;
-            }
-            if !tok(i).is_sym(")") {
-                return false;
-            }
+        self.after_parameter_list(i)
+            .is_some_and(|i| tok(i).is_sym("="))
+    }
+
+    /// The token after an optional parameter list `(a, b, ...)` starting at token `i` (`i` itself when
+    /// there is none), or `None` when the list is not closed.
+    fn after_parameter_list(&self, mut i: usize) -> Option<usize> {
+        let tok = |i: usize| &self.tokens[i.min(self.tokens.len() - 1)].tok;
+        if !tok(i).is_sym("(") {
+            return Some(i);
+        }
+        i += 1;
+        while matches!(tok(i), Tok::Ident(_)) || tok(i).is_sym(",") {
             i += 1;
         }
-        tok(i).is_sym("=")
+        tok(i).is_sym(")").then_some(i + 1)
     }
 
     /// Whether a definition (`NAME ==`, `NAME(..) ==`, `"file.def"`) or the end of the clause starts at
@@ -311,20 +316,9 @@ impl Parser {
         match tok(index) {
             Tok::Str(_) => true,
             t if t.ends_clause() => true,
-            Tok::Ident(_) => {
-                let mut i = index + 1;
-                if tok(i).is_sym("(") {
-                    i += 1;
-                    while matches!(tok(i), Tok::Ident(_)) || tok(i).is_sym(",") {
-                        i += 1;
-                    }
-                    if !tok(i).is_sym(")") {
-                        return false;
-                    }
-                    i += 1;
-                }
-                tok(i).is_sym("==")
-            }
+            Tok::Ident(_) => self
+                .after_parameter_list(index + 1)
+                .is_some_and(|i| tok(i).is_sym("==")),
             _ => false,
         }
     }
