@@ -5,6 +5,7 @@ use bsolve::check::{Model, Options, evaluate, mc, setup};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
 use bsolve::report::{self, Exit};
+use bsolve::solve;
 use bsolve::value::display::display_with_type;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
@@ -26,7 +27,8 @@ struct Cli {
 
 #[derive(Args, Debug, Clone)]
 struct Global {
-    /// Solving backend. Only the brute-force oracle exists in this version; `auto` selects it.
+    /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
+    /// reference oracle), `auto` (the best available: native). kodkod and z3 are not available yet.
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
@@ -161,8 +163,9 @@ pub fn run(args: Vec<String>) -> i32 {
 
 fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
     let g = &cli.global;
-    check_backend(g)?;
-    let options = options(g)?;
+    let backend = check_backend(g)?;
+    let mut options = options(g)?;
+    options.backend = backend;
     match &cli.command {
         Command::Check { file } => cmd_check(&Model::load(file, &options)?, g),
         Command::Eval { args } => {
@@ -171,10 +174,12 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 [file, formula] => (Model::load(Path::new(file), &options)?, formula),
                 _ => unreachable!("clap allows one or two arguments"),
             };
+            start_clock(&model, g);
             cmd_eval(&model, formula, g)
         }
         Command::SetupConstants { file, all, n } => {
             let model = Model::load(file, &options)?;
+            start_clock(&model, g);
             let limit = if *all {
                 usize::MAX
             } else {
@@ -184,6 +189,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
         }
         Command::Init { file, n } => {
             let model = Model::load(file, &options)?;
+            start_clock(&model, g);
             let limit = n.unwrap_or(model.context.settings().max_initialisations);
             cmd_init(&model, limit, g)
         }
@@ -214,8 +220,16 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
     }
 }
 
-/// Only the brute-force oracle exists so far: asking for another backend is an honest "unknown".
-fn check_backend(g: &Global) -> Result<(), Diagnostic> {
+/// Starts the `--timeout` budget: every search of the command gives up when it is spent.
+fn start_clock(model: &Model, g: &Global) {
+    let deadline = g
+        .timeout
+        .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
+    model.context.set_deadline(deadline);
+}
+
+/// The backend asked for; one that does not exist yet is an honest "unknown".
+fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
     let backend = if g.kodkod {
         Backend::Kodkod
     } else if g.z3 {
@@ -224,11 +238,13 @@ fn check_backend(g: &Global) -> Result<(), Diagnostic> {
         g.backend
     };
     match backend {
-        Backend::Auto | Backend::Brute => Ok(()),
+        Backend::Auto => Ok(solve::Backend::Auto),
+        Backend::Brute => Ok(solve::Backend::Brute),
+        Backend::Native => Ok(solve::Backend::Native),
         other => Err(Diagnostic::unsupported(
             Span::default(),
             format!(
-                "backend `{}` is not available in this version (use --backend brute)",
+                "backend `{}` is not available in this version (use --backend native or brute)",
                 format!("{other:?}").to_lowercase()
             ),
         )),
@@ -252,7 +268,11 @@ fn options(g: &Global) -> Result<Options, Diagnostic> {
                 Ok((set, n))
             })
             .collect::<Result<Vec<_>, Diagnostic>>()?;
-    Ok(Options { prefs, cards })
+    Ok(Options {
+        prefs,
+        cards,
+        ..Options::default()
+    })
 }
 
 fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {

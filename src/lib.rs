@@ -11,6 +11,7 @@ pub mod eval;
 pub mod ir;
 pub mod machine;
 pub mod report;
+pub mod solve;
 pub mod syntax;
 pub mod types;
 pub mod value;

@@ -57,7 +57,9 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
             }
         }
         Formula::Pred(pred, free) => {
-            let found = model.context.solve_by_enumeration(&free, &pred, &env, 1)?;
+            let problem = crate::solve::Problem::new(&free, &pred, &env);
+            let backend = model.context.settings().backend;
+            let found = crate::solve::solve_all(&model.context, &problem, backend, 1)?;
             solved_for = free.clone();
             let solution = found
                 .solutions

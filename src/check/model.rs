@@ -14,6 +14,8 @@ pub struct Options {
     pub prefs: Vec<(String, String)>,
     /// Deferred-set sizes from `--card S=N`.
     pub cards: Vec<(String, u32)>,
+    /// The solver the interpreter asks when it must choose values.
+    pub backend: crate::solve::Backend,
 }
 
 /// A loaded, type-checked machine and its interpreter context.
@@ -51,6 +53,7 @@ impl Model {
             .iter()
             .map(|(s, n)| (s.as_str().into(), *n))
             .collect();
+        settings.backend = options.backend;
         let context = Context::new(machine, settings)?;
         Ok(Model { path, ast, context })
     }

@@ -10,7 +10,8 @@ use crate::ir::{self, CompareOp, ExprKind, PredKind, SettingValue, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::value::{Element, Value};
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 pub struct Context {
     machine: Arc<ir::Machine>,
@@ -20,6 +21,8 @@ pub struct Context {
     given: FxHashMap<Name, Arc<Vec<Value>>>,
     /// Deferred sets whose size is only DEFAULT_SETSIZE (nothing in the machine or the options fixed it).
     defaulted: Vec<Name>,
+    /// When searches must give up (`--timeout`); checked by every search loop, reset per question.
+    deadline: Mutex<Option<Instant>>,
 }
 
 impl Context {
@@ -66,6 +69,7 @@ impl Context {
             globals,
             given,
             defaulted,
+            deadline: Mutex::new(None),
         })
     }
 
@@ -91,11 +95,36 @@ impl Context {
         &self.defaulted
     }
 
+    /// Sets (or clears) the instant after which searches stop with a timeout.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = deadline;
+        }
+    }
+
+    /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
+    /// is honoured within one node's work.
+    pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
+        let passed = self
+            .deadline
+            .lock()
+            .map(|d| d.is_some_and(|d| Instant::now() >= d))
+            .unwrap_or(false);
+        if passed {
+            Err(super::limit_error(span, TIMEOUT_MESSAGE))
+        } else {
+            Ok(())
+        }
+    }
+
     /// A given set or element by name.
     pub(crate) fn global(&self, name: &str) -> Option<&Val> {
         self.globals.get(name)
     }
 }
+
+/// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).
+pub(crate) const TIMEOUT_MESSAGE: &str = "timeout: the time budget is spent";
 
 /// The size of a deferred set fixed by the machine or the options (see the module comment for the
 /// priority order); `None` when only DEFAULT_SETSIZE applies.

@@ -92,7 +92,7 @@ impl Context {
     }
 
     /// Whether the variables' types or the predicate mention a deferred set sized by DEFAULT_SETSIZE only.
-    fn depends_on_default_sizes(&self, vars: &[TypedName], pred: &Pred) -> bool {
+    pub(crate) fn depends_on_default_sizes(&self, vars: &[TypedName], pred: &Pred) -> bool {
         let defaulted = self.default_sized_sets();
         if defaulted.is_empty() {
             return false;
@@ -193,6 +193,7 @@ impl Context {
         env: &mut Env,
         on_solution: &mut OnSolution<'_>,
     ) -> Result<bool, EvalError> {
+        self.check_deadline(s.span)?;
         if s.bound.iter().all(|&b| b) {
             return on_solution(self, env);
         }

@@ -8,6 +8,7 @@
 //! Quantifiers, comprehensions and the brute-force oracle `solve_by_enumeration` share the backtracking
 //! search of `enumerate`.
 
+mod choose;
 mod context;
 mod enumerate;
 mod expr;
@@ -41,6 +42,13 @@ pub enum EvalError {
     Limit(Diagnostic),
     /// A construct the interpreter does not handle.
     Unsupported(Diagnostic),
+}
+
+impl EvalError {
+    /// Whether this is the error of a passed deadline (`Context::check_deadline`).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, EvalError::Limit(d) if d.message == context::TIMEOUT_MESSAGE)
+    }
 }
 
 impl From<EvalError> for Diagnostic {

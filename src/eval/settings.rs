@@ -26,6 +26,8 @@ pub struct Settings {
     pub enumeration_limit: usize,
     /// The most iterations a WHILE loop may run.
     pub max_while_steps: usize,
+    /// The backend the interpreter asks when it must choose values (constants, ANY, parameters).
+    pub backend: crate::solve::Backend,
     /// Preferences bsolve accepts but does not interpret (e.g. TIME_OUT, CLPFD), as given.
     pub other: Vec<(String, String)>,
 }
@@ -46,6 +48,7 @@ impl Default for Settings {
             operation_limits: Vec::new(),
             enumeration_limit: 1_000_000,
             max_while_steps: 1_000_000,
+            backend: crate::solve::Backend::Auto,
             other: Vec::new(),
         }
     }

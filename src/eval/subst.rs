@@ -80,9 +80,16 @@ impl Context {
                     }
                 }
                 let limit = self.settings().enumeration_limit;
-                let result = self.solve_by_enumeration(vars, pred, env, limit);
+                let mut solutions = Vec::new();
+                let result = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
+                    solutions.push(ctx.bound_values(vars, env, span)?);
+                    Ok(solutions.len() < limit)
+                });
                 env.truncate(mark);
-                let sols = result?;
+                let sols = super::Enumeration {
+                    complete: result? && solutions.len() < limit,
+                    solutions,
+                };
                 if !sols.complete && sols.solutions.is_empty() {
                     return Err(limit_error(
                         span,
@@ -134,7 +141,7 @@ impl Context {
             }
             SubstKind::Any(vars, pred, body) => {
                 let mut out = Vec::new();
-                let complete = self.search(vars, pred, env, &mut |ctx, env| {
+                let complete = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
                     out.extend(ctx.exec(body, env)?);
                     Ok(true)
                 })?;

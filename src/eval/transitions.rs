@@ -64,7 +64,20 @@ impl Context {
             PredKind::And(vec![m.constraints.clone(), m.properties.clone()]),
             m.properties.span,
         );
-        self.solve_by_enumeration(&vars, &pred, &Env::new(), limit)
+        let mut solutions = Vec::new();
+        let mut cut = false;
+        let complete = self.solve_for(&vars, &pred, &mut Env::new(), true, &mut |ctx, env| {
+            if solutions.len() >= limit {
+                cut = true;
+                return Ok(false);
+            }
+            solutions.push(ctx.bound_values(&vars, env, pred.span)?);
+            Ok(true)
+        })?;
+        Ok(Enumeration {
+            solutions,
+            complete: complete && !cut,
+        })
     }
 
     /// The environment binding the parameters and constants to `constants` (as returned by
@@ -175,20 +188,21 @@ impl Context {
             let searched: Vec<TypedName> = op.params.iter().chain(&locals).cloned().collect();
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let complete = self.search(&searched, &guard, &mut env, &mut |ctx, env| {
-                let params = ctx.bound_values(&op.params, env, op.span)?;
-                for updates in ctx.execute(&op.body, env)? {
-                    let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
-                    if !found.contains(&t) {
-                        if found.len() >= cap {
-                            cut = true;
-                            return Ok(false);
+            let complete =
+                self.solve_for(&searched, &guard, &mut env, false, &mut |ctx, env| {
+                    let params = ctx.bound_values(&op.params, env, op.span)?;
+                    for updates in ctx.execute(&op.body, env)? {
+                        let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                        if !found.contains(&t) {
+                            if found.len() >= cap {
+                                cut = true;
+                                return Ok(false);
+                            }
+                            found.push(t);
                         }
-                        found.push(t);
                     }
-                }
-                Ok(true)
-            })?;
+                    Ok(true)
+                })?;
             all &= complete && !cut;
             out.extend(found);
         }

@@ -1,0 +1,203 @@
+//! The solver layer: *find values for these typed variables that make this predicate true, or show that
+//! there are none* — the one question every command asks.
+//!
+//! A `Problem` is typed variables, a predicate over them, and the environment of already-known names
+//! (constants, state variables, outer bound variables). A backend streams candidate solutions; this module
+//! re-checks every one with the interpreter before it leaves (a solution the interpreter rejects is counted
+//! in `Stats::rejected`, reported with `-v`, and never returned), and turns the stream into an `Answer` or
+//! a list of solutions. `Unsat { complete: false }` means the search was cut by a bound nobody asked for
+//! (an unbounded integer explored only within MININT..MAXINT, a deferred set of default size): it must never
+//! be printed as a proof.
+//!
+//! Backends: `brute` is the interpreter's enumeration oracle (`eval::enumerate`); `native` is the
+//! propagating finite-domain solver (`native`). `auto` runs native.
+
+pub mod native;
+
+use crate::eval::{Context, Env, EvalError};
+use crate::ir::{Pred, TypedName};
+use crate::value::Value;
+use std::time::{Duration, Instant};
+
+/// Which solver answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The best available backend for the problem.
+    #[default]
+    Auto,
+    /// Exhaustive enumeration by the interpreter (the differential-testing oracle).
+    Brute,
+    /// The propagating finite-domain solver.
+    Native,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Brute => "brute",
+            Backend::Native => "native",
+        }
+    }
+}
+
+/// A question for the solver.
+#[derive(Clone, Copy)]
+pub struct Problem<'a> {
+    pub vars: &'a [TypedName],
+    pub pred: &'a Pred,
+    /// Values of the other names the predicate mentions.
+    pub env: &'a Env,
+    /// Report one solution per orbit of permutations of the deferred sets (ProB's setup-constants
+    /// symmetry reduction). Only sound when `env` distinguishes no deferred-set element.
+    pub symmetry: bool,
+}
+
+impl<'a> Problem<'a> {
+    pub fn new(vars: &'a [TypedName], pred: &'a Pred, env: &'a Env) -> Problem<'a> {
+        Problem {
+            vars,
+            pred,
+            env,
+            symmetry: false,
+        }
+    }
+}
+
+/// The answer to "is there a solution?".
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// Values for the problem's variables, in their order, checked by the interpreter.
+    Sat(Vec<Value>),
+    /// No solution; `complete: false` when the search was bounded (then it proves nothing).
+    Unsat { complete: bool },
+    /// The solver could not decide (timeout, unsupported construct, resource limit).
+    Unknown(String),
+}
+
+/// What a search found besides its solutions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Search nodes visited (choices made).
+    pub nodes: u64,
+    /// Solutions a backend proposed that the interpreter rejected (each one is a backend bug).
+    pub rejected: usize,
+    pub elapsed: Duration,
+}
+
+/// All solutions found, up to a limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solutions {
+    pub solutions: Vec<Vec<Value>>,
+    /// True when no further solution exists: the search was exhaustive and not cut by the limit.
+    pub complete: bool,
+    /// True when the search stopped because the limit was reached.
+    pub limited: bool,
+    pub stats: Stats,
+}
+
+/// Called with each checked solution; returns whether to go on.
+pub type OnSolution<'a> = dyn FnMut(&[Value]) -> bool + 'a;
+
+/// Streams the solutions of `problem` to `on_solution`. Returns whether the search was exhaustive
+/// (ignoring a stop requested by `on_solution`) and the statistics.
+pub fn stream(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    backend: Backend,
+    on_solution: &mut OnSolution<'_>,
+) -> Result<(bool, Stats), EvalError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut rejected = 0;
+    let mut checked = |values: &[Value]| -> Result<bool, EvalError> {
+        if is_solution(ctx, problem, values)? {
+            Ok(on_solution(values))
+        } else {
+            rejected += 1;
+            Ok(true)
+        }
+    };
+    let complete = match backend {
+        Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
+        Backend::Native | Backend::Auto => native::solve(ctx, problem, &mut checked, &mut stats)?,
+    };
+    stats.rejected = rejected;
+    stats.elapsed = start.elapsed();
+    Ok((complete, stats))
+}
+
+/// Up to `limit` solutions.
+pub fn solve_all(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    backend: Backend,
+    limit: usize,
+) -> Result<Solutions, EvalError> {
+    let mut solutions = Vec::new();
+    let mut limited = limit == 0;
+    let (complete, stats) = if limited {
+        (false, Stats::default())
+    } else {
+        stream(ctx, problem, backend, &mut |values| {
+            solutions.push(values.to_vec());
+            if solutions.len() >= limit {
+                limited = true;
+                false
+            } else {
+                true
+            }
+        })?
+    };
+    Ok(Solutions {
+        solutions,
+        complete: complete && !limited,
+        limited,
+        stats,
+    })
+}
+
+/// Whether there is a solution, with the first one found.
+pub fn first(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Answer {
+    match solve_all(ctx, problem, backend, 1) {
+        Ok(s) => match s.solutions.into_iter().next() {
+            Some(values) => Answer::Sat(values),
+            None => Answer::Unsat {
+                complete: s.complete,
+            },
+        },
+        Err(e) => Answer::Unknown(e.to_string()),
+    }
+}
+
+/// The interpreter's verdict on a proposed solution.
+fn is_solution(ctx: &Context, problem: &Problem<'_>, values: &[Value]) -> Result<bool, EvalError> {
+    let mut env = problem.env.clone();
+    for (v, x) in problem.vars.iter().zip(values) {
+        env.bind(v.name.clone(), x.clone());
+    }
+    match ctx.eval_pred(problem.pred, &env) {
+        Ok(b) => Ok(b),
+        // A solution on which the predicate is ill-defined is no solution.
+        Err(EvalError::WellDefinedness(_)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The brute-force oracle, streamed.
+pub(crate) fn brute(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    let mut env = problem.env.clone();
+    let vars = problem.vars;
+    let span = problem.pred.span;
+    let complete = ctx.search(vars, problem.pred, &mut env, &mut |ctx, env| {
+        stats.nodes += 1;
+        let values = ctx.bound_values(vars, env, span)?;
+        on_solution(&values)
+    })?;
+    Ok(complete && !ctx.depends_on_default_sizes(vars, problem.pred))
+}
