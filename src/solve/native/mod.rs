@@ -1,14 +1,65 @@
-//! The propagating finite-domain solver (under construction: delegates to enumeration for now).
+//! The propagating finite-domain solver over B values (`--backend native`).
+//!
+//! `model` decomposes the problem's variables into atoms with domains and instantiates the constraints;
+//! `search` labels atoms first-fail and propagates after each choice: `abs` decides constraints on partial
+//! assignments, `search::filter` prunes the values of a constraint's last unfixed atom (forward checking),
+//! `linear` tightens integer bounds, `sets` narrows membership bits and function images; `symmetry` reduces
+//! deferred-set permutations. Every assignment reported has all constraints true on the interpreter
+//! (and `solve::` checks it once more).
+
+mod abs;
+mod domain;
+mod linear;
+mod model;
+mod search;
+mod sets;
+mod symmetry;
 
 use super::{Problem, Stats};
 use crate::eval::{Context, EvalError};
 use crate::value::Value;
+use rustc_hash::FxHashSet;
+use search::{Propagation, Solver};
 
+/// Streams the solutions of `problem`; returns whether the search was exhaustive.
 pub(crate) fn solve(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    super::brute(ctx, problem, on_solution, stats)
+    let model = model::build(ctx, problem.vars, problem.pred, problem.env)?;
+    let exhaustive_domains = !ctx.depends_on_default_sizes(problem.vars, problem.pred);
+    if model.failed {
+        return Ok(exhaustive_domains);
+    }
+    let symmetry = if problem.symmetry {
+        symmetry::Symmetry::of(ctx, &model)
+    } else {
+        None
+    };
+    let mut solver = Solver::new(ctx, &model, problem.env, symmetry);
+    if let Propagation::Failed = solver.propagate(None)? {
+        stats.nodes += 1;
+        return Ok(exhaustive_domains);
+    }
+    // Witnesses of top-level existentials are search variables too: report each projection once.
+    let projected = model.vars.len() > model.outputs;
+    let mut seen: FxHashSet<Vec<Value>> = FxHashSet::default();
+    let mut report = |values: &[Value]| -> Result<bool, EvalError> {
+        if projected && !seen.insert(values.to_vec()) {
+            return Ok(true);
+        }
+        on_solution(values)
+    };
+    if std::env::var("BSOLVE_DEBUG").is_ok() {
+        eprintln!("atoms {} constraints {} distinct {}", model.initial.len(), model.constraints.len(), model.distinct.len());
+        for (i, d) in solver.doms.iter().enumerate() { eprintln!("  atom {i} of {} size {}", model.vars[model.owner[i]].name, d.size()); }
+    }
+    solver.search(&mut report)?;
+    if std::env::var("BSOLVE_DEBUG").is_ok() {
+        eprintln!("nodes {}", solver.nodes);
+    }
+    stats.nodes += solver.nodes;
+    Ok(exhaustive_domains && !solver.incomplete)
 }

@@ -1,0 +1,559 @@
+//! Abstract evaluation over the current domains: what can be said about an expression (its value, the
+//! one atom it equals, an integer interval, lower and upper bounds of a set) and a predicate (true,
+//! false, unknown) before every variable is fixed.
+//!
+//! Sub-terms whose search variables are all fixed are evaluated by the interpreter, so the abstraction
+//! only has to cover the operators that carry information from partly known values. Any evaluation error
+//! inside the abstraction is `Unknown`, never false: well-definedness is decided only on ground
+//! constraints (in `propagate`), where the interpreter's L-system semantics apply.
+
+use super::model::{AtomId, Shape, VarId};
+use super::search::Solver;
+use crate::eval::Val;
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
+use crate::value::{Int, Value, set};
+
+/// Three-valued truth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tri {
+    True,
+    False,
+    Unknown,
+}
+
+impl Tri {
+    pub(crate) fn from(b: bool) -> Tri {
+        if b { Tri::True } else { Tri::False }
+    }
+    pub(crate) fn not(self) -> Tri {
+        match self {
+            Tri::True => Tri::False,
+            Tri::False => Tri::True,
+            Tri::Unknown => Tri::Unknown,
+        }
+    }
+}
+
+/// What is known of an expression's value.
+#[derive(Clone, Debug)]
+pub(crate) enum Abs {
+    Val(Val),
+    /// Exactly the value of this (unfixed) atom.
+    Atom(AtomId),
+    /// Some integer within the bounds (`None` = open).
+    Ints(Option<Int>, Option<Int>),
+    /// A finite set between `lb` and `ub` (sorted; `ub: None` = unknown).
+    Set {
+        lb: Vec<Value>,
+        ub: Option<Vec<Value>>,
+    },
+    Unknown,
+}
+
+impl Abs {
+    pub(crate) fn value(&self) -> Option<&Value> {
+        match self {
+            Abs::Val(Val::Value(v)) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Solver<'_, '_> {
+    /// The abstraction of `e` in the current constraint's scratch environment.
+    pub(crate) fn abs_expr(&mut self, e: &Expr) -> Abs {
+        if self.expr_is_fixed(e) {
+            return match self.ctx.eval_symbolic(e, &self.scratch) {
+                Ok(v) => Abs::Val(v),
+                Err(_) => Abs::Unknown,
+            };
+        }
+        match &e.kind {
+            ExprKind::Var(name) => match self.var_of(name) {
+                Some(v) => self.abs_var(v),
+                None => Abs::Unknown,
+            },
+            ExprKind::Binary(BinaryOp::Apply, f, x) => self.abs_apply(f, x),
+            ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b) => {
+                let a = self.abs_expr(a);
+                let b = self.abs_expr(b);
+                self.arith(*op, &a, &b)
+            }
+            ExprKind::Unary(UnaryOp::Neg, a) => {
+                let a = self.abs_expr(a);
+                match self.int_bounds(&a) {
+                    Some((lo, hi)) => Abs::Ints(hi.map(|h| h.neg()), lo.map(|l| l.neg())),
+                    None => Abs::Unknown,
+                }
+            }
+            ExprKind::Unary(UnaryOp::Card, s) => {
+                let s = self.abs_expr(s);
+                match self.set_bounds(&s) {
+                    Some((lb, ub)) => Abs::Ints(
+                        Some(Int::from(lb.len() as i64)),
+                        ub.map(|u| Int::from(u.len() as i64)),
+                    ),
+                    None => Abs::Ints(Some(Int::zero()), None),
+                }
+            }
+            ExprKind::Binary(
+                op @ (BinaryOp::Union | BinaryOp::Inter | BinaryOp::SetMinus | BinaryOp::Image),
+                a,
+                b,
+            ) => {
+                let a = self.abs_expr(a);
+                let b = self.abs_expr(b);
+                let (Some((la, ua)), Some((lb, ub))) = (self.set_bounds(&a), self.set_bounds(&b))
+                else {
+                    return Abs::Unknown;
+                };
+                set_op(*op, la, ua, lb, ub)
+            }
+            ExprKind::Unary(op @ (UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse), a) => {
+                let a = self.abs_expr(a);
+                let Some((lb, ub)) = self.set_bounds(&a) else {
+                    return Abs::Unknown;
+                };
+                let f = |s: &[Value]| match op {
+                    UnaryOp::Dom => set::domain(s),
+                    UnaryOp::Ran => set::range(s),
+                    _ => {
+                        let mut v: Vec<Value> = s
+                            .iter()
+                            .filter_map(|p| p.as_pair().map(|(a, b)| Value::pair(b.clone(), a.clone())))
+                            .collect();
+                        v.sort();
+                        v
+                    }
+                };
+                Abs::Set {
+                    lb: f(&lb),
+                    ub: ub.map(|u| f(&u)),
+                }
+            }
+            ExprKind::SetEnum(items) => {
+                let mut lb = Vec::new();
+                let mut ub = Some(Vec::new());
+                for it in items {
+                    let a = self.abs_expr(it);
+                    match (&a, self.candidates(&a)) {
+                        (Abs::Val(Val::Value(v)), _) => {
+                            lb.push(v.clone());
+                            if let Some(u) = &mut ub {
+                                u.push(v.clone());
+                            }
+                        }
+                        (_, Some(c)) => {
+                            if let Some(u) = &mut ub {
+                                u.extend(c.iter().cloned());
+                            }
+                        }
+                        _ => ub = None,
+                    }
+                }
+                lb.sort();
+                lb.dedup();
+                if let Some(u) = &mut ub {
+                    u.sort();
+                    u.dedup();
+                }
+                Abs::Set { lb, ub }
+            }
+            _ => Abs::Unknown,
+        }
+    }
+
+    fn abs_var(&mut self, v: VarId) -> Abs {
+        match &self.model.vars[v].shape {
+            Shape::Scalar(a) => match self.doms[*a].fixed() {
+                Some(x) => Abs::Val(Val::Value(x.clone())),
+                None => Abs::Atom(*a),
+            },
+            Shape::Members { carrier, bits } => {
+                let mut lb = Vec::new();
+                let mut ub = Vec::new();
+                for (x, &b) in carrier.iter().zip(bits) {
+                    match self.doms[b].fixed() {
+                        Some(Value::Bool(true)) => {
+                            lb.push(x.clone());
+                            ub.push(x.clone());
+                        }
+                        Some(_) => {}
+                        None => ub.push(x.clone()),
+                    }
+                }
+                Abs::Set { lb, ub: Some(ub) }
+            }
+            Shape::Function { domain, images } => {
+                let mut lb = Vec::new();
+                let mut ub = Some(Vec::new());
+                for (x, &a) in domain.iter().zip(images) {
+                    match (self.doms[a].fixed(), self.doms[a].values()) {
+                        (Some(y), _) => {
+                            let p = Value::pair(x.clone(), y.clone());
+                            lb.push(p.clone());
+                            if let Some(u) = &mut ub {
+                                u.push(p);
+                            }
+                        }
+                        (None, Some(ys)) => {
+                            if let Some(u) = &mut ub {
+                                u.extend(ys.iter().map(|y| Value::pair(x.clone(), y.clone())));
+                            }
+                        }
+                        (None, None) => ub = None,
+                    }
+                }
+                Abs::Set { lb, ub }
+            }
+        }
+    }
+
+    fn abs_apply(&mut self, f: &Expr, x: &Expr) -> Abs {
+        let ExprKind::Var(name) = &f.kind else {
+            return Abs::Unknown;
+        };
+        let Some(v) = self.var_of(name) else {
+            return Abs::Unknown;
+        };
+        let Shape::Function { domain, images } = &self.model.vars[v].shape else {
+            return Abs::Unknown;
+        };
+        let (domain, images) = (domain.clone(), images.clone());
+        let point = self.abs_expr(x);
+        let Some(p) = point.value() else {
+            return Abs::Unknown;
+        };
+        match domain.binary_search(p) {
+            Ok(i) => match self.doms[images[i]].fixed() {
+                Some(y) => Abs::Val(Val::Value(y.clone())),
+                None => Abs::Atom(images[i]),
+            },
+            Err(_) => Abs::Unknown,
+        }
+    }
+
+    fn arith(&mut self, op: BinaryOp, a: &Abs, b: &Abs) -> Abs {
+        let (Some((al, ah)), Some((bl, bh))) = (self.int_bounds(a), self.int_bounds(b)) else {
+            return Abs::Unknown;
+        };
+        match op {
+            BinaryOp::Add => Abs::Ints(add(&al, &bl), add(&ah, &bh)),
+            BinaryOp::Sub => Abs::Ints(sub(&al, &bh), sub(&ah, &bl)),
+            _ => match (al, ah, bl, bh) {
+                (Some(al), Some(ah), Some(bl), Some(bh)) => {
+                    let products = [al.mul(&bl), al.mul(&bh), ah.mul(&bl), ah.mul(&bh)];
+                    let lo = products.iter().min().cloned();
+                    let hi = products.iter().max().cloned();
+                    Abs::Ints(lo, hi)
+                }
+                _ => Abs::Unknown,
+            },
+        }
+    }
+
+    /// Integer bounds of an abstraction.
+    pub(crate) fn int_bounds(&self, a: &Abs) -> Option<(Option<Int>, Option<Int>)> {
+        match a {
+            Abs::Val(Val::Value(Value::Int(i))) => Some((Some(i.clone()), Some(i.clone()))),
+            Abs::Atom(at) => self.doms[*at].int_bounds(),
+            Abs::Ints(lo, hi) => Some((lo.clone(), hi.clone())),
+            _ => None,
+        }
+    }
+
+    /// Lower and upper bounds of a set abstraction (`ub: None` when unknown).
+    pub(crate) fn set_bounds(&self, a: &Abs) -> Option<(Vec<Value>, Option<Vec<Value>>)> {
+        match a {
+            Abs::Val(Val::Value(Value::Set(items))) => {
+                Some(((**items).clone(), Some((**items).clone())))
+            }
+            Abs::Val(v @ Val::Sym(_)) => {
+                if self.ctx.is_infinite(v) {
+                    None
+                } else {
+                    self.ctx
+                        .materialize(v, crate::diag::Span::default())
+                        .ok()
+                        .map(|s| ((*s).clone(), Some((*s).clone())))
+                }
+            }
+            Abs::Set { lb, ub } => Some((lb.clone(), ub.clone())),
+            _ => None,
+        }
+    }
+
+    /// The possible values of a scalar abstraction, when finitely many are known.
+    pub(crate) fn candidates(&self, a: &Abs) -> Option<Vec<Value>> {
+        match a {
+            Abs::Val(Val::Value(v)) => Some(vec![v.clone()]),
+            Abs::Atom(at) => self.doms[*at].values().map(|v| (**v).clone()),
+            _ => None,
+        }
+    }
+
+    /// Three-valued truth of `p` under the current domains.
+    pub(crate) fn abs_pred(&mut self, p: &Pred) -> Tri {
+        if self.pred_is_fixed(p) {
+            return match self.ctx.eval_pred(p, &self.scratch) {
+                Ok(b) => Tri::from(b),
+                Err(_) => Tri::Unknown,
+            };
+        }
+        match &p.kind {
+            PredKind::True => Tri::True,
+            PredKind::False => Tri::False,
+            PredKind::And(ps) => {
+                let mut out = Tri::True;
+                for q in ps {
+                    match self.abs_pred(q) {
+                        Tri::False => return Tri::False,
+                        Tri::Unknown => out = Tri::Unknown,
+                        Tri::True => {}
+                    }
+                }
+                out
+            }
+            PredKind::Or(ps) => {
+                let mut out = Tri::False;
+                for q in ps {
+                    match self.abs_pred(q) {
+                        Tri::True => return Tri::True,
+                        Tri::Unknown => out = Tri::Unknown,
+                        Tri::False => {}
+                    }
+                }
+                out
+            }
+            PredKind::Not(q) => self.abs_pred(q).not(),
+            PredKind::Implies(a, b) => match self.abs_pred(a) {
+                Tri::False => Tri::True,
+                Tri::True => self.abs_pred(b),
+                Tri::Unknown => {
+                    if self.abs_pred(b) == Tri::True {
+                        Tri::True
+                    } else {
+                        Tri::Unknown
+                    }
+                }
+            },
+            PredKind::Equiv(a, b) => match (self.abs_pred(a), self.abs_pred(b)) {
+                (Tri::Unknown, _) | (_, Tri::Unknown) => Tri::Unknown,
+                (x, y) => Tri::from(x == y),
+            },
+            PredKind::Compare(op, a, b) => {
+                let a = self.abs_expr(a);
+                let b = self.abs_expr(b);
+                self.compare(*op, &a, &b)
+            }
+            _ => Tri::Unknown,
+        }
+    }
+
+    fn compare(&mut self, op: CompareOp, a: &Abs, b: &Abs) -> Tri {
+        if let (Abs::Val(x), Abs::Val(y)) = (a, b) {
+            let span = crate::diag::Span::default();
+            let r = match op {
+                CompareOp::Eq => self.ctx.vals_equal(x, y, span),
+                CompareOp::NotEq => self.ctx.vals_equal(x, y, span).map(|b| !b),
+                CompareOp::In => match x {
+                    Val::Value(v) => self.ctx.contains(y, v, span),
+                    Val::Sym(_) => return Tri::Unknown,
+                },
+                CompareOp::Subset => self.ctx.is_subset(x, y, span),
+                CompareOp::StrictSubset => self
+                    .ctx
+                    .is_subset(x, y, span)
+                    .and_then(|s| Ok(s && !self.ctx.vals_equal(x, y, span)?)),
+                CompareOp::Lt | CompareOp::Le => match (x, y) {
+                    (Val::Value(Value::Int(i)), Val::Value(Value::Int(j))) => {
+                        Ok(if op == CompareOp::Lt { i < j } else { i <= j })
+                    }
+                    _ => return Tri::Unknown,
+                },
+            };
+            return r.map_or(Tri::Unknown, Tri::from);
+        }
+        match op {
+            CompareOp::Eq => self.equal(a, b),
+            CompareOp::NotEq => self.equal(a, b).not(),
+            CompareOp::Lt | CompareOp::Le => {
+                let (Some((al, ah)), Some((bl, bh))) = (self.int_bounds(a), self.int_bounds(b))
+                else {
+                    return Tri::Unknown;
+                };
+                let strict = op == CompareOp::Lt;
+                // a < b is certainly true when ah < bl, certainly false when al >= bh.
+                let holds = |x: &Option<Int>, y: &Option<Int>| match (x, y) {
+                    (Some(x), Some(y)) => Some(if strict { x < y } else { x <= y }),
+                    _ => None,
+                };
+                if holds(&ah, &bl) == Some(true) {
+                    Tri::True
+                } else if holds(&al, &bh) == Some(false) {
+                    Tri::False
+                } else {
+                    Tri::Unknown
+                }
+            }
+            CompareOp::In => self.member(a, b),
+            CompareOp::Subset | CompareOp::StrictSubset => {
+                let (Some((la, ua)), Some((lb, ub))) = (self.set_bounds(a), self.set_bounds(b))
+                else {
+                    return Tri::Unknown;
+                };
+                if let Some(ub) = &ub
+                    && !set::is_subset(&la, ub)
+                {
+                    return Tri::False;
+                }
+                if op == CompareOp::Subset
+                    && let Some(ua) = &ua
+                    && set::is_subset(ua, &lb)
+                {
+                    return Tri::True;
+                }
+                Tri::Unknown
+            }
+        }
+    }
+
+    fn equal(&mut self, a: &Abs, b: &Abs) -> Tri {
+        if let (Some((al, ah)), Some((bl, bh))) = (self.int_bounds(a), self.int_bounds(b)) {
+            let below = |h: &Option<Int>, l: &Option<Int>| matches!((h, l), (Some(h), Some(l)) if h < l);
+            if below(&ah, &bl) || below(&bh, &al) {
+                return Tri::False;
+            }
+        }
+        if let (Some(ca), Some(cb)) = (self.candidates(a), self.candidates(b))
+            && !ca.iter().any(|x| set::contains(&cb, x))
+        {
+            return Tri::False;
+        }
+        if let (Some((la, ua)), Some((lb, ub))) = (self.set_bounds(a), self.set_bounds(b)) {
+            let escapes = |l: &[Value], u: &Option<Vec<Value>>| u.as_ref().is_some_and(|u| !set::is_subset(l, u));
+            if escapes(&la, &ub) || escapes(&lb, &ua) {
+                return Tri::False;
+            }
+        }
+        Tri::Unknown
+    }
+
+    fn member(&mut self, x: &Abs, s: &Abs) -> Tri {
+        if let Some(v) = x.value()
+            && let Some((lb, ub)) = self.set_bounds(s)
+        {
+            if set::contains(&lb, v) {
+                return Tri::True;
+            }
+            if let Some(ub) = ub
+                && !set::contains(&ub, v)
+            {
+                return Tri::False;
+            }
+            return Tri::Unknown;
+        }
+        if let Abs::Val(set_val) = s
+            && let Some(cands) = self.candidates(x)
+        {
+            let span = crate::diag::Span::default();
+            let mut any_in = false;
+            let mut any_out = false;
+            for c in &cands {
+                match self.ctx.contains(set_val, c, span) {
+                    Ok(true) => any_in = true,
+                    Ok(false) => any_out = true,
+                    Err(_) => return Tri::Unknown,
+                }
+            }
+            return match (any_in, any_out) {
+                (true, false) => Tri::True,
+                (false, _) => Tri::False,
+                _ => Tri::Unknown,
+            };
+        }
+        if let Abs::Val(set_val) = s
+            && let Some((lo, hi)) = self.int_bounds(x)
+            && let Val::Sym(sym) = set_val
+            && let crate::eval::SymbolicSet::Interval(sl, sh) = &**sym
+        {
+            let inside = sl.as_ref().is_none_or(|l| lo.as_ref().is_some_and(|lo| l <= lo))
+                && sh.as_ref().is_none_or(|h| hi.as_ref().is_some_and(|hi| hi <= h));
+            let outside = matches!((sl, &hi), (Some(l), Some(hi)) if hi < l)
+                || matches!((sh, &lo), (Some(h), Some(lo)) if lo > h);
+            if inside {
+                return Tri::True;
+            }
+            if outside {
+                return Tri::False;
+            }
+        }
+        Tri::Unknown
+    }
+}
+
+fn add(a: &Option<Int>, b: &Option<Int>) -> Option<Int> {
+    Some(a.as_ref()?.add(b.as_ref()?))
+}
+
+fn sub(a: &Option<Int>, b: &Option<Int>) -> Option<Int> {
+    Some(a.as_ref()?.sub(b.as_ref()?))
+}
+
+/// Bounds of `A op B` from the bounds of A and B (all these operators are monotone in A; in B too except
+/// `-`, which is antitone in B).
+fn set_op(
+    op: BinaryOp,
+    la: Vec<Value>,
+    ua: Option<Vec<Value>>,
+    lb: Vec<Value>,
+    ub: Option<Vec<Value>>,
+) -> Abs {
+    let both = |f: fn(&[Value], &[Value]) -> Vec<Value>, x: &Option<Vec<Value>>, y: &Option<Vec<Value>>| match (x, y) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        _ => None,
+    };
+    match op {
+        BinaryOp::Union => Abs::Set {
+            lb: set::union(&la, &lb),
+            ub: both(set::union, &ua, &ub),
+        },
+        BinaryOp::Inter => Abs::Set {
+            lb: set::intersection(&la, &lb),
+            ub: match (&ua, &ub) {
+                (Some(x), Some(y)) => Some(set::intersection(x, y)),
+                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+                (None, None) => None,
+            },
+        },
+        BinaryOp::SetMinus => Abs::Set {
+            lb: match &ub {
+                Some(ub) => set::difference(&la, ub),
+                None => Vec::new(),
+            },
+            ub: ua.map(|ua| set::difference(&ua, &lb)),
+        },
+        _ => {
+            // Image r[S]: pairs of r whose first component is in S.
+            let image = |r: &[Value], s: &[Value]| {
+                let mut out: Vec<Value> = r
+                    .iter()
+                    .filter_map(|p| p.as_pair())
+                    .filter(|(a, _)| set::contains(s, a))
+                    .map(|(_, b)| b.clone())
+                    .collect();
+                out.sort();
+                out.dedup();
+                out
+            };
+            Abs::Set {
+                lb: image(&la, &lb),
+                ub: match (&ua, &ub) {
+                    (Some(r), Some(s)) => Some(image(r, s)),
+                    (Some(r), None) => Some(set::range(r)),
+                    _ => None,
+                },
+            }
+        }
+    }
+}

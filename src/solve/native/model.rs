@@ -1,0 +1,729 @@
+//! Building the solver's model from a `Problem`: search variables decomposed into atoms, initial domains,
+//! and the constraints (conjuncts, with universal quantifiers instantiated over known domains).
+//!
+//! Decomposition is what makes B's set-valued unknowns searchable without enumerating their power sets:
+//! * a total function `f : A --> B` over a known finite A is one atom per point of A (its image);
+//! * a set or relation `s <: T`, `r : A <-> B`, `r : A +-> B` over a known finite carrier is one BOOL atom
+//!   per carrier element (membership);
+//! * everything else is one atom whose candidates are the values of its type or of a known set it is a
+//!   member of — or, when even that is unknown, candidates found at labelling time from the constraints
+//!   (`Dom::Any`), as the brute-force oracle does.
+//!
+//! Variables defined by a deterministic equality `x = E` (E computable from what is known) are computed
+//! first, as ProB does, and enter the search fixed.
+
+use super::domain::Dom;
+use crate::eval::{Context, Env, EvalError, Val};
+use crate::ir::{self, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp};
+use crate::syntax::ast::Name;
+use crate::types::Type;
+use crate::value::{Value, set};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+pub(crate) type AtomId = usize;
+pub(crate) type VarId = usize;
+
+/// The most carrier elements a set variable is decomposed into, and the most points of a function.
+const MAX_CARRIER: usize = 4096;
+/// The most instances a universal quantifier is expanded into.
+const MAX_INSTANCES: usize = 20_000;
+
+/// How a search variable's value is built from its atoms.
+#[derive(Clone, Debug)]
+pub(crate) enum Shape {
+    /// The value of one atom.
+    Scalar(AtomId),
+    /// A subset of `carrier`: `bits[i]` is TRUE when `carrier[i]` is a member.
+    Members {
+        carrier: Arc<Vec<Value>>,
+        bits: Vec<AtomId>,
+    },
+    /// A total function on `domain`: `images[i]` is the image of `domain[i]`.
+    Function {
+        domain: Arc<Vec<Value>>,
+        images: Vec<AtomId>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct SearchVar {
+    pub name: Name,
+    pub ty: Type,
+    pub shape: Shape,
+}
+
+/// A conjunct to satisfy, possibly an instance of a universal quantifier (`bindings` gives its bound
+/// variables' values).
+#[derive(Clone, Debug)]
+pub(crate) struct Constraint<'p> {
+    pub pred: &'p Pred,
+    pub bindings: Vec<(Name, Value)>,
+    /// Search variables the predicate mentions (free, not shadowed by `bindings`).
+    pub vars: Vec<VarId>,
+    /// Atoms whose domain changes can change the constraint's status.
+    pub watches: Vec<AtomId>,
+}
+
+pub(crate) struct Model<'p> {
+    pub vars: Vec<SearchVar>,
+    /// The owning variable of each atom.
+    pub owner: Vec<VarId>,
+    pub initial: Vec<Dom>,
+    pub constraints: Vec<Constraint<'p>>,
+    /// Constraints to wake when an atom's domain changes.
+    pub watchers: Vec<Vec<usize>>,
+    pub by_name: FxHashMap<Name, VarId>,
+    /// How many of `vars` are the problem's (the rest are witnesses of top-level existentials).
+    pub outputs: usize,
+    /// A constraint already false before any search (its span explains an Unsat).
+    pub failed: bool,
+    /// Groups of atoms whose values must be pairwise distinct (injective functions, `card({..}) = n`).
+    pub distinct: Vec<Vec<AtomId>>,
+    /// The distinct groups each atom belongs to.
+    pub distinct_of: Vec<Vec<usize>>,
+}
+
+struct Builder<'c, 'p> {
+    ctx: &'c Context,
+    env: Env,
+    vars: Vec<SearchVar>,
+    owner: Vec<VarId>,
+    initial: Vec<Dom>,
+    by_name: FxHashMap<Name, VarId>,
+    /// Variables whose value was computed from a deterministic equality.
+    determined: FxHashMap<Name, Value>,
+    conjuncts: Vec<&'p Pred>,
+    /// The names of all search variables (the problem's and the witnesses).
+    names: FxHashSet<Name>,
+}
+
+/// Builds the model of `vars` subject to `pred` given `env`.
+pub(crate) fn build<'p>(
+    ctx: &Context,
+    vars: &[TypedName],
+    pred: &'p Pred,
+    env: &Env,
+) -> Result<Model<'p>, EvalError> {
+    let mut conjuncts = Vec::new();
+    let mut witnesses = Vec::new();
+    let outer: FxHashSet<&str> = vars.iter().map(|v| &*v.name).collect();
+    flatten(pred, &outer, env, &mut conjuncts, &mut witnesses);
+    let all: Vec<TypedName> = vars.iter().cloned().chain(witnesses).collect();
+    let mut b = Builder {
+        ctx,
+        env: env.clone(),
+        vars: Vec::new(),
+        owner: Vec::new(),
+        initial: Vec::new(),
+        by_name: FxHashMap::default(),
+        determined: FxHashMap::default(),
+        conjuncts,
+        names: all.iter().map(|v| v.name.clone()).collect(),
+    };
+    b.compute_determined(&all);
+    for v in &all {
+        b.add_var(v)?;
+    }
+    let mut constraints = Vec::new();
+    let mut failed = false;
+    for c in b.conjuncts.clone() {
+        failed |= b.instantiate(c, &mut constraints)?;
+    }
+    let distinct = b.distinct_groups();
+    let mut distinct_of = vec![Vec::new(); b.initial.len()];
+    for (g, atoms) in distinct.iter().enumerate() {
+        for &a in atoms {
+            distinct_of[a].push(g);
+        }
+    }
+    let mut watchers = vec![Vec::new(); b.initial.len()];
+    for (i, c) in constraints.iter().enumerate() {
+        for &a in &c.watches {
+            watchers[a].push(i);
+        }
+    }
+    Ok(Model {
+        vars: b.vars,
+        owner: b.owner,
+        initial: b.initial,
+        constraints,
+        watchers,
+        by_name: b.by_name,
+        outputs: vars.len(),
+        failed,
+        distinct,
+        distinct_of,
+    })
+}
+
+/// The conjuncts of `pred`, with top-level existentials opened: their variables become extra search
+/// variables (witnesses) when their names clash with nothing.
+fn flatten<'p>(
+    pred: &'p Pred,
+    taken: &FxHashSet<&str>,
+    env: &Env,
+    out: &mut Vec<&'p Pred>,
+    witnesses: &mut Vec<TypedName>,
+) {
+    for c in pred.conjuncts() {
+        match &c.kind {
+            PredKind::Exists(xs, body)
+                if xs.iter().all(|x| {
+                    !taken.contains(&*x.name)
+                        && env.get(&x.name).is_none()
+                        && witnesses.iter().all(|w: &TypedName| w.name != x.name)
+                }) =>
+            {
+                witnesses.extend(xs.iter().cloned());
+                flatten(body, taken, env, out, witnesses);
+            }
+            _ => out.push(c),
+        }
+    }
+}
+
+impl<'p> Builder<'_, 'p> {
+    /// Repeatedly evaluates `x = E` conjuncts whose right side mentions only known names.
+    fn compute_determined(&mut self, vars: &[TypedName]) {
+        let names: FxHashSet<&str> = vars.iter().map(|v| &*v.name).collect();
+        loop {
+            let mut progress = false;
+            for c in &self.conjuncts {
+                let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
+                    continue;
+                };
+                for (x, e) in [(l, r), (r, l)] {
+                    let ExprKind::Var(name) = &x.kind else {
+                        continue;
+                    };
+                    if !names.contains(&**name) || self.determined.contains_key(name) {
+                        continue;
+                    }
+                    let free = ir::free_names::of_expr(e);
+                    if free
+                        .iter()
+                        .any(|n| names.contains(&**n) && !self.determined.contains_key(n))
+                    {
+                        continue;
+                    }
+                    if let Ok(v) = self.ctx.eval_expr(e, &self.env) {
+                        self.env.bind(name.clone(), v.clone());
+                        self.determined.insert(name.clone(), v);
+                        progress = true;
+                        break;
+                    }
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+    }
+
+    /// Pairwise-distinct groups: images of functions typed injective, and `card({x1, ..., xn}) = n` over
+    /// scalar variables (ProB recognises the latter as pairwise distinctness too).
+    fn distinct_groups(&self) -> Vec<Vec<AtomId>> {
+        let mut out = Vec::new();
+        for c in &self.conjuncts {
+            let PredKind::Compare(op, l, r) = &c.kind else {
+                continue;
+            };
+            match op {
+                CompareOp::In => {
+                    if let (ExprKind::Var(f), ExprKind::Binary(arrow, _, _)) = (&l.kind, &r.kind)
+                        && matches!(
+                            arrow,
+                            BinaryOp::TotalInjection | BinaryOp::TotalBijection
+                        )
+                        && let Some(&v) = self.by_name.get(f)
+                        && let Shape::Function { images, .. } = &self.vars[v].shape
+                    {
+                        out.push(images.clone());
+                    }
+                }
+                CompareOp::Eq => {
+                    for (a, b) in [(l, r), (r, l)] {
+                        if let ExprKind::Unary(UnaryOp::Card, s) = &a.kind
+                            && let ExprKind::SetEnum(items) = &s.kind
+                            && let ExprKind::Int(n) = &b.kind
+                            && *n == num_bigint::BigInt::from(items.len())
+                        {
+                            let atoms: Option<Vec<AtomId>> = items
+                                .iter()
+                                .map(|e| match &e.kind {
+                                    ExprKind::Var(x) => match self.by_name.get(x) {
+                                        Some(&v) => match self.vars[v].shape {
+                                            Shape::Scalar(a) => Some(a),
+                                            _ => None,
+                                        },
+                                        None => None,
+                                    },
+                                    _ => None,
+                                })
+                                .collect();
+                            if let Some(atoms) = atoms {
+                                out.push(atoms);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn new_atom(&mut self, dom: Dom) -> AtomId {
+        self.owner.push(self.vars.len());
+        self.initial.push(dom);
+        self.initial.len() - 1
+    }
+
+    fn add_var(&mut self, v: &TypedName) -> Result<(), EvalError> {
+        let shape = if let Some(value) = self.determined.get(&v.name).cloned() {
+            Shape::Scalar(self.new_atom(Dom::finite(vec![value])))
+        } else {
+            self.shape_of(v)?
+        };
+        self.by_name.insert(v.name.clone(), self.vars.len());
+        self.vars.push(SearchVar {
+            name: v.name.clone(),
+            ty: v.ty.clone(),
+            shape,
+        });
+        Ok(())
+    }
+
+    /// An expression whose value is known before the search (no undetermined search variable in it).
+    fn known(&self, e: &Expr) -> Option<Val> {
+        let free = ir::free_names::of_expr(e);
+        if free
+            .iter()
+            .any(|n| self.is_search_name(n) && !self.determined.contains_key(n))
+        {
+            return None;
+        }
+        self.ctx.eval_symbolic(e, &self.env).ok()
+    }
+
+    fn is_search_name(&self, n: &str) -> bool {
+        self.names.contains(n)
+    }
+
+    fn known_finite(&self, e: &Expr) -> Option<Arc<Vec<Value>>> {
+        let v = self.known(e)?;
+        if self.ctx.is_infinite(&v) {
+            return None;
+        }
+        self.ctx
+            .materialize(&v, e.span)
+            .ok()
+            .filter(|s| s.len() <= self.ctx.settings().enumeration_limit)
+    }
+
+    /// The typing conjuncts `v : S`, `v <: S` of a variable.
+    fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr)> {
+        let mut out = Vec::new();
+        for c in &self.conjuncts {
+            if let PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), x, s) = &c.kind
+                && matches!(&x.kind, ExprKind::Var(n) if &**n == name)
+            {
+                out.push((*op, &**s));
+            }
+        }
+        out
+    }
+
+    fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {
+        let typings = self.typings(&v.name);
+        if let Type::Set(elem) = &v.ty {
+            for (op, s) in &typings {
+                if let Some(shape) = self.compound_shape(*op, s, elem)? {
+                    return Ok(shape);
+                }
+            }
+            if let Ok((items, _)) = self.ctx.type_values(elem, v.span)
+                && items.len() <= MAX_CARRIER
+            {
+                return Ok(self.members(items));
+            }
+        }
+        let mut dom = self.type_domain(&v.ty, v);
+        for (op, s) in &typings {
+            if *op != CompareOp::In {
+                continue;
+            }
+            if let Some(d) = self.member_domain(s) {
+                dom = intersect(&dom, &d);
+            }
+        }
+        Ok(Shape::Scalar(self.new_atom(dom)))
+    }
+
+    /// The domain a scalar gets from `x : S` with S known.
+    fn member_domain(&self, s: &Expr) -> Option<Dom> {
+        let v = self.known(s)?;
+        if let Val::Sym(sym) = &v
+            && let crate::eval::SymbolicSet::Interval(lo, hi) = &**sym
+        {
+            return Some(Dom::range(lo.clone(), hi.clone()));
+        }
+        self.known_finite(s).map(|items| Dom::Finite(items))
+    }
+
+    fn type_domain(&self, ty: &Type, v: &TypedName) -> Dom {
+        match ty {
+            Type::Integer => Dom::Range(None, None),
+            _ => match self.ctx.type_values(ty, v.span) {
+                Ok((items, true)) if items.len() <= self.ctx.settings().enumeration_limit => {
+                    Dom::Finite(items)
+                }
+                _ => Dom::Any,
+            },
+        }
+    }
+
+    /// A decomposed shape for a set variable typed by `x : S` / `x <: S`.
+    fn compound_shape(
+        &mut self,
+        op: CompareOp,
+        s: &Expr,
+        elem: &Type,
+    ) -> Result<Option<Shape>, EvalError> {
+        if op == CompareOp::Subset {
+            return Ok(self
+                .known_finite(s)
+                .filter(|c| c.len() <= MAX_CARRIER)
+                .map(|c| self.members(c)));
+        }
+        match &s.kind {
+            ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, t) => {
+                Ok(self
+                    .known_finite(t)
+                    .filter(|c| c.len() <= MAX_CARRIER)
+                    .map(|c| self.members(c)))
+            }
+            ExprKind::Binary(op, a, b) if is_arrow(*op) => {
+                let Some(from) = self.known_finite(a) else {
+                    return Ok(None);
+                };
+                let total_function = matches!(
+                    op,
+                    BinaryOp::TotalFunction
+                        | BinaryOp::TotalInjection
+                        | BinaryOp::TotalSurjection
+                        | BinaryOp::TotalBijection
+                );
+                if total_function && from.len() <= MAX_CARRIER {
+                    let range_ty = match elem {
+                        Type::Pair(_, r) => (**r).clone(),
+                        _ => return Ok(None),
+                    };
+                    let image_dom = match self.member_domain(b) {
+                        Some(d) => d,
+                        None => self.type_domain(
+                            &range_ty,
+                            &TypedName {
+                                name: "".into(),
+                                ty: range_ty.clone(),
+                                span: s.span,
+                            },
+                        ),
+                    };
+                    let images = (0..from.len())
+                        .map(|_| self.new_atom(image_dom.clone()))
+                        .collect();
+                    return Ok(Some(Shape::Function {
+                        domain: from,
+                        images,
+                    }));
+                }
+                let Some(to) = self.known_finite(b) else {
+                    return Ok(None);
+                };
+                if from.len().saturating_mul(to.len()) > MAX_CARRIER {
+                    return Ok(None);
+                }
+                Ok(Some(self.members(Arc::new(set::product(&from, &to)))))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn members(&mut self, carrier: Arc<Vec<Value>>) -> Shape {
+        let bool_dom = Dom::Finite(Arc::new(vec![Value::Bool(false), Value::Bool(true)]));
+        let bits = (0..carrier.len())
+            .map(|_| self.new_atom(bool_dom.clone()))
+            .collect();
+        Shape::Members { carrier, bits }
+    }
+
+    /// Adds the constraints of one conjunct (instances of a universal quantifier over a known domain);
+    /// returns true when a constraint is already false.
+    fn instantiate(
+        &mut self,
+        c: &'p Pred,
+        out: &mut Vec<Constraint<'p>>,
+    ) -> Result<bool, EvalError> {
+        if let PredKind::Forall(xs, body) = &c.kind
+            && let Some(instances) = self.instances(xs, body)
+        {
+            let body: &'p Pred = body;
+            for bindings in instances {
+                if self.add_constraint(body, bindings, out)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        self.add_constraint(c, Vec::new(), out)
+    }
+
+    /// The points a universal quantifier `!xs.(P => Q)` must be checked at, when P's solutions do not
+    /// depend on the search (then the instances are `P => Q` at each solution of P, and P holds there)
+    /// or when the bound variables range over a small finite type.
+    fn instances(&self, xs: &[TypedName], body: &Pred) -> Option<Vec<Vec<(Name, Value)>>> {
+        if xs.iter().any(|x| self.by_name.contains_key(&x.name)) {
+            return None;
+        }
+        let guard = match &body.kind {
+            PredKind::Implies(p, _) => Some(&**p),
+            _ => None,
+        };
+        if let Some(p) = guard {
+            let free = ir::free_names::of_pred(p);
+            let bound: FxHashSet<&str> = xs.iter().map(|x| &*x.name).collect();
+                let independent = free.iter().all(|n| {
+                bound.contains(&**n) || !self.is_search_name(n) || self.determined.contains_key(n)
+            });
+            if independent
+                && let Ok(e) = self
+                    .ctx
+                    .solve_by_enumeration(xs, p, &self.env, MAX_INSTANCES)
+                && e.complete
+            {
+                return Some(
+                    e.solutions
+                        .into_iter()
+                        .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
+                        .collect(),
+                );
+            }
+        }
+        // Every combination of the bound variables' type values.
+        let mut points: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
+        for x in xs {
+            let (items, complete) = self.ctx.type_values(&x.ty, x.span).ok()?;
+            if !complete || points.len().saturating_mul(items.len()) > MAX_INSTANCES {
+                return None;
+            }
+            points = points
+                .into_iter()
+                .flat_map(|p| {
+                    items.iter().map(move |v| {
+                        let mut q = p.clone();
+                        q.push((x.name.clone(), v.clone()));
+                        q
+                    })
+                })
+                .collect();
+        }
+        Some(points)
+    }
+
+    /// Adds one constraint; a constraint mentioning no search variable is decided now (true: dropped,
+    /// false: the problem has no solution).
+    fn add_constraint(
+        &mut self,
+        pred: &'p Pred,
+        bindings: Vec<(Name, Value)>,
+        out: &mut Vec<Constraint<'p>>,
+    ) -> Result<bool, EvalError> {
+        let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
+        let vars: Vec<VarId> = ir::free_names::of_pred(pred)
+            .iter()
+            .filter(|n| !shadowed.contains(&***n))
+            .filter_map(|n| self.by_name.get(n).copied())
+            .collect();
+        let fixed = vars.iter().all(|&v| self.is_fixed_var(v));
+        if fixed {
+            let mut env = self.env.clone();
+            for (n, v) in &bindings {
+                env.bind(n.clone(), v.clone());
+            }
+            return match self.ctx.eval_pred(pred, &env) {
+                Ok(b) => Ok(!b),
+                Err(EvalError::WellDefinedness(_)) => Ok(true),
+                Err(e) => Err(e),
+            };
+        }
+        let watches = self.watches(pred, &bindings, &vars);
+        out.push(Constraint {
+            pred,
+            bindings,
+            vars,
+            watches,
+        });
+        Ok(false)
+    }
+
+    fn is_fixed_var(&self, v: VarId) -> bool {
+        self.determined.contains_key(&self.vars[v].name)
+    }
+
+    /// The atoms a constraint depends on: all atoms of the variables it mentions, except that `f(E)` with
+    /// f a decomposed function and E known depends only on the image atom of E.
+    fn watches(&self, pred: &Pred, bindings: &[(Name, Value)], vars: &[VarId]) -> Vec<AtomId> {
+        let mut env = self.env.clone();
+        for (n, v) in bindings {
+            env.bind(n.clone(), v.clone());
+        }
+        let mut out = FxHashSet::default();
+        let mut whole = FxHashSet::default();
+        let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
+        let mut visit = |e: &Expr| -> bool {
+            if let ExprKind::Binary(BinaryOp::Apply, f, x) = &e.kind
+                && let ExprKind::Var(fname) = &f.kind
+                && !shadowed.contains(&**fname)
+                && let Some(&fv) = self.by_name.get(fname)
+                && let Shape::Function { domain, images } = &self.vars[fv].shape
+                && ir::free_names::of_expr(x)
+                    .iter()
+                    .all(|n| shadowed.contains(&**n) || !self.by_name.contains_key(n))
+                && let Ok(point) = self.ctx.eval_expr(x, &env)
+                && let Ok(i) = domain.binary_search(&point)
+            {
+                out.insert(images[i]);
+                return false;
+            }
+            if let ExprKind::Var(n) = &e.kind
+                && !shadowed.contains(&**n)
+                && let Some(&v) = self.by_name.get(n)
+            {
+                whole.insert(v);
+            }
+            true
+        };
+        visit_pred(pred, &mut visit);
+        for v in whole {
+            if vars.contains(&v) {
+                out.extend(atoms_of(&self.vars[v].shape));
+            }
+        }
+        let mut out: Vec<AtomId> = out.into_iter().collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+pub(crate) fn atoms_of(shape: &Shape) -> Vec<AtomId> {
+    match shape {
+        Shape::Scalar(a) => vec![*a],
+        Shape::Members { bits, .. } => bits.clone(),
+        Shape::Function { images, .. } => images.clone(),
+    }
+}
+
+fn is_arrow(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Relation
+            | BinaryOp::TotalRelation
+            | BinaryOp::SurjRelation
+            | BinaryOp::TotalSurjRelation
+            | BinaryOp::PartialFunction
+            | BinaryOp::TotalFunction
+            | BinaryOp::PartialInjection
+            | BinaryOp::TotalInjection
+            | BinaryOp::PartialSurjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection
+    )
+}
+
+fn intersect(a: &Dom, b: &Dom) -> Dom {
+    match (a, b) {
+        (Dom::Any, d) | (d, Dom::Any) => d.clone(),
+        (Dom::Finite(x), d) | (d, Dom::Finite(x)) => {
+            Dom::Finite(Arc::new(x.iter().filter(|v| d.contains(v)).cloned().collect()))
+        }
+        (Dom::Range(l1, h1), Dom::Range(l2, h2)) => {
+            let lo = match (l1, l2) {
+                (Some(a), Some(b)) => Some(a.max(b).clone()),
+                (a, b) => a.clone().or(b.clone()),
+            };
+            let hi = match (h1, h2) {
+                (Some(a), Some(b)) => Some(a.min(b).clone()),
+                (a, b) => a.clone().or(b.clone()),
+            };
+            Dom::range(lo, hi)
+        }
+    }
+}
+
+/// Calls `f` on every expression of `p` (pre-order); `f` returns false to skip the children.
+pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(&Expr) -> bool) {
+    match &p.kind {
+        PredKind::True | PredKind::False => {}
+        PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| visit_pred(q, f)),
+        PredKind::Implies(a, b) | PredKind::Equiv(a, b) => {
+            visit_pred(a, f);
+            visit_pred(b, f);
+        }
+        PredKind::Not(a) => visit_pred(a, f),
+        PredKind::Forall(_, body) | PredKind::Exists(_, body) => visit_pred(body, f),
+        PredKind::Compare(_, a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        PredKind::If(c, t, e) => {
+            visit_pred(c, f);
+            visit_pred(t, f);
+            visit_pred(e, f);
+        }
+        PredKind::Let(binds, body) => {
+            binds.iter().for_each(|(_, e)| visit_expr(e, f));
+            visit_pred(body, f);
+        }
+    }
+}
+
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) {
+    if !f(e) {
+        return;
+    }
+    match &e.kind {
+        ExprKind::Var(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Str(_)
+        | ExprKind::Const(_) => {}
+        ExprKind::Unary(_, a) | ExprKind::Field(a, _) => visit_expr(a, f),
+        ExprKind::Binary(_, a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
+            items.iter().for_each(|x| visit_expr(x, f))
+        }
+        ExprKind::Comprehension(_, p) | ExprKind::BoolOf(p) => visit_pred(p, f),
+        ExprKind::Binder(_, _, p, body) => {
+            visit_pred(p, f);
+            visit_expr(body, f);
+        }
+        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
+            fields.iter().for_each(|(_, x)| visit_expr(x, f))
+        }
+        ExprKind::If(c, t, e2) => {
+            visit_pred(c, f);
+            visit_expr(t, f);
+            visit_expr(e2, f);
+        }
+        ExprKind::Let(binds, body) => {
+            binds.iter().for_each(|(_, x)| visit_expr(x, f));
+            visit_expr(body, f);
+        }
+    }
+}

@@ -1,0 +1,558 @@
+//! Depth-first search with propagation: choose the unfixed atom with the smallest domain (first fail),
+//! try its candidates in order (integer intervals too wide to enumerate are split in halves), propagate
+//! after each choice, and report every assignment whose constraints all hold.
+//!
+//! Domains are saved whole at each choice point (they are `Arc`-shared, so a save is cheap) and restored
+//! on backtracking. Open integer intervals the propagation could not bound are labelled within
+//! MININT..MAXINT, which makes the search incomplete (`incomplete`), exactly as ProB's enumeration warning.
+
+use super::domain::Dom;
+use super::model::{AtomId, Constraint, Model, Shape, VarId};
+use super::symmetry::Symmetry;
+use crate::eval::{Context, Env, EvalError};
+use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
+use crate::value::{Int, Value};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Finite domains at most this large are filtered value by value when a constraint has one unfixed atom.
+const FILTER_LIMIT: u64 = 1024;
+
+pub(crate) struct Solver<'a, 'p> {
+    pub ctx: &'a Context,
+    pub model: &'a Model<'p>,
+    pub doms: Vec<Dom>,
+    /// The problem's environment plus the current constraint's bindings and fixed variables.
+    pub scratch: Env,
+    base_len: usize,
+    /// Search variables free in an expression or predicate (by node address), for the fixedness test.
+    free_cache: FxHashMap<usize, Arc<[VarId]>>,
+    /// Names the current constraint binds (they shadow search variables).
+    shadowed: Vec<crate::syntax::ast::Name>,
+    pub incomplete: bool,
+    pub symmetry: Option<Symmetry>,
+    pub nodes: u64,
+}
+
+/// Why propagation stopped.
+pub(crate) enum Propagation {
+    Consistent,
+    Failed,
+}
+
+impl<'a, 'p> Solver<'a, 'p> {
+    pub(crate) fn new(
+        ctx: &'a Context,
+        model: &'a Model<'p>,
+        env: &Env,
+        symmetry: Option<Symmetry>,
+    ) -> Self {
+        Solver {
+            ctx,
+            model,
+            doms: model.initial.clone(),
+            base_len: env.len(),
+            scratch: env.clone(),
+            free_cache: FxHashMap::default(),
+            shadowed: Vec::new(),
+            incomplete: false,
+            symmetry,
+            nodes: 0,
+        }
+    }
+
+    pub(crate) fn var_of(&self, name: &str) -> Option<VarId> {
+        if self.shadowed.iter().any(|n| &**n == name) {
+            return None;
+        }
+        self.model.by_name.get(name).copied()
+    }
+
+    fn var_is_fixed(&self, v: VarId) -> bool {
+        super::model::atoms_of(&self.model.vars[v].shape)
+            .iter()
+            .all(|&a| self.doms[a].fixed().is_some())
+    }
+
+    fn free_vars_of(&mut self, key: usize, names: impl FnOnce() -> Vec<crate::syntax::ast::Name>) -> Arc<[VarId]> {
+        if let Some(v) = self.free_cache.get(&key) {
+            return v.clone();
+        }
+        let vars: Arc<[VarId]> = names()
+            .iter()
+            .filter_map(|n| self.var_of(n))
+            .collect::<Vec<_>>()
+            .into();
+        self.free_cache.insert(key, vars.clone());
+        vars
+    }
+
+    pub(crate) fn expr_is_fixed(&mut self, e: &Expr) -> bool {
+        if matches!(
+            e.kind,
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_)
+        ) {
+            return true;
+        }
+        let vars = self.free_vars_of(e as *const Expr as usize, || {
+            free_names::of_expr(e).into_iter().collect()
+        });
+        vars.iter().all(|&v| self.var_is_fixed(v))
+    }
+
+    pub(crate) fn pred_is_fixed(&mut self, p: &Pred) -> bool {
+        let vars = self.free_vars_of(p as *const Pred as usize, || {
+            free_names::of_pred(p).into_iter().collect()
+        });
+        vars.iter().all(|&v| self.var_is_fixed(v))
+    }
+
+    /// The value of a search variable whose atoms are all fixed.
+    pub(crate) fn var_value(&self, v: VarId) -> Option<Value> {
+        match &self.model.vars[v].shape {
+            Shape::Scalar(a) => self.doms[*a].fixed().cloned(),
+            Shape::Members { carrier, bits } => {
+                let mut items = Vec::new();
+                for (x, &b) in carrier.iter().zip(bits) {
+                    match self.doms[b].fixed()? {
+                        Value::Bool(true) => items.push(x.clone()),
+                        _ => {}
+                    }
+                }
+                Some(Value::set_from_sorted(items))
+            }
+            Shape::Function { domain, images } => {
+                let mut items = Vec::with_capacity(domain.len());
+                for (x, &a) in domain.iter().zip(images) {
+                    items.push(Value::pair(x.clone(), self.doms[a].fixed()?.clone()));
+                }
+                Some(Value::set_from_sorted(items))
+            }
+        }
+    }
+
+    /// Prepares the scratch environment for evaluating constraint `c`: its bindings and the values of its
+    /// fixed variables.
+    fn enter(&mut self, c: &Constraint<'_>) {
+        self.scratch.truncate(self.base_len);
+        self.shadowed.clear();
+        for &v in &c.vars {
+            if let Some(x) = self.var_value(v) {
+                self.scratch.bind(self.model.vars[v].name.clone(), x);
+            }
+        }
+        for (n, x) in &c.bindings {
+            self.scratch.bind(n.clone(), x.clone());
+            self.shadowed.push(n.clone());
+        }
+    }
+
+    /// Truth of constraint `c`: exact (interpreter, ill-defined = false) when all its variables are fixed,
+    /// abstract otherwise.
+    pub(crate) fn status(&mut self, ci: usize) -> Result<super::abs::Tri, EvalError> {
+        let c = &self.model.constraints[ci];
+        self.enter(c);
+        if c.vars.iter().all(|&v| self.var_is_fixed(v)) {
+            return match self.ctx.eval_pred(c.pred, &self.scratch) {
+                Ok(b) => Ok(super::abs::Tri::from(b)),
+                Err(EvalError::WellDefinedness(_)) => Ok(super::abs::Tri::False),
+                Err(e) => Err(e),
+            };
+        }
+        Ok(self.abs_pred(c.pred))
+    }
+
+    /// Propagates until nothing changes; `dirty` are the atoms changed since the last fixpoint (all
+    /// constraints are woken when `None`).
+    pub(crate) fn propagate(&mut self, dirty: Option<Vec<AtomId>>) -> Result<Propagation, EvalError> {
+        let n = self.model.constraints.len();
+        let mut queued = vec![false; n];
+        let mut queue: Vec<usize> = Vec::new();
+        let mut fixed: Vec<AtomId> = Vec::new();
+        match dirty {
+            None => {
+                queue.extend((0..n).rev());
+                queued.iter_mut().for_each(|q| *q = true);
+                fixed.extend((0..self.doms.len()).filter(|&a| self.doms[a].fixed().is_some()));
+            }
+            Some(atoms) => {
+                fixed.extend(atoms.iter().copied());
+                self.wake(&atoms, &mut queue, &mut queued)
+            }
+        }
+        loop {
+            // All-different groups first: each newly fixed value leaves the group's other domains.
+            while let Some(a) = fixed.pop() {
+                let Some(changed) = self.distinct(a) else {
+                    return Ok(Propagation::Failed);
+                };
+                fixed.extend(changed.iter().copied());
+                self.wake(&changed, &mut queue, &mut queued);
+            }
+            let Some(ci) = queue.pop() else {
+                break;
+            };
+            queued[ci] = false;
+            self.ctx.check_deadline(self.model.constraints[ci].pred.span)?;
+            match self.status(ci)? {
+                super::abs::Tri::False => return Ok(Propagation::Failed),
+                super::abs::Tri::True => {}
+                super::abs::Tri::Unknown => {
+                    let changed = match self.filter(ci)? {
+                        Some(changed) => changed,
+                        None => return Ok(Propagation::Failed),
+                    };
+                    if changed.iter().any(|&a| self.doms[a].is_empty()) {
+                        return Ok(Propagation::Failed);
+                    }
+                    fixed.extend(changed.iter().copied());
+                    self.wake(&changed, &mut queue, &mut queued);
+                }
+            }
+        }
+        Ok(Propagation::Consistent)
+    }
+
+    /// Removes the value of atom `a` (if fixed) from the other atoms of its distinct groups; the atoms
+    /// changed, or `None` on a wipe-out.
+    fn distinct(&mut self, a: AtomId) -> Option<Vec<AtomId>> {
+        let mut changed = Vec::new();
+        let Some(v) = self.doms[a].fixed().cloned() else {
+            return Some(changed);
+        };
+        for &g in &self.model.distinct_of[a] {
+            for &b in &self.model.distinct[g] {
+                if b == a {
+                    continue;
+                }
+                if self.doms[b].fixed() == Some(&v) {
+                    return None;
+                }
+                if let Some(d) = self.doms[b].retain(|x| *x != v) {
+                    if d.is_empty() {
+                        return None;
+                    }
+                    self.doms[b] = d;
+                    changed.push(b);
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    fn wake(&self, atoms: &[AtomId], queue: &mut Vec<usize>, queued: &mut [bool]) {
+        for &a in atoms {
+            for &c in &self.model.watchers[a] {
+                if !queued[c] {
+                    queued[c] = true;
+                    queue.push(c);
+                }
+            }
+        }
+    }
+
+    /// Narrows domains with constraint `ci` (known to be undecided); returns the atoms changed, or `None`
+    /// when a domain became empty.
+    fn filter(&mut self, ci: usize) -> Result<Option<Vec<AtomId>>, EvalError> {
+        let c = &self.model.constraints[ci];
+        let unfixed: Vec<AtomId> = c
+            .watches
+            .iter()
+            .copied()
+            .filter(|&a| self.doms[a].fixed().is_none())
+            .collect();
+        let mut changed = Vec::new();
+        if let [a] = unfixed[..]
+            && self.doms[a].size() <= FILTER_LIMIT
+        {
+            if let Some(values) = self.doms[a].values().cloned() {
+                let saved = self.doms[a].clone();
+                let mut keep = Vec::with_capacity(values.len());
+                for v in values.iter() {
+                    self.doms[a] = Dom::Finite(Arc::new(vec![v.clone()]));
+                    if self.status(ci)? != super::abs::Tri::False {
+                        keep.push(v.clone());
+                    }
+                }
+                self.doms[a] = saved;
+                if keep.len() != values.len() {
+                    if keep.is_empty() {
+                        return Ok(None);
+                    }
+                    self.doms[a] = Dom::Finite(Arc::new(keep));
+                    changed.push(a);
+                }
+                return Ok(Some(changed));
+            }
+        }
+        let c = &self.model.constraints[ci];
+        self.enter(c);
+        let pred = c.pred;
+        if !self.narrow(pred, true, &mut changed)? {
+            return Ok(None);
+        }
+        Ok(Some(changed))
+    }
+
+    /// Narrows domains so that `p` can have the truth value `positive`; returns false on a wipe-out.
+    fn narrow(&mut self, p: &Pred, positive: bool, changed: &mut Vec<AtomId>) -> Result<bool, EvalError> {
+        match &p.kind {
+            PredKind::And(ps) if positive => {
+                for q in ps {
+                    if !self.narrow(q, true, changed)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            PredKind::Or(ps) if !positive => {
+                for q in ps {
+                    if !self.narrow(q, false, changed)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            PredKind::Or(ps) | PredKind::And(ps) => {
+                // Positive `or` / negative `and`: the one part that can still go the right way must.
+                let want = super::abs::Tri::from(positive);
+                let mut open = None;
+                for (i, q) in ps.iter().enumerate() {
+                    match self.abs_pred(q) {
+                        t if t == want => return Ok(true),
+                        super::abs::Tri::Unknown => {
+                            if open.is_some() {
+                                return Ok(true);
+                            }
+                            open = Some(i);
+                        }
+                        _ => {}
+                    }
+                }
+                match open {
+                    Some(i) => self.narrow(&ps[i], positive, changed),
+                    None => Ok(false),
+                }
+            }
+            PredKind::Not(q) => self.narrow(q, !positive, changed),
+            PredKind::Implies(a, b) => {
+                if positive {
+                    match (self.abs_pred(a), self.abs_pred(b)) {
+                        (super::abs::Tri::True, _) => self.narrow(b, true, changed),
+                        (_, super::abs::Tri::False) => self.narrow(a, false, changed),
+                        _ => Ok(true),
+                    }
+                } else {
+                    Ok(self.narrow(a, true, changed)? && self.narrow(b, false, changed)?)
+                }
+            }
+            PredKind::Equiv(a, b) => match (self.abs_pred(a), self.abs_pred(b)) {
+                (super::abs::Tri::Unknown, super::abs::Tri::Unknown) => Ok(true),
+                (super::abs::Tri::Unknown, t) => {
+                    self.narrow(a, (t == super::abs::Tri::True) == positive, changed)
+                }
+                (t, _) => self.narrow(b, (t == super::abs::Tri::True) == positive, changed),
+            },
+            PredKind::Compare(op, l, r) => self.narrow_compare(*op, l, r, positive, changed),
+            _ => Ok(true),
+        }
+    }
+
+    fn narrow_compare(
+        &mut self,
+        op: CompareOp,
+        l: &Expr,
+        r: &Expr,
+        positive: bool,
+        changed: &mut Vec<AtomId>,
+    ) -> Result<bool, EvalError> {
+        use CompareOp::*;
+        let (op, l, r) = match (op, positive) {
+            (Lt | Le | Eq | In | Subset, true) | (NotEq, false) => {
+                (if op == NotEq { Eq } else { op }, l, r)
+            }
+            // not(l < r) is r <= l; not(l <= r) is r < l.
+            (Lt, false) => (Le, r, l),
+            (Le, false) => (Lt, r, l),
+            (In, false) => return self.narrow_not_member(l, r, changed),
+            _ => return Ok(true),
+        };
+        if matches!(op, Lt | Le | Eq)
+            && super::linear::is_integer(l)
+            && !self.linear(op, l, r, changed)?
+        {
+            return Ok(false);
+        }
+        match op {
+            Eq | In | Subset => self.narrow_sets(op, l, r, changed),
+            _ => Ok(true),
+        }
+    }
+
+    /// Sets a domain, recording the change; false when it became empty.
+    pub(crate) fn set_dom(&mut self, a: AtomId, d: Dom, changed: &mut Vec<AtomId>) -> bool {
+        let empty = d.is_empty();
+        self.doms[a] = d;
+        changed.push(a);
+        !empty
+    }
+
+    /// Reports the current assignment (all atoms fixed) as a solution of the problem's variables.
+    fn solution(&self) -> Vec<Value> {
+        (0..self.model.outputs)
+            .map(|v| self.var_value(v).expect("all atoms are fixed"))
+            .collect()
+    }
+
+    /// The search below the current node; returns false when `on_solution` asked to stop.
+    pub(crate) fn search(
+        &mut self,
+        on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
+    ) -> Result<bool, EvalError> {
+        self.nodes += 1;
+        let Some(a) = self.choose() else {
+            if let Some(sym) = &self.symmetry
+                && !sym.is_canonical(self)
+            {
+                return Ok(true);
+            }
+            // Constraints with no watched atom (or unwoken) are checked once more on the full assignment.
+            for ci in 0..self.model.constraints.len() {
+                if self.status(ci)? != super::abs::Tri::True {
+                    return Ok(true);
+                }
+            }
+            return on_solution(&self.solution());
+        };
+        for branch in self.branches(a)? {
+            let saved = self.doms.clone();
+            self.doms[a] = branch;
+            let go_on = match self.propagate(Some(vec![a]))? {
+                Propagation::Failed => true,
+                Propagation::Consistent => self.search(on_solution)?,
+            };
+            self.doms = saved;
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The unfixed atom to branch on: smallest domain first; atoms with unknown candidates last.
+    fn choose(&self) -> Option<AtomId> {
+        let mut best: Option<(u64, usize, AtomId)> = None;
+        for (a, d) in self.doms.iter().enumerate() {
+            if d.fixed().is_some() {
+                continue;
+            }
+            let size = match d {
+                Dom::Any => u64::MAX,
+                Dom::Range(..) => d.size().min(u64::MAX - 1),
+                Dom::Finite(v) => v.len() as u64,
+            };
+            let degree = usize::MAX - self.model.watchers[a].len();
+            if best.as_ref().is_none_or(|(s, g, _)| (size, degree) < (*s, *g)) {
+                best = Some((size, degree, a));
+            }
+        }
+        best.map(|(_, _, a)| a)
+    }
+
+    /// The alternatives for atom `a`: single values, or halves of a wide interval.
+    fn branches(&mut self, a: AtomId) -> Result<Vec<Dom>, EvalError> {
+        let single = |v: &Value| Dom::Finite(Arc::new(vec![v.clone()]));
+        Ok(match &self.doms[a] {
+            Dom::Finite(values) => {
+                let allowed = match &self.symmetry {
+                    Some(sym) => sym.allowed(self, a, values),
+                    None => (**values).clone(),
+                };
+                allowed.iter().map(single).collect()
+            }
+            Dom::Range(lo, hi) => {
+                let settings = self.ctx.settings();
+                let (min, max) = (Int::from(&settings.minint), Int::from(&settings.maxint));
+                let lo_c = match lo {
+                    Some(l) => l.clone(),
+                    None => {
+                        self.incomplete = true;
+                        min.clone().min(hi.clone().unwrap_or(min.clone()))
+                    }
+                };
+                let hi_c = match hi {
+                    Some(h) => h.clone(),
+                    None => {
+                        self.incomplete = true;
+                        max.clone().max(lo_c.clone())
+                    }
+                };
+                let mid = lo_c.add(&hi_c).div(&Int::from(2)).unwrap_or(lo_c.clone());
+                let mid = if mid < lo_c { lo_c.clone() } else { mid };
+                vec![
+                    Dom::range(Some(lo_c), Some(mid.clone())),
+                    Dom::range(Some(mid.succ()), Some(hi_c)),
+                ]
+            }
+            Dom::Any => self.lazy_candidates(a)?.iter().map(single).collect(),
+        })
+    }
+
+    /// Candidates for an atom whose values were unknown before the search: from a constraint `x = E` or
+    /// `x : S` that can now be evaluated, else the values of its type.
+    fn lazy_candidates(&mut self, a: AtomId) -> Result<Vec<Value>, EvalError> {
+        let v = self.model.owner[a];
+        let name = self.model.vars[v].name.clone();
+        for ci in 0..self.model.constraints.len() {
+            let c = &self.model.constraints[ci];
+            if !c.bindings.is_empty() {
+                continue;
+            }
+            let PredKind::Compare(op @ (CompareOp::Eq | CompareOp::In), l, r) = &c.pred.kind else {
+                continue;
+            };
+            let candidates: Vec<(&Expr, &Expr)> = match op {
+                CompareOp::Eq => vec![(l, r), (r, l)],
+                _ => vec![(l, r)],
+            };
+            for (x, e) in candidates {
+                if !matches!(&x.kind, ExprKind::Var(n) if *n == name) {
+                    continue;
+                }
+                self.enter(c);
+                if !self.expr_is_fixed(e) {
+                    continue;
+                }
+                match op {
+                    CompareOp::Eq => {
+                        if let Ok(value) = self.ctx.eval_expr(e, &self.scratch) {
+                            return Ok(vec![value]);
+                        }
+                    }
+                    _ => {
+                        if let Ok(set) = self.ctx.eval_symbolic(e, &self.scratch)
+                            && !self.ctx.is_infinite(&set)
+                            && let Ok(items) = self.ctx.materialize(&set, e.span)
+                        {
+                            return Ok((*items).clone());
+                        }
+                    }
+                }
+            }
+        }
+        let var = &self.model.vars[v];
+        let (items, complete) = self.ctx.type_values(&var.ty, var_span(self.model, v))?;
+        if !complete {
+            self.incomplete = true;
+        }
+        Ok((*items).clone())
+    }
+}
+
+fn var_span(model: &Model<'_>, _v: VarId) -> crate::diag::Span {
+    model
+        .constraints
+        .first()
+        .map(|c| c.pred.span)
+        .unwrap_or_default()
+}

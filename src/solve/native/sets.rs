@@ -1,0 +1,241 @@
+//! Narrowing set constraints onto decomposed variables: `x : S`, `x /: S`, `S = T`, `S <: T` where one
+//! side is a search variable decomposed into membership bits (or function images) and the other side's
+//! bounds are known; and `x : S` for a scalar atom x, which restricts its candidates.
+
+use super::abs::Abs;
+use super::domain::Dom;
+use super::model::{AtomId, Shape, VarId};
+use super::search::Solver;
+use crate::eval::{EvalError, Val};
+use crate::ir::{CompareOp, Expr, ExprKind};
+use crate::value::{Value, set};
+
+impl Solver<'_, '_> {
+    /// `l op r` for op in `=`, `:`, `<:`; false on a wipe-out.
+    pub(crate) fn narrow_sets(
+        &mut self,
+        op: CompareOp,
+        l: &Expr,
+        r: &Expr,
+        changed: &mut Vec<AtomId>,
+    ) -> Result<bool, EvalError> {
+        match op {
+            CompareOp::In => {
+                let x = self.abs_expr(l);
+                if let Some(v) = x.value().cloned()
+                    && let Some(var) = self.decomposed(r)
+                {
+                    return Ok(self.force_member(var, &v, true, changed));
+                }
+                if let Abs::Atom(a) = x {
+                    let s = self.abs_expr(r);
+                    return Ok(self.restrict_to(a, &s, changed));
+                }
+                Ok(true)
+            }
+            CompareOp::Eq => {
+                for (x, other) in [(l, r), (r, l)] {
+                    if let Some(var) = self.decomposed(x) {
+                        let o = self.abs_expr(other);
+                        if let Some((lb, ub)) = self.set_bounds(&o) {
+                            for v in &lb {
+                                if !self.force_member(var, v, true, changed) {
+                                    return Ok(false);
+                                }
+                            }
+                            if let Some(ub) = ub
+                                && !self.exclude_outside(var, &ub, changed)
+                            {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+                // x = E with x a scalar atom and E's candidates known.
+                for (x, other) in [(l, r), (r, l)] {
+                    if let Abs::Atom(a) = self.abs_expr(x) {
+                        let o = self.abs_expr(other);
+                        if let Some(c) = self.candidates(&o) {
+                            let keep = Abs::Val(Val::Value(Value::set_from_vec(c)));
+                            if !self.restrict_to(a, &keep, changed) {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+                Ok(true)
+            }
+            CompareOp::Subset => {
+                if let Some(var) = self.decomposed(l) {
+                    let o = self.abs_expr(r);
+                    if let Some((_, Some(ub))) = self.set_bounds(&o)
+                        && !self.exclude_outside(var, &ub, changed)
+                    {
+                        return Ok(false);
+                    }
+                }
+                if let Some(var) = self.decomposed(r) {
+                    let o = self.abs_expr(l);
+                    if let Some((lb, _)) = self.set_bounds(&o) {
+                        for v in &lb {
+                            if !self.force_member(var, v, true, changed) {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(true),
+        }
+    }
+
+    /// `l /: r`.
+    pub(crate) fn narrow_not_member(
+        &mut self,
+        l: &Expr,
+        r: &Expr,
+        changed: &mut Vec<AtomId>,
+    ) -> Result<bool, EvalError> {
+        let x = self.abs_expr(l);
+        if let Some(v) = x.value().cloned()
+            && let Some(var) = self.decomposed(r)
+        {
+            return Ok(self.force_member(var, &v, false, changed));
+        }
+        if let Abs::Atom(a) = x {
+            let s = self.abs_expr(r);
+            if let Some((lb, _)) = self.set_bounds(&s)
+                && let Some(d) = self.doms[a].retain(|v| !set::contains(&lb, v))
+            {
+                return Ok(self.set_dom(a, d, changed));
+            }
+        }
+        Ok(true)
+    }
+
+    /// The decomposed search variable an expression names, if any.
+    fn decomposed(&self, e: &Expr) -> Option<VarId> {
+        let ExprKind::Var(name) = &e.kind else {
+            return None;
+        };
+        let v = self.var_of(name)?;
+        match self.model.vars[v].shape {
+            Shape::Scalar(_) => None,
+            _ => Some(v),
+        }
+    }
+
+    /// Makes `x` a member (or not) of decomposed variable `var`; false on a wipe-out.
+    fn force_member(&mut self, var: VarId, x: &Value, member: bool, changed: &mut Vec<AtomId>) -> bool {
+        match &self.model.vars[var].shape {
+            Shape::Members { carrier, bits } => match carrier.binary_search(x) {
+                Ok(i) => {
+                    let b = bits[i];
+                    self.fix(b, &Value::Bool(member), changed)
+                }
+                // Not in the carrier: never a member.
+                Err(_) => !member,
+            },
+            Shape::Function { domain, images } => {
+                let Some((a, y)) = x.as_pair() else {
+                    return !member;
+                };
+                match domain.binary_search(a) {
+                    Ok(i) => {
+                        let at = images[i];
+                        if member {
+                            self.fix(at, y, changed)
+                        } else {
+                            match self.doms[at].retain(|v| v != y) {
+                                Some(d) => self.set_dom(at, d, changed),
+                                None => true,
+                            }
+                        }
+                    }
+                    Err(_) => !member,
+                }
+            }
+            Shape::Scalar(_) => true,
+        }
+    }
+
+    /// Removes from decomposed variable `var` everything outside `ub`.
+    fn exclude_outside(&mut self, var: VarId, ub: &[Value], changed: &mut Vec<AtomId>) -> bool {
+        match &self.model.vars[var].shape {
+            Shape::Members { carrier, bits } => {
+                let pairs: Vec<(Value, AtomId)> = carrier
+                    .iter()
+                    .cloned()
+                    .zip(bits.iter().copied())
+                    .filter(|(x, _)| !set::contains(ub, x))
+                    .collect();
+                pairs
+                    .iter()
+                    .all(|(_, b)| self.fix(*b, &Value::Bool(false), changed))
+            }
+            Shape::Function { domain, images } => {
+                let points: Vec<(Value, AtomId)> =
+                    domain.iter().cloned().zip(images.iter().copied()).collect();
+                for (x, at) in points {
+                    let allowed = set::pairs_from(ub, &x);
+                    let keep: Vec<Value> = allowed
+                        .iter()
+                        .filter_map(|p| p.as_pair().map(|(_, y)| y.clone()))
+                        .collect();
+                    let d = match &self.doms[at] {
+                        Dom::Finite(_) => self.doms[at].retain(|v| keep.contains(v)),
+                        Dom::Range(..) | Dom::Any => Some(Dom::finite(
+                            keep.into_iter().filter(|v| self.doms[at].contains(v)).collect(),
+                        )),
+                    };
+                    if let Some(d) = d
+                        && !self.set_dom(at, d, changed)
+                    {
+                        return false;
+                    }
+                }
+                true
+            }
+            Shape::Scalar(_) => true,
+        }
+    }
+
+    /// Restricts atom `a` to the members of set abstraction `s` (when they are known).
+    fn restrict_to(&mut self, a: AtomId, s: &Abs, changed: &mut Vec<AtomId>) -> bool {
+        if let Abs::Val(Val::Sym(sym)) = s
+            && let crate::eval::SymbolicSet::Interval(lo, hi) = &**sym
+        {
+            return match self.doms[a].restrict_ints(lo.as_ref(), hi.as_ref()) {
+                Some(d) => self.set_dom(a, d, changed),
+                None => true,
+            };
+        }
+        let Some((_, Some(ub))) = self.set_bounds(s) else {
+            return true;
+        };
+        let d = match &self.doms[a] {
+            Dom::Finite(_) => self.doms[a].retain(|v| set::contains(&ub, v)),
+            Dom::Range(..) | Dom::Any => Some(Dom::finite(
+                ub.iter().filter(|v| self.doms[a].contains(v)).cloned().collect(),
+            )),
+        };
+        match d {
+            Some(d) => self.set_dom(a, d, changed),
+            None => true,
+        }
+    }
+
+    /// Fixes atom `a` to `v`; false when `v` is not a candidate.
+    fn fix(&mut self, a: AtomId, v: &Value, changed: &mut Vec<AtomId>) -> bool {
+        if self.doms[a].fixed() == Some(v) {
+            return true;
+        }
+        if !self.doms[a].contains(v) {
+            self.doms[a] = Dom::finite(Vec::new());
+            changed.push(a);
+            return false;
+        }
+        self.set_dom(a, Dom::finite(vec![v.clone()]), changed)
+    }
+}

@@ -1,0 +1,142 @@
+//! Symmetry reduction for deferred sets (B_REFERENCE §3): the elements of a deferred set are
+//! interchangeable, so setups are reported once per permutation class.
+//!
+//! * Scalars of a deferred type D get the least-number restriction (MACE-style): at each choice a D atom may
+//!   take an element already used by a fixed D atom, or the first unused one — never two different unused
+//!   ones, which would give symmetric subtrees.
+//! * Subsets of D (decomposed into membership bits) get the lex-leader condition instead: the membership
+//!   signatures of D1, D2, ... across all such variables must be non-increasing, which sorts every
+//!   solution into one canonical representative (ProB's partition rule, generalised).
+//!
+//! A set is reduced only when every search atom mentioning its elements is of one of these two kinds, and
+//! never both kinds at once; otherwise it is left alone (no reduction is always sound).
+
+use super::model::{AtomId, Model, Shape, VarId};
+use super::search::Solver;
+use crate::eval::Context;
+use crate::syntax::ast::Name;
+use crate::types::Type;
+use crate::value::Value;
+
+pub(crate) struct Symmetry {
+    sets: Vec<DeferredSet>,
+}
+
+struct DeferredSet {
+    name: Name,
+    /// Atoms of type D (least-number restriction).
+    scalars: Vec<AtomId>,
+    /// Variables of type POW(D) decomposed over D's elements (lex-leader).
+    subsets: Vec<VarId>,
+}
+
+impl Symmetry {
+    /// The reducible deferred sets of `model`, or `None` when there are none.
+    pub(crate) fn of(ctx: &Context, model: &Model<'_>) -> Option<Symmetry> {
+        let mut sets = Vec::new();
+        for gs in &ctx.machine().sets {
+            if gs.elements.is_some() {
+                continue;
+            }
+            let d = &gs.name;
+            let given = Type::Given(d.clone());
+            let mut scalars = Vec::new();
+            let mut subsets = Vec::new();
+            let mut reducible = true;
+            for (v, var) in model.vars.iter().enumerate() {
+                if !mentions(&var.ty, d) {
+                    continue;
+                }
+                match &var.shape {
+                    Shape::Scalar(a) if var.ty == given => scalars.push(*a),
+                    Shape::Members { carrier, .. }
+                        if var.ty == Type::set(given.clone())
+                            && carrier.len() == ctx.given_set(d, Default::default()).map_or(0, |g| g.len()) =>
+                    {
+                        subsets.push(v)
+                    }
+                    _ => reducible = false,
+                }
+            }
+            if reducible && (scalars.is_empty() || subsets.is_empty()) && !(scalars.is_empty() && subsets.is_empty()) {
+                sets.push(DeferredSet {
+                    name: d.clone(),
+                    scalars,
+                    subsets,
+                });
+            }
+        }
+        (!sets.is_empty()).then_some(Symmetry { sets })
+    }
+
+    /// The candidates of atom `a` worth trying: for a reduced scalar, the used elements and the first
+    /// unused one.
+    pub(crate) fn allowed(&self, s: &Solver<'_, '_>, a: AtomId, values: &[Value]) -> Vec<Value> {
+        let Some(set) = self.sets.iter().find(|d| d.scalars.contains(&a)) else {
+            return values.to_vec();
+        };
+        let mut used: Vec<u32> = set
+            .scalars
+            .iter()
+            .filter(|&&b| b != a)
+            .filter_map(|&b| s.doms[b].fixed())
+            .filter_map(element_index)
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let fresh = (0u32..).find(|i| used.binary_search(i).is_err()).unwrap_or(0);
+        values
+            .iter()
+            .filter(|v| element_index(v).is_some_and(|i| i == fresh || used.binary_search(&i).is_ok()))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether a complete assignment is the canonical member of its class (lex-leader for subsets).
+    pub(crate) fn is_canonical(&self, s: &Solver<'_, '_>) -> bool {
+        for set in &self.sets {
+            if set.subsets.is_empty() {
+                continue;
+            }
+            let signature = |i: usize| -> Vec<bool> {
+                set.subsets
+                    .iter()
+                    .map(|&v| match &s.model.vars[v].shape {
+                        Shape::Members { bits, .. } => {
+                            s.doms[bits[i]].fixed() == Some(&Value::Bool(true))
+                        }
+                        _ => false,
+                    })
+                    .collect()
+            };
+            let n = match &s.model.vars[set.subsets[0]].shape {
+                Shape::Members { carrier, .. } => carrier.len(),
+                _ => 0,
+            };
+            for i in 1..n {
+                if signature(i - 1) < signature(i) {
+                    return false;
+                }
+            }
+            let _ = &set.name;
+        }
+        true
+    }
+}
+
+fn element_index(v: &Value) -> Option<u32> {
+    match v {
+        Value::Elem(e) => Some(e.index),
+        _ => None,
+    }
+}
+
+fn mentions(ty: &Type, d: &str) -> bool {
+    match ty {
+        Type::Given(n) => &**n == d,
+        Type::Set(t) => mentions(t, d),
+        Type::Pair(a, b) => mentions(a, d) || mentions(b, d),
+        Type::Struct(fs) => fs.iter().any(|(_, t)| mentions(t, d)),
+        _ => false,
+    }
+}
