@@ -4,7 +4,7 @@
 //!
 //! Seeded and reproducible: case `i` of a run with seed `S` is generated from seed `S + i`, so
 //! `BSOLVE_DIFF_SEED=<case seed> BSOLVE_DIFF_CASES=1` replays one case. `BSOLVE_DIFF_CASES` sets the
-//! number of cases.
+//! number of cases; `BSOLVE_DIFF_VERBOSE=1` prints every case with its outcome.
 
 mod common;
 #[path = "differential/compare.rs"]
@@ -22,8 +22,9 @@ use compare::{Class, Run, Verdict};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SEED: u64 = 0xd1ff_5eed;
-/// Solutions asked of each backend; more makes the case incomplete (`limited`).
-const LIMIT: usize = 500;
+/// Solutions asked of each backend: above the generator's domain budget (4,096), so every complete
+/// search is compared in full.
+const LIMIT: usize = 5_000;
 /// Time budget of one backend on one case.
 const BUDGET: Duration = Duration::from_secs(2);
 
@@ -50,6 +51,8 @@ fn env_number(name: &str) -> Option<u64> {
 
 #[derive(Default)]
 struct Tally {
+    /// Print every case and its outcome.
+    verbose: bool,
     cases: usize,
     sat: usize,
     unsat: usize,
@@ -57,6 +60,10 @@ struct Tally {
     both_errors: usize,
     timeouts: usize,
     limits: usize,
+    /// Cases the oracle searched completely and the native solver did not (weaker, not wrong).
+    native_incomplete: usize,
+    /// Cases where a backend stopped at `LIMIT` solutions (then only inclusion is checked).
+    limited: usize,
     /// Cases that did not type-check: (seed, text, diagnostic).
     skipped: Vec<(u64, String, String)>,
     disagreements: Vec<String>,
@@ -71,7 +78,10 @@ fn run_cases(name: &str, default_cases: usize) {
     };
     let model = common::load_text(name, generator::MACHINE, &options);
     let start = Instant::now();
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        verbose: std::env::var_os("BSOLVE_DIFF_VERBOSE").is_some(),
+        ..Tally::default()
+    };
     for i in 0..cases {
         let case_seed = seed.wrapping_add(i as u64);
         run_case(&model, case_seed, &mut tally);
@@ -79,7 +89,7 @@ fn run_cases(name: &str, default_cases: usize) {
     let t = &tally;
     eprintln!(
         "differential: {} cases (seed {seed:#x}) in {:.1?}: {} sat, {} unsat, {} incomplete, {} both errors, \
-         {} timeouts, {} limits, {} skipped (ill-typed), {} disagreements",
+         {} timeouts, {} limits, {} cut at {LIMIT} solutions, {} complete only by brute, {} skipped (ill-typed), {} disagreements",
         t.cases,
         start.elapsed(),
         t.sat,
@@ -88,6 +98,8 @@ fn run_cases(name: &str, default_cases: usize) {
         t.both_errors,
         t.timeouts,
         t.limits,
+        t.limited,
+        t.native_incomplete,
         t.skipped.len(),
         t.disagreements.len()
     );
@@ -113,8 +125,8 @@ fn run_case(model: &bsolve::check::Model, seed: u64, tally: &mut Tally) {
     tally.cases += 1;
     let text = generator::generate(seed);
     let file = register_source("<differential>", &text);
-    let typed = parse_term(file, &text)
-        .and_then(|term| check_formula(&model.ast, model.machine(), &term));
+    let typed =
+        parse_term(file, &text).and_then(|term| check_formula(&model.ast, model.machine(), &term));
     let (pred, free) = match typed {
         Ok(Formula::Pred(pred, free)) => (pred, free),
         Ok(Formula::Expr(..)) => {
@@ -137,7 +149,22 @@ fn run_case(model: &bsolve::check::Model, seed: u64, tally: &mut Tally) {
     };
     let brute = solve(Backend::Brute);
     let native = solve(Backend::Native);
-    match compare::compare(&brute, &native) {
+    if [&brute, &native]
+        .iter()
+        .any(|r| r.as_ref().is_ok_and(|s| s.limited))
+    {
+        tally.limited += 1;
+    }
+    if let (Ok(b), Ok(n)) = (&brute, &native) {
+        if b.complete && !n.complete {
+            tally.native_incomplete += 1;
+        }
+    }
+    let verdict = compare::compare(&brute, &native);
+    if tally.verbose {
+        eprintln!("{seed:#x} {verdict:?}: {text}");
+    }
+    match verdict {
         Verdict::Agree(class) => match class {
             Class::Sat => tally.sat += 1,
             Class::Unsat => tally.unsat += 1,

@@ -66,10 +66,7 @@ pub fn compare(brute: &Run, native: &Run) -> Verdict {
         }
         let sorted = sorted(s);
         if let Some(dup) = sorted.iter().tuple_windows().find(|(x, y)| x == y) {
-            problems.push(format!(
-                "{name} gave solution {} twice",
-                show(dup.0)
-            ));
+            problems.push(format!("{name} gave solution {} twice", show(dup.0)));
         }
     }
     let (bs, ns) = (sorted(b), sorted(n));
@@ -78,9 +75,21 @@ pub fn compare(brute: &Run, native: &Run) -> Verdict {
             problems.push(difference(&bs, &ns));
         }
     } else if b.complete {
-        missing_from(&bs, &ns, "native found", "brute's complete list", &mut problems);
+        missing_from(
+            &bs,
+            &ns,
+            "native found",
+            "brute's complete list",
+            &mut problems,
+        );
     } else if n.complete {
-        missing_from(&ns, &bs, "brute found", "native's complete list", &mut problems);
+        missing_from(
+            &ns,
+            &bs,
+            "brute found",
+            "native's complete list",
+            &mut problems,
+        );
     }
     if !problems.is_empty() {
         problems.push(format!("brute: {}\nnative: {}", summary(b), summary(n)));

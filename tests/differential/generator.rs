@@ -10,11 +10,22 @@
 
 use fastrand::Rng;
 
+/// The types `membership` can test.
+const MEMBER_TYPES: [Ty; 7] = [
+    Ty::Int,
+    Ty::Elem,
+    Ty::IntSet,
+    Ty::ElemSet,
+    Ty::RelCC,
+    Ty::RelIC,
+    Ty::RelCI,
+];
+
 /// The machine every case is typed and solved in.
 pub const MACHINE: &str = "MACHINE DiffContext\nSETS C = {c1, c2, c3}\nEND\n";
 
 /// Largest product of the variables' domain sizes (the oracle's worst-case number of candidates).
-const DOMAIN_BUDGET: u64 = 1_500;
+const DOMAIN_BUDGET: u64 = 4_096;
 
 /// The type of a generated expression, as far as the generator needs to know it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +131,11 @@ impl Decl {
 
 /// An integer literal that parses in any position.
 fn lit(k: i64) -> String {
-    if k < 0 { format!("({k})") } else { k.to_string() }
+    if k < 0 {
+        format!("({k})")
+    } else {
+        k.to_string()
+    }
 }
 
 /// The predicate of case `seed`: the same seed always gives the same text.
@@ -147,15 +162,25 @@ impl Generator {
         for (name, d) in &decls {
             self.scope.push((name.clone(), d.ty()));
         }
-        let constraints: Vec<String> = (0..self.rng.usize(1..=3))
-            .map(|_| {
-                let depth = self.rng.u32(0..=2);
-                self.pred(depth)
-            })
-            .collect();
+        let names: Vec<&str> = decls.iter().map(|(n, _)| n.as_str()).collect();
+        let count = self.pick(&[1, 1, 2, 2, 3]);
+        let constraints: Vec<String> = (0..count).map(|_| self.constraint(&names)).collect();
         let mut conjuncts: Vec<String> = decls.iter().map(|(name, d)| d.typing(name)).collect();
         conjuncts.extend(constraints);
         conjuncts.join(" & ")
+    }
+
+    /// A constraint that mentions a free variable (a closed one would test nothing), after a few tries.
+    fn constraint(&mut self, names: &[&str]) -> String {
+        let mut text = String::new();
+        for _ in 0..4 {
+            let depth = self.rng.u32(0..=2);
+            text = self.pred(depth);
+            if names.iter().any(|n| mentions(&text, n)) {
+                break;
+            }
+        }
+        text
     }
 
     /// One to four variables whose domains multiply to at most `DOMAIN_BUDGET`, at most one unbounded.
@@ -231,6 +256,20 @@ impl Generator {
         (name, text)
     }
 
+    /// One of `options`, mostly one that a visible variable has (so atoms constrain the variables).
+    fn ty_of(&mut self, options: &[Ty]) -> Ty {
+        let held: Vec<Ty> = options
+            .iter()
+            .copied()
+            .filter(|&t| self.scope.iter().any(|(_, v)| *v == t))
+            .collect();
+        if !held.is_empty() && self.rng.u32(0..10) < 8 {
+            self.pick(&held)
+        } else {
+            self.pick(options)
+        }
+    }
+
     fn comparison(&mut self) -> &'static str {
         self.pick(&["=", "/=", "<", "<=", ">", ">="])
     }
@@ -253,7 +292,7 @@ impl Generator {
     /// A variable of `ty` most of the time, otherwise `literal`.
     fn leaf(&mut self, ty: Ty, literal: impl FnOnce(&mut Self) -> String) -> String {
         match self.var(ty) {
-            Some(v) if self.rng.u32(0..10) < 7 => v,
+            Some(v) if self.rng.u32(0..10) < 8 => v,
             _ => literal(self),
         }
     }
@@ -266,7 +305,7 @@ impl Generator {
         match self.rng.u32(0..10) {
             0..4 => self.arithmetic(d),
             4 => {
-                let ty = self.pick(&[Ty::IntSet, Ty::ElemSet, Ty::RelCC, Ty::RelIC]);
+                let ty = self.ty_of(&[Ty::IntSet, Ty::ElemSet, Ty::RelCC, Ty::RelIC, Ty::RelCI]);
                 format!("card({})", self.expr(ty, d))
             }
             5 | 6 => self
@@ -364,7 +403,11 @@ impl Generator {
             let lo = self.rng.i64(-1..=2);
             format!("({}..{})", lit(lo), lit(lo + self.rng.i64(0..=2)))
         } else {
-            format!("{{{}, {}}}", lit(self.rng.i64(-1..=4)), lit(self.rng.i64(-1..=4)))
+            format!(
+                "{{{}, {}}}",
+                lit(self.rng.i64(-1..=4)),
+                lit(self.rng.i64(-1..=4))
+            )
         }
     }
 
@@ -384,7 +427,8 @@ impl Generator {
     }
 
     fn elem_set_literal(&mut self) -> String {
-        self.pick(&["C", "{c1}", "{c2, c3}", "{c1, c3}"]).to_string()
+        self.pick(&["C", "{c1}", "{c2, c3}", "{c1, c3}"])
+            .to_string()
     }
 
     /// `\/`, `/\` or `-` of two sets of type `ty`.
@@ -512,36 +556,36 @@ impl Generator {
         format!("{} {op} {}", self.int(depth), self.int(depth))
     }
 
+    /// `x : S` or `x /: S`, mostly for a type some variable has.
     fn membership(&mut self, depth: u32) -> String {
         let op = self.pick(&[":", ":", "/:"]);
-        match self.rng.u32(0..5) {
-            0 | 1 => format!("{} {op} {}", self.int(depth), self.int_set(depth)),
-            2 => format!("{} {op} {}", self.elem(depth), self.elem_set(depth)),
-            3 => format!(
+        let d = depth;
+        match self.ty_of(&MEMBER_TYPES) {
+            Ty::Int | Ty::IntSet => format!("{} {op} {}", self.int(d), self.int_set(d)),
+            Ty::Elem | Ty::ElemSet => format!("{} {op} {}", self.elem(d), self.elem_set(d)),
+            Ty::RelCC => format!(
                 "({} |-> {}) {op} {}",
-                self.elem(depth),
-                self.elem(depth),
-                self.rel_cc(depth)
+                self.elem(d),
+                self.elem(d),
+                self.rel_cc(d)
+            ),
+            Ty::RelIC => format!(
+                "({} |-> {}) {op} {}",
+                self.int(d),
+                self.elem(d),
+                self.rel_ic(d)
             ),
             _ => format!(
                 "({} |-> {}) {op} {}",
-                self.int(depth),
-                self.elem(depth),
-                self.rel_ic(depth)
+                self.elem(d),
+                self.int(d),
+                self.rel_ci(d)
             ),
         }
     }
 
     fn set_comparison(&mut self, depth: u32) -> String {
-        let ty = self.pick(&[
-            Ty::IntSet,
-            Ty::IntSet,
-            Ty::ElemSet,
-            Ty::ElemSet,
-            Ty::RelCC,
-            Ty::RelIC,
-            Ty::RelCI,
-        ]);
+        let ty = self.ty_of(&[Ty::IntSet, Ty::ElemSet, Ty::RelCC, Ty::RelIC, Ty::RelCI]);
         let op = self.pick(&["<:", "<<:", "/<:", "=", "/="]);
         format!("{} {op} {}", self.expr(ty, depth), self.expr(ty, depth))
     }
@@ -614,7 +658,7 @@ impl Generator {
 
     /// `card({a, b, c}) = 3` over integer or element variables (ProB's all-different idiom).
     fn all_different(&mut self, depth: u32) -> Option<String> {
-        let ty = self.pick(&[Ty::Int, Ty::Elem]);
+        let ty = self.ty_of(&[Ty::Int, Ty::Elem]);
         self.var(ty)?;
         let n = self.rng.usize(2..=3);
         let items: Vec<String> = (0..n).map(|_| self.expr(ty, depth.min(1))).collect();
@@ -622,10 +666,20 @@ impl Generator {
     }
 
     fn cardinality(&mut self, depth: u32) -> String {
-        let ty = self.pick(&[Ty::IntSet, Ty::ElemSet, Ty::RelCC, Ty::RelIC, Ty::RelCI]);
+        let ty = self.ty_of(&[Ty::IntSet, Ty::ElemSet, Ty::RelCC, Ty::RelIC, Ty::RelCI]);
         let op = self.comparison();
-        format!("card({}) {op} {}", self.expr(ty, depth), self.int(depth.min(1)))
+        format!(
+            "card({}) {op} {}",
+            self.expr(ty, depth),
+            self.int(depth.min(1))
+        )
     }
+}
+
+/// Whether identifier `name` occurs in `text` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == name)
 }
 
 #[test]
