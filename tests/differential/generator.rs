@@ -1,12 +1,12 @@
 //! Random small well-typed B predicates, as text, over free variables of a machine with one enumerated
 //! set `C = {c1, c2, c3}` and no deferred set (so no symmetry reduction may apply).
 //!
-//! A case is `typing & constraint & ...`: the typing conjuncts (`x1 : 0..3`, `r1 : C <-> C`, ...) come
-//! first and are top-level, so the brute-force oracle can enumerate from them; the product of the
-//! variables' domain sizes is kept under `DOMAIN_BUDGET` so the oracle stays fast. One integer may be left
-//! without a bound (`z1 : INTEGER`, or typed by inference from `z1 /= 0`) to exercise the incompleteness flag.
-//! Function applications, `min`/`max`, `mod` of negatives and `div` may be ill-defined on purpose: both
-//! backends must agree on well-definedness too.
+//! A case is `typing & constraint & ...`: the typing conjuncts (`x1 : 0..3`, `r1 : C <-> C`, ...) are
+//! top-level (first, except in one case in five), so the brute-force oracle can enumerate from them; the
+//! product of the variables' domain sizes is kept under `DOMAIN_BUDGET` so the oracle stays fast. One
+//! integer may be left without a bound (`z1 : INTEGER`, or typed by inference from `z1 /= 0`) to exercise
+//! the incompleteness flag. Function applications, `min`/`max`, `mod` of negatives and `div` may be
+//! ill-defined on purpose: both backends must agree on well-definedness too.
 
 use fastrand::Rng;
 
@@ -167,6 +167,10 @@ impl Generator {
         let constraints: Vec<String> = (0..count).map(|_| self.constraint(&names)).collect();
         let mut conjuncts: Vec<String> = decls.iter().map(|(name, d)| d.typing(name)).collect();
         conjuncts.extend(constraints);
+        // Typing first is the usual style, but a solver must not depend on it.
+        if self.rng.u32(0..5) == 0 {
+            self.rng.shuffle(&mut conjuncts);
+        }
         conjuncts.join(" & ")
     }
 
