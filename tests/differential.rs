@@ -155,10 +155,11 @@ fn run_case(model: &bsolve::check::Model, seed: u64, tally: &mut Tally) {
     {
         tally.limited += 1;
     }
-    if let (Ok(b), Ok(n)) = (&brute, &native) {
-        if b.complete && !n.complete {
-            tally.native_incomplete += 1;
-        }
+    if let (Ok(b), Ok(n)) = (&brute, &native)
+        && b.complete
+        && !n.complete
+    {
+        tally.native_incomplete += 1;
     }
     let verdict = compare::compare(&brute, &native);
     if tally.verbose {
