@@ -72,6 +72,7 @@ struct Tally {
 fn run_cases(name: &str, default_cases: usize) {
     let seed = env_number("BSOLVE_DIFF_SEED").unwrap_or(DEFAULT_SEED);
     let cases = env_number("BSOLVE_DIFF_CASES").map_or(default_cases, |n| n as usize);
+    // The interpreter's own choices (nested in the predicate) use the oracle, never the solver under test.
     let options = Options {
         backend: Backend::Brute,
         ..Options::default()
