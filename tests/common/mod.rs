@@ -85,3 +85,12 @@ pub fn corpus_files(exts: &[&str]) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Loads a machine given as text (written to a temporary file named after `name`, removed after loading).
+pub fn load_text(name: &str, text: &str, options: &Options) -> Model {
+    let path = std::env::temp_dir().join(format!("bsolve-{name}-{}.mch", std::process::id()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let model = Model::load(&path, options);
+    let _ = std::fs::remove_file(&path);
+    model.unwrap_or_else(|d| panic!("{}", d.render()))
+}
