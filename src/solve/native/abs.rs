@@ -81,10 +81,8 @@ impl Solver<'_, '_> {
             }
             ExprKind::Unary(UnaryOp::Neg, a) => {
                 let a = self.abs_expr(a);
-                match self.int_bounds(&a) {
-                    Some((lo, hi)) => Abs::Ints(hi.map(|h| h.neg()), lo.map(|l| l.neg())),
-                    None => Abs::Unknown,
-                }
+                let zero = Abs::Val(Val::Value(Value::Int(Int::zero())));
+                self.arith(BinaryOp::Sub, &zero, &a)
             }
             ExprKind::Unary(UnaryOp::Card, s) => {
                 let s = self.abs_expr(s);
@@ -234,6 +232,13 @@ impl Solver<'_, '_> {
     }
 
     fn arith(&mut self, op: BinaryOp, a: &Abs, b: &Abs) -> Abs {
+        match self.arith_bounds(op, a, b) {
+            Abs::Ints(Some(lo), Some(hi)) if lo == hi => Abs::Val(Val::Value(Value::Int(lo))),
+            other => other,
+        }
+    }
+
+    fn arith_bounds(&mut self, op: BinaryOp, a: &Abs, b: &Abs) -> Abs {
         let (Some((al, ah)), Some((bl, bh))) = (self.int_bounds(a), self.int_bounds(b)) else {
             return Abs::Unknown;
         };
@@ -423,6 +428,9 @@ impl Solver<'_, '_> {
             let below = |h: &Option<Int>, l: &Option<Int>| matches!((h, l), (Some(h), Some(l)) if h < l);
             if below(&ah, &bl) || below(&bh, &al) {
                 return Tri::False;
+            }
+            if al.is_some() && al == ah && al == bl && bl == bh {
+                return Tri::True;
             }
         }
         if let (Some(ca), Some(cb)) = (self.candidates(a), self.candidates(b))

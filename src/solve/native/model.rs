@@ -96,6 +96,8 @@ struct Builder<'c, 'p> {
     conjuncts: Vec<&'p Pred>,
     /// The names of all search variables (the problem's and the witnesses).
     names: FxHashSet<Name>,
+    /// Conjuncts (by address) that hold by construction of the atoms.
+    entailed: FxHashSet<usize>,
 }
 
 /// Builds the model of `vars` subject to `pred` given `env`.
@@ -120,6 +122,7 @@ pub(crate) fn build<'p>(
         determined: FxHashMap::default(),
         conjuncts,
         names: all.iter().map(|v| v.name.clone()).collect(),
+        entailed: FxHashSet::default(),
     };
     b.compute_determined(&all);
     for v in &all {
@@ -128,6 +131,9 @@ pub(crate) fn build<'p>(
     let mut constraints = Vec::new();
     let mut failed = false;
     for c in b.conjuncts.clone() {
+        if b.entailed.contains(&(c as *const Pred as usize)) {
+            continue;
+        }
         failed |= b.instantiate(c, &mut constraints)?;
     }
     let distinct = b.distinct_groups();
@@ -323,23 +329,35 @@ impl<'p> Builder<'_, 'p> {
     }
 
     /// The typing conjuncts `v : S`, `v <: S` of a variable.
-    fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr)> {
+    fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr, &'p Pred)> {
         let mut out = Vec::new();
         for c in &self.conjuncts {
             if let PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), x, s) = &c.kind
                 && matches!(&x.kind, ExprKind::Var(n) if &**n == name)
             {
-                out.push((*op, &**s));
+                out.push((*op, &**s, *c));
             }
         }
         out
     }
 
+    /// Records that a conjunct holds by construction of a variable's atoms (it needs no constraint).
+    fn entail(&mut self, c: &Pred) {
+        self.entailed.insert(c as *const Pred as usize);
+    }
+
     fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {
         let typings = self.typings(&v.name);
         if let Type::Set(elem) = &v.ty {
-            for (op, s) in &typings {
+            for (op, s, c) in &typings {
                 if let Some(shape) = self.compound_shape(*op, s, elem)? {
+                    let range_known = match &s.kind {
+                        ExprKind::Binary(_, _, b) => self.member_domain(b).is_some(),
+                        _ => true,
+                    };
+                    if entailed_by_shape(*op, s) && range_known {
+                        self.entail(c);
+                    }
                     return Ok(shape);
                 }
             }
@@ -350,12 +368,13 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         let mut dom = self.type_domain(&v.ty, v);
-        for (op, s) in &typings {
+        for (op, s, c) in &typings {
             if *op != CompareOp::In {
                 continue;
             }
             if let Some(d) = self.member_domain(s) {
                 dom = intersect(&dom, &d);
+                self.entail(c);
             }
         }
         Ok(Shape::Scalar(self.new_atom(dom)))
@@ -467,11 +486,15 @@ impl<'p> Builder<'_, 'p> {
         out: &mut Vec<Constraint<'p>>,
     ) -> Result<bool, EvalError> {
         if let PredKind::Forall(xs, body) = &c.kind
-            && let Some(instances) = self.instances(xs, body)
+            && let Some((instances, guarded)) = self.instances(xs, body)
         {
-            let body: &'p Pred = body;
+            // When the instances are exactly the guard's solutions, only the consequent remains to check.
+            let checked: &'p Pred = match (&body.kind, guarded) {
+                (PredKind::Implies(_, q), true) => q,
+                _ => body,
+            };
             for bindings in instances {
-                if self.add_constraint(body, bindings, out)? {
+                if self.add_constraint(checked, bindings, out)? {
                     return Ok(true);
                 }
             }
@@ -483,7 +506,12 @@ impl<'p> Builder<'_, 'p> {
     /// The points a universal quantifier `!xs.(P => Q)` must be checked at, when P's solutions do not
     /// depend on the search (then the instances are `P => Q` at each solution of P, and P holds there)
     /// or when the bound variables range over a small finite type.
-    fn instances(&self, xs: &[TypedName], body: &Pred) -> Option<Vec<Vec<(Name, Value)>>> {
+    /// The flag is true when the points are the solutions of the guard P (not a superset).
+    fn instances(
+        &self,
+        xs: &[TypedName],
+        body: &Pred,
+    ) -> Option<(Vec<Vec<(Name, Value)>>, bool)> {
         if xs.iter().any(|x| self.by_name.contains_key(&x.name)) {
             return None;
         }
@@ -503,12 +531,13 @@ impl<'p> Builder<'_, 'p> {
                     .solve_by_enumeration(xs, p, &self.env, MAX_INSTANCES)
                 && e.complete
             {
-                return Some(
+                return Some((
                     e.solutions
                         .into_iter()
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
                         .collect(),
-                );
+                    true,
+                ));
             }
         }
         // Every combination of the bound variables' type values.
@@ -529,7 +558,7 @@ impl<'p> Builder<'_, 'p> {
                 })
                 .collect();
         }
-        Some(points)
+        Some((points, false))
     }
 
     /// Adds one constraint; a constraint mentioning no search variable is decided now (true: dropped,
@@ -623,6 +652,22 @@ pub(crate) fn atoms_of(shape: &Shape) -> Vec<AtomId> {
         Shape::Members { bits, .. } => bits.clone(),
         Shape::Function { images, .. } => images.clone(),
     }
+}
+
+/// Whether the decomposition `compound_shape` builds for `x op S` guarantees the conjunct: subsets of the
+/// carrier, relations over it, total functions (and total injections, whose images are kept pairwise
+/// distinct by their distinct group).
+fn entailed_by_shape(op: CompareOp, s: &Expr) -> bool {
+    op == CompareOp::Subset
+        || matches!(
+            &s.kind,
+            ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin, _)
+                | ExprKind::Binary(
+                    BinaryOp::Relation | BinaryOp::TotalFunction | BinaryOp::TotalInjection,
+                    _,
+                    _
+                )
+        )
 }
 
 fn is_arrow(op: BinaryOp) -> bool {

@@ -30,6 +30,8 @@ pub(crate) struct Solver<'a, 'p> {
     /// Names the current constraint binds (they shadow search variables).
     shadowed: Vec<crate::syntax::ast::Name>,
     pub incomplete: bool,
+    /// Per variable, whether it is fixed, for the variables of the constraint being evaluated.
+    fixed_vars: Vec<Option<bool>>,
     pub symmetry: Option<Symmetry>,
     pub nodes: u64,
 }
@@ -56,6 +58,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             free_cache: FxHashMap::default(),
             shadowed: Vec::new(),
             incomplete: false,
+            fixed_vars: vec![None; model.vars.len()],
             symmetry,
             nodes: 0,
         }
@@ -68,10 +71,22 @@ impl<'a, 'p> Solver<'a, 'p> {
         self.model.by_name.get(name).copied()
     }
 
+    /// Whether all atoms of `v` are fixed (as of the last `enter`, for the current constraint's
+    /// variables; computed for others).
     fn var_is_fixed(&self, v: VarId) -> bool {
-        super::model::atoms_of(&self.model.vars[v].shape)
-            .iter()
-            .all(|&a| self.doms[a].fixed().is_some())
+        match self.fixed_vars.get(v) {
+            Some(Some(f)) => *f,
+            _ => self.atoms_fixed(v),
+        }
+    }
+
+    fn atoms_fixed(&self, v: VarId) -> bool {
+        match &self.model.vars[v].shape {
+            Shape::Scalar(a) => self.doms[*a].fixed().is_some(),
+            Shape::Members { bits: atoms, .. } | Shape::Function { images: atoms, .. } => {
+                atoms.iter().all(|&a| self.doms[a].fixed().is_some())
+            }
+        }
     }
 
     fn free_vars_of(&mut self, key: usize, names: impl FnOnce() -> Vec<crate::syntax::ast::Name>) -> Arc<[VarId]> {
@@ -136,8 +151,11 @@ impl<'a, 'p> Solver<'a, 'p> {
     fn enter(&mut self, c: &Constraint<'_>) {
         self.scratch.truncate(self.base_len);
         self.shadowed.clear();
+        self.fixed_vars.iter_mut().for_each(|f| *f = None);
         for &v in &c.vars {
-            if let Some(x) = self.var_value(v) {
+            let fixed = self.atoms_fixed(v);
+            self.fixed_vars[v] = Some(fixed);
+            if fixed && let Some(x) = self.var_value(v) {
                 self.scratch.bind(self.model.vars[v].name.clone(), x);
             }
         }
