@@ -5,5 +5,8 @@ pub mod evaluate;
 pub mod mc;
 pub mod model;
 pub mod setup;
+pub mod solve_cmd;
+pub mod unsat_core;
+pub mod bench;
 
 pub use model::{Model, Options};
