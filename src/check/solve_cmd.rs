@@ -5,15 +5,19 @@
 //! parameters, constants and variables the predicate mentions (with their declared types). PROPERTIES and
 //! INVARIANT are *not* added: the predicate is decided on its own, as ProB's predicate corpus poses it.
 
-use super::Model;
 use super::setup::Assignment;
-use crate::diag::{DiagKind, Diagnostic, register_source};
+use super::{Model, Options};
+use crate::diag::{DiagKind, Diagnostic, Span, register_source};
 use crate::eval::Env;
 use crate::ir::TypedName;
+use crate::report::text::Printer;
 use crate::solve::{self, Problem};
 use crate::syntax;
 use crate::types::{self, Formula};
-use std::collections::BTreeSet;
+use serde_json::json;
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The decision on one predicate.
@@ -61,18 +65,19 @@ pub fn solve_predicate(
     let env = Env::new();
     let problem = Problem::new(&free, &pred, &env);
     let backend = model.context.settings().backend;
-    let decision = match solve::first(&model.context, &problem, backend) {
-        solve::Answer::Sat(values) => Decision::Sat(
-            free.iter()
-                .map(|v| v.name.clone())
-                .zip(values)
-                .collect(),
-        ),
-        solve::Answer::Unsat { complete: true } => Decision::Unsat,
-        solve::Answer::Unsat { complete: false } => Decision::Unknown(
-            "no solution within MININT..MAXINT or the enumeration limits (search incomplete)".into(),
-        ),
-        solve::Answer::Unknown(reason) => Decision::Unknown(reason),
+    let decision = match solve::solve_all(&model.context, &problem, backend, 1) {
+        Ok(found) => match found.solutions.into_iter().next() {
+            Some(values) => {
+                Decision::Sat(free.iter().map(|v| v.name.clone()).zip(values).collect())
+            }
+            None if found.complete => Decision::Unsat,
+            None => Decision::Unknown(
+                "no solution within MININT..MAXINT or the enumeration limits (search incomplete)"
+                    .into(),
+            ),
+        },
+        Err(e) if e.is_timeout() => Decision::Unknown("timeout".into()),
+        Err(e) => Decision::Unknown(reason(&e.into())),
     };
     model.context.set_deadline(None);
     Ok(Solved {
@@ -80,6 +85,22 @@ pub fn solve_predicate(
         free,
         elapsed: start.elapsed(),
     })
+}
+
+/// A diagnostic as a reason without its position, its first words naming the kind of problem (so that
+/// reasons can be grouped).
+pub fn reason(d: &Diagnostic) -> String {
+    let kind = match d.kind {
+        // These messages name their kind already ("unsupported: ...", "timeout: ...").
+        DiagKind::Unsupported | DiagKind::Limit => return d.message.clone(),
+        DiagKind::Syntax => "syntax error",
+        DiagKind::Type => "type error",
+        DiagKind::File => "file error",
+        DiagKind::Usage => "usage error",
+        DiagKind::WellDefinedness => "well-definedness error",
+        DiagKind::Internal => "internal error",
+    };
+    format!("{kind}: {}", d.message)
 }
 
 /// The inferred free identifiers, then the machine's parameters, constants and variables that `pred`
@@ -97,6 +118,157 @@ fn with_machine_identifiers(
         }
     }
     free
+}
+
+/// One predicate of a predicate file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    /// Position among the file's predicates (0-based), whatever slice is run.
+    pub index: usize,
+    /// The machine to decide it in (`None`: the empty machine).
+    pub model: Option<PathBuf>,
+    /// The machine as the file names it (printed in the JSON line).
+    pub model_name: Option<String>,
+    pub predicate: String,
+}
+
+/// Reads a predicate file: one predicate per line (blank lines and `#` comments skipped), all in the
+/// context of `file`; or a CSV file (`.csv`) with `model` and `predicate` columns, each model relative to
+/// the directory `models/` next to the CSV file.
+pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Diagnostic> {
+    let file_error = |m: String| Diagnostic::new(DiagKind::File, Span::default(), m);
+    let is_csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    if !is_csv {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        return Ok(text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .enumerate()
+            .map(|(index, line)| Item {
+                index,
+                model: file.map(Path::to_path_buf),
+                model_name: file.map(|f| f.display().to_string()),
+                predicate: line.to_string(),
+            })
+            .collect());
+    }
+    if let Some(f) = file {
+        return Err(Diagnostic::new(
+            DiagKind::Usage,
+            Span::default(),
+            format!(
+                "{}: a CSV predicate file names its machines in its `model` column; omit FILE",
+                f.display()
+            ),
+        ));
+    }
+    let models = path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("models");
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| file_error(format!("{}: {e}", path.display())))?
+        .clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| file_error(format!("{}: no `{name}` column", path.display())))
+    };
+    let (model, predicate) = (column("model")?, column("predicate")?);
+    let mut items = vec![];
+    for (index, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        let name = record.get(model).unwrap_or("").trim();
+        items.push(Item {
+            index,
+            model: Some(models.join(name)),
+            model_name: Some(name.to_string()),
+            predicate: record.get(predicate).unwrap_or("").to_string(),
+        });
+    }
+    Ok(items)
+}
+
+/// Decides each item, writing one JSON line per predicate:
+/// `{"index","model","answer":"sat|unsat|unknown|error","ms","reason","solution"}`. Each machine is loaded
+/// once; one that fails to load gives an `error` line for each of its predicates. A panic (a bug) on one
+/// predicate is reported as its `error` line and the run goes on.
+pub fn run_pred_file<'i>(
+    items: impl Iterator<Item = &'i Item>,
+    options: &Options,
+    timeout: Option<Duration>,
+    out: &mut dyn Write,
+) -> Result<(), Diagnostic> {
+    let mut models: HashMap<Option<PathBuf>, Result<Model, String>> = HashMap::new();
+    for item in items {
+        let model = models.entry(item.model.clone()).or_insert_with(|| {
+            guarded(|| match &item.model {
+                Some(path) => Model::load(path, options),
+                None => Model::empty(options),
+            })
+            .and_then(|r| r.map_err(|d| format!("cannot load the machine: {}", reason(&d))))
+        });
+        // Timed from here: loading a machine (once for all its predicates) is not the predicate's time.
+        let start = Instant::now();
+        let result = match model {
+            Ok(model) => guarded(|| {
+                solve_predicate(
+                    model,
+                    &format!("<predicate {}>", item.index),
+                    &item.predicate,
+                    timeout,
+                )
+            })
+            .map(|r| r.map(|solved| (solved, &*model))),
+            Err(e) => Err(e.clone()),
+        };
+        let ms = (start.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        let mut line = json!({
+            "index": item.index,
+            "model": item.model_name,
+            "ms": ms,
+            "reason": null,
+        });
+        let (answer, reason) = match result {
+            Ok(Ok((solved, model))) => {
+                if let Decision::Sat(a) = &solved.decision {
+                    let printer = Printer::new(model.machine(), &solved.free);
+                    line["solution"] = printer.assignment_json(a, None);
+                }
+                match solved.decision {
+                    Decision::Sat(_) => ("sat", None),
+                    Decision::Unsat => ("unsat", None),
+                    Decision::Unknown(r) => ("unknown", Some(r)),
+                }
+            }
+            Ok(Err(d)) => ("error", Some(reason(&d))),
+            Err(e) => ("error", Some(e)),
+        };
+        line["answer"] = json!(answer);
+        line["reason"] = json!(reason);
+        writeln!(out, "{line}").map_err(|e| {
+            Diagnostic::new(DiagKind::File, Span::default(), format!("writing the results: {e}"))
+        })?;
+    }
+    Ok(())
+}
+
+/// Runs `f`, turning a panic (a bug in bsolve) into an error message so that a batch run goes on.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let what = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("internal error (panic): {what}")
+    })
 }
 
 #[cfg(test)]
