@@ -123,7 +123,11 @@ enum Command {
         /// CSV predicate file, whose `model` column names the machines).
         file: Option<PathBuf>,
         /// The predicate.
-        #[arg(long, conflicts_with = "pred_file", required_unless_present = "pred_file")]
+        #[arg(
+            long,
+            conflicts_with = "pred_file",
+            required_unless_present = "pred_file"
+        )]
         pred: Option<String>,
         /// Decide many predicates, printing one JSON line each: one predicate per line (blank lines and
         /// lines starting with `#` skipped), or, for a `.csv` file, the `predicate` column with the
@@ -572,7 +576,10 @@ fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<E
             json!({"status": "NO SOLUTION", "message": message, "complete": true, "solutions": [], "core": core, "time_ms": elapsed.as_millis() as u64})
         );
     } else {
-        println!("NO SOLUTION: {message} (exhaustive search, {} ms)", elapsed.as_millis());
+        println!(
+            "NO SOLUTION: {message} (exhaustive search, {} ms)",
+            elapsed.as_millis()
+        );
         if g.verbose {
             println!("smallest failing group of conjuncts ({}):", core.len());
             for p in &core {
@@ -777,20 +784,29 @@ fn cmd_bench(suite: &Path, backends: &str, out: &Path) -> Result<Exit, Diagnosti
     for case in &cases {
         // One case at a time, printed as it ends: a long suite shows progress.
         let row = bench::run_suite(std::slice::from_ref(case), &backends);
-        let cells: Vec<String> = row[0].outcomes.iter().map(|(b, o)| format!("{b}: {}", bench::cell(o))).collect();
+        let cells: Vec<String> = row[0]
+            .outcomes
+            .iter()
+            .map(|(b, o)| format!("{b}: {}", bench::cell(o)))
+            .collect();
         eprintln!("{}: {}", case.name, cells.join(", "));
         rows.extend(row);
     }
     let table = bench::table(&rows, &backends);
     print!("{}", bench::render_text(&table));
     let file_error = |path: &Path, e: std::io::Error| {
-        Diagnostic::new(DiagKind::File, Span::default(), format!("{}: {e}", path.display()))
+        Diagnostic::new(
+            DiagKind::File,
+            Span::default(),
+            format!("{}: {e}", path.display()),
+        )
     };
     std::fs::create_dir_all(out).map_err(|e| file_error(out, e))?;
     let csv_path = out.join("bench_results.csv");
     std::fs::write(&csv_path, bench::render_csv(&rows)?).map_err(|e| file_error(&csv_path, e))?;
     let md_path = out.join("bench_results.md");
-    std::fs::write(&md_path, bench::render_markdown(&table)).map_err(|e| file_error(&md_path, e))?;
+    std::fs::write(&md_path, bench::render_markdown(&table))
+        .map_err(|e| file_error(&md_path, e))?;
     Ok(if rows.iter().any(bench::Row::any_wrong) {
         Exit::Counterexample
     } else {

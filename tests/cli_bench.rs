@@ -55,26 +55,60 @@ fn agreeing_suite_exits_0_and_writes_csv_and_markdown() {
     );
     let out_dir = dir.join("out");
     let out_arg = out_dir.display().to_string();
-    let (code, out, err) = bsolve(&["bench", &suite, "--backends", "brute,native,z3", "--out", &out_arg]);
+    let (code, out, err) = bsolve(&[
+        "bench",
+        &suite,
+        "--backends",
+        "brute,native,z3",
+        "--out",
+        &out_arg,
+    ]);
     assert_eq!(code, 0, "{out}\n{err}");
     let header = out.lines().next().unwrap_or("");
-    for column in ["name", "brute", "native", "z3", "expected?", "backends agree"] {
+    for column in [
+        "name",
+        "brute",
+        "native",
+        "z3",
+        "expected?",
+        "backends agree",
+    ] {
         assert!(header.contains(column), "{header}");
     }
-    let three = out.lines().find(|l| l.starts_with("three ")).expect("three row");
+    let three = out
+        .lines()
+        .find(|l| l.starts_with("three "))
+        .expect("three row");
     assert!(three.contains("ms 3"), "{three}");
     assert!(three.contains("unsupported"), "{three}");
     assert!(three.contains("ok") && three.ends_with("yes"), "{three}");
-    let none = out.lines().find(|l| l.starts_with("none ")).expect("none row");
+    let none = out
+        .lines()
+        .find(|l| l.starts_with("none "))
+        .expect("none row");
     assert!(none.contains("ms unsat"), "{none}");
 
     let csv = read(&out_dir.join("bench_results.csv"));
-    assert!(csv.starts_with("name,command,expected,backend,answer,ms,agrees,detail\n"), "{csv}");
+    assert!(
+        csv.starts_with("name,command,expected,backend,answer,ms,agrees,detail\n"),
+        "{csv}"
+    );
     assert_eq!(csv.lines().count(), 1 + 4 * 3, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("three,all,3,brute,3,") && l.contains(",yes,")), "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("three,all,3,z3,unsupported,")), "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("three,all,3,brute,3,") && l.contains(",yes,")),
+        "{csv}"
+    );
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("three,all,3,z3,unsupported,")),
+        "{csv}"
+    );
     let md = read(&out_dir.join("bench_results.md"));
-    assert!(md.starts_with("| name | command | expected | brute | native | z3 |"), "{md}");
+    assert!(
+        md.starts_with("| name | command | expected | brute | native | z3 |"),
+        "{md}"
+    );
     assert_eq!(md.lines().nth(1), Some("|---|---|---|---|---|---|---|---|"));
 }
 

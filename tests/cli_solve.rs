@@ -133,18 +133,44 @@ fn text_predicate_file_gives_one_json_line_each() {
     let (code, out, err) = bsolve(&["solve", &model("Loop.mch"), "--pred-file", &preds]);
     assert_eq!(code, 0, "{err}");
     let lines = json_lines(&out);
-    let answers: Vec<&str> = lines.iter().map(|l| l["answer"].as_str().unwrap_or("")).collect();
+    let answers: Vec<&str> = lines
+        .iter()
+        .map(|l| l["answer"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(answers, ["sat", "unsat", "error", "sat"]);
-    let indices: Vec<u64> = lines.iter().map(|l| l["index"].as_u64().unwrap_or(99)).collect();
+    let indices: Vec<u64> = lines
+        .iter()
+        .map(|l| l["index"].as_u64().unwrap_or(99))
+        .collect();
     assert_eq!(indices, [0, 1, 2, 3]);
-    assert_eq!(lines[0]["solution"]["lentry"].as_str().map(|s| !s.is_empty()), Some(true));
-    assert!(lines[2]["reason"].as_str().unwrap_or("").starts_with("syntax error"));
+    assert_eq!(
+        lines[0]["solution"]["lentry"]
+            .as_str()
+            .map(|s| !s.is_empty()),
+        Some(true)
+    );
+    assert!(
+        lines[2]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("syntax error")
+    );
     assert!(lines[0]["ms"].as_f64().is_some());
 
     let (_, out, _) = bsolve(&[
-        "solve", &model("Loop.mch"), "--pred-file", &preds, "--offset", "1", "--limit", "2",
+        "solve",
+        &model("Loop.mch"),
+        "--pred-file",
+        &preds,
+        "--offset",
+        "1",
+        "--limit",
+        "2",
     ]);
-    let indices: Vec<u64> = json_lines(&out).iter().map(|l| l["index"].as_u64().unwrap_or(99)).collect();
+    let indices: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|l| l["index"].as_u64().unwrap_or(99))
+        .collect();
     assert_eq!(indices, [1, 2]);
 }
 
@@ -167,11 +193,20 @@ fn csv_predicate_file_names_models_under_models_dir() {
     let (code, out, err) = bsolve(&["solve", "--pred-file", &csv]);
     assert_eq!(code, 0, "{err}");
     let lines = json_lines(&out);
-    let answers: Vec<&str> = lines.iter().map(|l| l["answer"].as_str().unwrap_or("")).collect();
+    let answers: Vec<&str> = lines
+        .iter()
+        .map(|l| l["answer"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(answers, ["sat", "unsat", "error", "sat"], "{out}");
     assert_eq!(lines[0]["solution"]["c"], "blue");
     assert_eq!(lines[0]["model"], "Sub/Colours.mch");
-    assert!(lines[2]["reason"].as_str().unwrap_or("").contains("cannot load"), "{out}");
+    assert!(
+        lines[2]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cannot load"),
+        "{out}"
+    );
     assert_eq!(lines[3]["index"], 3);
 
     let (code, _, err) = bsolve(&["solve", &model("Loop.mch"), "--pred-file", &csv]);
@@ -202,7 +237,10 @@ fn verbose_unsat_properties_print_the_failing_conjuncts() {
     assert!(out.contains("no constants satisfy PROPERTIES"), "{out}");
     assert!(out.contains("Unsat.mch:5:3: a < b"), "{out}");
     assert!(out.contains("Unsat.mch:6:3: b < a"), "{out}");
-    assert!(!out.contains("c = 2"), "c's conjuncts are not in the core: {out}");
+    assert!(
+        !out.contains("c = 2"),
+        "c's conjuncts are not in the core: {out}"
+    );
 }
 
 #[test]

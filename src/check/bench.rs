@@ -182,7 +182,10 @@ pub fn read_suite(path: &Path) -> Result<Vec<Case>, Diagnostic> {
             name: field(name).to_string(),
             model: root.join(field(model)),
             command,
-            expected: field(expected).split('|').map(|s| s.trim().to_string()).collect(),
+            expected: field(expected)
+                .split('|')
+                .map(|s| s.trim().to_string())
+                .collect(),
             timeout: Duration::from_millis(timeout),
         });
     }
@@ -207,7 +210,11 @@ pub fn run_suite(cases: &[Case], backends: &[BenchBackend]) -> Vec<Row> {
 pub fn run_case(case: &Case, backend: &BenchBackend) -> Outcome {
     let start = Instant::now();
     let BenchBackend::Available(backend) = *backend else {
-        return Outcome::new("unsupported", "backend not available in this version", start);
+        return Outcome::new(
+            "unsupported",
+            "backend not available in this version",
+            start,
+        );
     };
     let options = Options {
         backend,
@@ -367,7 +374,8 @@ pub fn render_markdown(table: &[Vec<String>]) -> String {
 /// One CSV line per case and backend.
 pub fn render_csv(rows: &[Row]) -> Result<String, Diagnostic> {
     let mut writer = csv::Writer::from_writer(vec![]);
-    let internal = |e: csv::Error| Diagnostic::new(DiagKind::Internal, Span::default(), e.to_string());
+    let internal =
+        |e: csv::Error| Diagnostic::new(DiagKind::Internal, Span::default(), e.to_string());
     writer
         .write_record([
             "name", "command", "expected", "backend", "answer", "ms", "agrees", "detail",
@@ -455,11 +463,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bsolve-bench-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("Three.mch");
-        std::fs::write(
-            &path,
-            "MACHINE Three CONSTANTS k PROPERTIES k : 1..3 END",
-        )
-        .expect("writes");
+        std::fs::write(&path, "MACHINE Three CONSTANTS k PROPERTIES k : 1..3 END").expect("writes");
         let mut c = case(BenchCommand::Count, "3");
         c.model = path;
         let o = run_case(&c, &BenchBackend::Available(Backend::Brute));

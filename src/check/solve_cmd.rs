@@ -137,7 +137,9 @@ pub struct Item {
 /// the directory `models/` next to the CSV file.
 pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Diagnostic> {
     let file_error = |m: String| Diagnostic::new(DiagKind::File, Span::default(), m);
-    let is_csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     if !is_csv {
         let text = std::fs::read_to_string(path)
             .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
@@ -164,12 +166,9 @@ pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Dia
             ),
         ));
     }
-    let models = path
-        .parent()
-        .unwrap_or(Path::new("."))
-        .join("models");
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+    let models = path.parent().unwrap_or(Path::new(".")).join("models");
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| file_error(format!("{}: {e}", path.display())))?;
     let headers = reader
         .headers()
         .map_err(|e| file_error(format!("{}: {e}", path.display())))?
@@ -253,7 +252,11 @@ pub fn run_pred_file<'i>(
         line["answer"] = json!(answer);
         line["reason"] = json!(reason);
         writeln!(out, "{line}").map_err(|e| {
-            Diagnostic::new(DiagKind::File, Span::default(), format!("writing the results: {e}"))
+            Diagnostic::new(
+                DiagKind::File,
+                Span::default(),
+                format!("writing the results: {e}"),
+            )
         })?;
     }
     Ok(())

@@ -41,7 +41,12 @@ pub fn minimal_failing_conjuncts(model: &Model, per_call: Duration) -> Vec<&Pred
     kept
 }
 
-fn proved_unsat(model: &Model, vars: &[TypedName], conjuncts: &[&Pred], per_call: Duration) -> bool {
+fn proved_unsat(
+    model: &Model,
+    vars: &[TypedName],
+    conjuncts: &[&Pred],
+    per_call: Duration,
+) -> bool {
     let span = conjuncts.first().map(|p| p.span).unwrap_or_default();
     let pred = Pred::new(
         PredKind::And(conjuncts.iter().map(|p| (*p).clone()).collect()),
@@ -97,7 +102,10 @@ mod tests {
             .collect();
         // Which typing conjuncts stay depends on what the solver proves without them; the contradiction
         // stays and c's conjuncts go.
-        assert!(core.ends_with(&["a < b".to_string(), "b < a".to_string()]), "{core:?}");
+        assert!(
+            core.ends_with(&["a < b".to_string(), "b < a".to_string()]),
+            "{core:?}"
+        );
         assert!(core.iter().all(|c| !c.starts_with('c')), "{core:?}");
     }
 
