@@ -37,7 +37,8 @@ struct Global {
     /// Shorthand for --backend z3.
     #[arg(long, global = true)]
     z3: bool,
-    /// Time budget in milliseconds (mc stops exploring when it is spent).
+    /// Time budget in milliseconds: searches give up (UNKNOWN) when it is spent; mc stops exploring. With
+    /// `solve --pred-file` it is the budget of each predicate.
     #[arg(long, global = true, value_name = "MS")]
     timeout: Option<u64>,
     /// Set a preference, e.g. -p MAXINT=127 (MAXINT, MININT, DEFAULT_SETSIZE, MAX_INITIALISATIONS,
@@ -510,9 +511,12 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         // A timeout or a resource limit: nothing is proved either way.
         Err(d) if matches!(d.kind, DiagKind::Limit | DiagKind::Unsupported) => {
             if g.json {
-                println!("{}", json!({"status": "UNKNOWN", "reason": d.to_string()}));
+                println!(
+                    "{}",
+                    json!({"status": "UNKNOWN", "reason": solve_cmd::reason(&d), "location": d.span.to_string()})
+                );
             } else {
-                println!("UNKNOWN ({d})");
+                println!("UNKNOWN ({})", solve_cmd::reason(&d));
             }
             return Ok(Exit::Unknown);
         }
