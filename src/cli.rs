@@ -747,7 +747,7 @@ fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> 
     if g.json {
         let mut line = json!({
             "answer": answer,
-            "ms": solved.elapsed.as_secs_f64() * 1000.0,
+            "ms": (solved.elapsed.as_secs_f64() * 1e6).round() / 1e3,
             "reason": reason,
         });
         if let solve_cmd::Decision::Sat(a) = &solved.decision {

@@ -338,4 +338,27 @@ mod tests {
             .expect("an error");
         assert_eq!(e.kind, DiagKind::Usage);
     }
+
+    #[test]
+    fn reasons_lose_their_position_and_name_their_kind() {
+        let d = Diagnostic::type_error(Span::default(), "`x` is not typed");
+        assert_eq!(reason(&d), "type error: `x` is not typed");
+        let d = Diagnostic::unsupported(Span::default(), "REC");
+        assert_eq!(reason(&d), "unsupported: REC");
+    }
+
+    #[test]
+    fn text_predicate_files_skip_comments_and_blank_lines() {
+        let dir = std::env::temp_dir().join(format!("bsolve-pred-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("p.txt");
+        std::fs::write(&path, "# header\n\n  x = 1  \n# x\ny : BOOL\n").expect("writes");
+        let items = read_pred_file(&path, None).expect("reads");
+        let shown: Vec<(usize, &str)> = items
+            .iter()
+            .map(|i| (i.index, i.predicate.as_str()))
+            .collect();
+        assert_eq!(shown, [(0, "x = 1"), (1, "y : BOOL")]);
+        assert!(items.iter().all(|i| i.model.is_none()));
+    }
 }
