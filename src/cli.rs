@@ -680,7 +680,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         ),
         Verdict::NoConstantSetup { complete: true } => (
             "NO CONSTANT SETUP".to_string(),
-            "PROPERTIES have no solution".to_string(),
+            "no constants satisfy PROPERTIES".to_string(),
             Exit::Counterexample,
         ),
         Verdict::NoConstantSetup { complete: false } => (
