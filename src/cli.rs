@@ -1,7 +1,7 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
-use bsolve::check::{Model, Options, evaluate, mc, setup};
+use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
 use bsolve::report::{self, Exit};
@@ -37,7 +37,8 @@ struct Global {
     /// Shorthand for --backend z3.
     #[arg(long, global = true)]
     z3: bool,
-    /// Time budget in milliseconds (mc stops exploring when it is spent).
+    /// Time budget in milliseconds: searches give up (UNKNOWN) when it is spent; mc stops exploring. With
+    /// `solve --pred-file` it is the budget of each predicate.
     #[arg(long, global = true, value_name = "MS")]
     timeout: Option<u64>,
     /// Set a preference, e.g. -p MAXINT=127 (MAXINT, MININT, DEFAULT_SETSIZE, MAX_INITIALISATIONS,
@@ -110,9 +111,61 @@ enum Command {
         #[arg(long)]
         dfs: bool,
     },
+    /// Decide a predicate in the context of FILE: SAT with a solution, UNSAT, or UNKNOWN.
+    ///
+    /// FILE gives the sets, their elements and the DEFINITIONS. Every other identifier of the predicate is
+    /// free and existentially quantified: unknown identifiers are typed by inference, and the machine's
+    /// constants and variables the predicate mentions are solved for too (with their declared types).
+    /// PROPERTIES and INVARIANT are NOT added: write them into the predicate if they matter.
+    /// Exit code: 0 SAT, 1 UNSAT (proved by an exhaustive search), 2 UNKNOWN; 0 with --pred-file.
+    #[command(verbatim_doc_comment)]
+    Solve {
+        /// The machine (optional: without it the predicate is decided in an empty machine; not used with a
+        /// CSV predicate file, whose `model` column names the machines).
+        file: Option<PathBuf>,
+        /// The predicate.
+        #[arg(
+            long,
+            conflicts_with = "pred_file",
+            required_unless_present = "pred_file"
+        )]
+        pred: Option<String>,
+        /// Decide many predicates, printing one JSON line each: one predicate per line (blank lines and
+        /// lines starting with `#` skipped), or, for a `.csv` file, the `predicate` column with the
+        /// `model` column naming each machine relative to the directory `models/` next to the CSV file.
+        #[arg(long, value_name = "F")]
+        pred_file: Option<PathBuf>,
+        /// With --pred-file: skip the first N predicates.
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        offset: usize,
+        /// With --pred-file: decide at most N predicates.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+    },
+    /// Run a benchmark suite (default benchmarks/suite.csv) over several backends; print a table and write
+    /// bench_results.csv and bench_results.md. Exit code 1 when some backend gave a wrong answer.
+    Bench {
+        /// The suite: CSV with columns name, model, command (first, all, count), expected, timeout_ms.
+        suite: Option<PathBuf>,
+        /// Comma-separated backends (native, brute, auto; others show as `unsupported`).
+        #[arg(long, default_value = "native,brute", value_name = "LIST")]
+        backends: String,
+        /// Directory for bench_results.csv and bench_results.md.
+        #[arg(long, default_value = "benchmarks", value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
-const SUBCOMMANDS: &[&str] = &["check", "eval", "setup-constants", "init", "mc", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "check",
+    "eval",
+    "setup-constants",
+    "init",
+    "mc",
+    "solve",
+    "bench",
+    "help",
+];
 
 /// `bsolve --kodkod props.mch` (no subcommand) means `setup-constants`, as users type it with probcli habits.
 pub fn normalise_args(mut args: Vec<String>) -> Vec<String> {
@@ -216,6 +269,40 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 },
             };
             cmd_mc(&model, &mc_options, g)
+        }
+        Command::Solve {
+            file,
+            pred,
+            pred_file,
+            offset,
+            limit,
+        } => match (pred, pred_file) {
+            (Some(pred), _) => {
+                let model = match file {
+                    Some(file) => Model::load(file, &options)?,
+                    None => Model::empty(&options)?,
+                };
+                cmd_solve(&model, pred, g)
+            }
+            (None, Some(pred_file)) => {
+                let items = solve_cmd::read_pred_file(pred_file, file.as_deref())?;
+                let slice = items.iter().skip(*offset).take(limit.unwrap_or(usize::MAX));
+                let timeout = g.timeout.map(Duration::from_millis);
+                let mut out = std::io::stdout().lock();
+                solve_cmd::run_pred_file(slice, &options, timeout, &mut out)?;
+                Ok(Exit::Holds)
+            }
+            (None, None) => Err(usage("solve: give --pred or --pred-file".into())),
+        },
+        Command::Bench {
+            suite,
+            backends,
+            out,
+        } => {
+            let suite = suite
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("benchmarks/suite.csv"));
+            cmd_bench(&suite, backends, out)
         }
     }
 }
@@ -419,18 +506,35 @@ fn cmd_eval(model: &Model, formula: &str, g: &Global) -> Result<Exit, Diagnostic
 
 fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
-    let result = setup::setup_constants(model, limit)?;
+    let result = match setup::setup_constants(model, limit) {
+        Ok(r) => r,
+        // A timeout or a resource limit: nothing is proved either way.
+        Err(d) if matches!(d.kind, DiagKind::Limit | DiagKind::Unsupported) => {
+            if g.json {
+                println!(
+                    "{}",
+                    json!({"status": "UNKNOWN", "reason": solve_cmd::reason(&d), "location": d.span.to_string()})
+                );
+            } else {
+                println!("UNKNOWN ({})", solve_cmd::reason(&d));
+            }
+            return Ok(Exit::Unknown);
+        }
+        Err(d) => return Err(d),
+    };
+    if result.solutions.is_empty() && result.complete {
+        return report_no_constants(model, g, result.elapsed);
+    }
     let printer = Printer::new(model.machine(), &[]);
-    let exit = match (result.solutions.is_empty(), result.complete) {
-        (false, _) => Exit::Holds,
-        (true, true) => Exit::Counterexample,
-        (true, false) => Exit::Unknown,
+    let exit = if result.solutions.is_empty() {
+        Exit::Unknown
+    } else {
+        Exit::Holds
     };
     let status = match exit {
         Exit::Holds if result.limited => "SOLUTIONS (more may exist)",
         Exit::Holds if result.complete => "ALL SOLUTIONS",
         Exit::Holds => "SOLUTIONS (search incomplete: more may exist)",
-        Exit::Counterexample => "NO SOLUTION (exhaustive search)",
         _ => "UNKNOWN (no solution found, search incomplete)",
     };
     if g.json {
@@ -456,11 +560,45 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
     Ok(exit)
 }
 
+/// PROPERTIES proved unsatisfiable; with -v, the smallest failing group of conjuncts.
+fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<Exit, Diagnostic> {
+    let message = "no constants satisfy PROPERTIES";
+    let core = if g.verbose {
+        // Each deletion check gets the --timeout budget (default 2 s): the core is a courtesy, not a proof.
+        let per_call = Duration::from_millis(g.timeout.unwrap_or(2000));
+        unsat_core::minimal_failing_conjuncts(model, per_call)
+    } else {
+        vec![]
+    };
+    if g.json {
+        let core: Vec<_> = core
+            .iter()
+            .map(|p| json!({"location": p.span.to_string(), "text": unsat_core::source_text(p.span)}))
+            .collect();
+        println!(
+            "{}",
+            json!({"status": "NO SOLUTION", "message": message, "complete": true, "solutions": [], "core": core, "time_ms": elapsed.as_millis() as u64})
+        );
+    } else {
+        println!(
+            "NO SOLUTION: {message} (exhaustive search, {} ms)",
+            elapsed.as_millis()
+        );
+        if g.verbose {
+            println!("smallest failing group of conjuncts ({}):", core.len());
+            for p in &core {
+                println!("  {}: {}", p.span, unsat_core::source_text(p.span));
+            }
+        }
+    }
+    Ok(Exit::Counterexample)
+}
+
 fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let printer = Printer::new(model.machine(), &[]);
     let Some(result) = setup::initialise(model, limit)? else {
-        let message = "no constant setup: PROPERTIES have no solution";
+        let message = "no constant setup: no constants satisfy PROPERTIES";
         if g.json {
             println!(
                 "{}",
@@ -542,7 +680,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         ),
         Verdict::NoConstantSetup { complete: true } => (
             "NO CONSTANT SETUP".to_string(),
-            "PROPERTIES have no solution".to_string(),
+            "no constants satisfy PROPERTIES".to_string(),
             Exit::Counterexample,
         ),
         Verdict::NoConstantSetup { complete: false } => (
@@ -594,6 +732,90 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         );
     }
     Ok(exit)
+}
+
+fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let timeout = g.timeout.map(Duration::from_millis);
+    let solved = solve_cmd::solve_predicate(model, "<predicate>", pred, timeout)?;
+    let printer = Printer::new(model.machine(), &solved.free);
+    let (answer, reason, exit) = match &solved.decision {
+        solve_cmd::Decision::Sat(_) => ("sat", None, Exit::Holds),
+        solve_cmd::Decision::Unsat => ("unsat", None, Exit::Counterexample),
+        solve_cmd::Decision::Unknown(r) => ("unknown", Some(r.as_str()), Exit::Unknown),
+    };
+    if g.json {
+        let mut line = json!({
+            "answer": answer,
+            "ms": (solved.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+            "reason": reason,
+        });
+        if let solve_cmd::Decision::Sat(a) = &solved.decision {
+            line["solution"] = printer.assignment_json(a, None);
+        }
+        println!("{line}");
+        return Ok(exit);
+    }
+    match &solved.decision {
+        solve_cmd::Decision::Sat(a) => {
+            println!("SAT");
+            for (name, value) in a {
+                let one = vec![(name.clone(), value.clone())];
+                println!("  {}", printer.assignment(&one, None));
+            }
+        }
+        solve_cmd::Decision::Unsat => println!("UNSAT"),
+        solve_cmd::Decision::Unknown(r) => println!("UNKNOWN ({r})"),
+    }
+    if g.verbose {
+        eprintln!("time: {:.1} ms", solved.elapsed.as_secs_f64() * 1000.0);
+    }
+    Ok(exit)
+}
+
+fn cmd_bench(suite: &Path, backends: &str, out: &Path) -> Result<Exit, Diagnostic> {
+    let cases = bench::read_suite(suite)?;
+    let backends: Vec<bench::BenchBackend> = backends
+        .split(',')
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .map(bench::BenchBackend::parse)
+        .collect();
+    if backends.is_empty() {
+        return Err(usage("--backends: name at least one backend".into()));
+    }
+    let mut rows = Vec::with_capacity(cases.len());
+    for case in &cases {
+        // One case at a time, printed as it ends: a long suite shows progress.
+        let row = bench::run_suite(std::slice::from_ref(case), &backends);
+        let cells: Vec<String> = row[0]
+            .outcomes
+            .iter()
+            .map(|(b, o)| format!("{b}: {}", bench::cell(o)))
+            .collect();
+        eprintln!("{}: {}", case.name, cells.join(", "));
+        rows.extend(row);
+    }
+    let table = bench::table(&rows, &backends);
+    print!("{}", bench::render_text(&table));
+    let file_error = |path: &Path, e: std::io::Error| {
+        Diagnostic::new(
+            DiagKind::File,
+            Span::default(),
+            format!("{}: {e}", path.display()),
+        )
+    };
+    std::fs::create_dir_all(out).map_err(|e| file_error(out, e))?;
+    let csv_path = out.join("bench_results.csv");
+    std::fs::write(&csv_path, bench::render_csv(&rows)?).map_err(|e| file_error(&csv_path, e))?;
+    let md_path = out.join("bench_results.md");
+    std::fs::write(&md_path, bench::render_markdown(&table))
+        .map_err(|e| file_error(&md_path, e))?;
+    Ok(if rows.iter().any(bench::Row::any_wrong) {
+        Exit::Counterexample
+    } else {
+        Exit::Holds
+    })
 }
 
 /// With -v: the limits that can change a verdict (ARCHITECTURE: no silent bounds).

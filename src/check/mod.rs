@@ -1,9 +1,12 @@
 //! The checks a user runs — setup-constants, init, eval, mc — each a thin loop over `eval` (and, in later
 //! stages, `solve`). They return plain result structs; `report` turns them into text, JSON and exit codes.
 
+pub mod bench;
 pub mod evaluate;
 pub mod mc;
 pub mod model;
 pub mod setup;
+pub mod solve_cmd;
+pub mod unsat_core;
 
 pub use model::{Model, Options};

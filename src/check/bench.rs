@@ -1,0 +1,475 @@
+//! `bsolve bench`: run a suite of setup-constants questions over several backends, in-process, and compare
+//! the answers with the expected ones and with each other.
+//!
+//! A suite is a CSV file with the columns `name, model, command, expected, timeout_ms`. `model` is relative
+//! to the repository root, taken as the parent of the directory holding the suite (the suite lives in
+//! `benchmarks/`). `command` is `first` (is there a constant setup?), `all` (all setups, kept) or `count`
+//! (all setups, only counted). `expected` is `sat` or `unsat` for `first`, a solution count for `all` and
+//! `count`; alternatives are separated by `|` (e.g. `10|1080`: with and without the deferred-set symmetry
+//! reduction a backend may apply). Times include parsing and type checking.
+
+use super::{Model, Options};
+use crate::diag::{DiagKind, Diagnostic, Span};
+use crate::eval::{Env, EvalError};
+use crate::ir::{Pred, PredKind, TypedName};
+use crate::solve::{self, Backend, Problem};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchCommand {
+    First,
+    All,
+    Count,
+}
+
+impl BenchCommand {
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchCommand::First => "first",
+            BenchCommand::All => "all",
+            BenchCommand::Count => "count",
+        }
+    }
+}
+
+/// One line of a suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub name: String,
+    pub model: PathBuf,
+    pub command: BenchCommand,
+    /// Accepted answers (`sat`, `unsat` or counts).
+    pub expected: Vec<String>,
+    pub timeout: Duration,
+}
+
+/// A backend named on the command line: one bsolve has, or one it does not have yet (a column of
+/// `unsupported`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchBackend {
+    Available(Backend),
+    Unsupported(String),
+}
+
+impl BenchBackend {
+    pub fn parse(name: &str) -> BenchBackend {
+        match name {
+            "native" => BenchBackend::Available(Backend::Native),
+            "brute" => BenchBackend::Available(Backend::Brute),
+            "auto" => BenchBackend::Available(Backend::Auto),
+            other => BenchBackend::Unsupported(other.to_string()),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            BenchBackend::Available(b) => b.name(),
+            BenchBackend::Unsupported(n) => n,
+        }
+    }
+}
+
+/// What one backend answered on one case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// `sat`, `unsat`, a count, `timeout`, `unknown`, `error` or `unsupported`.
+    pub answer: String,
+    /// Why the answer is not decided (empty otherwise).
+    pub detail: String,
+    pub ms: f64,
+}
+
+impl Outcome {
+    fn new(answer: &str, detail: impl Into<String>, start: Instant) -> Outcome {
+        Outcome {
+            answer: answer.into(),
+            detail: detail.into(),
+            ms: start.elapsed().as_secs_f64() * 1000.0,
+        }
+    }
+
+    /// Whether the answer is a verdict (sat, unsat, a count) rather than a failure to answer.
+    pub fn decided(&self) -> bool {
+        matches!(self.answer.as_str(), "sat" | "unsat") || self.answer.parse::<u64>().is_ok()
+    }
+}
+
+/// How an outcome compares with the expected answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    Agrees,
+    Wrong,
+    /// No verdict (timeout, unknown, error, unsupported).
+    Undecided,
+}
+
+/// One case with every backend's outcome.
+pub struct Row {
+    pub case: Case,
+    pub outcomes: Vec<(String, Outcome)>,
+}
+
+impl Row {
+    /// Whether the verdicts of the backends are consistent: all expected, or all equal.
+    pub fn backends_agree(&self) -> bool {
+        let decided: Vec<&Outcome> = self
+            .outcomes
+            .iter()
+            .map(|(_, o)| o)
+            .filter(|o| o.decided())
+            .collect();
+        decided
+            .iter()
+            .all(|o| agreement(&self.case, o) == Agreement::Agrees)
+            || decided.windows(2).all(|w| w[0].answer == w[1].answer)
+    }
+
+    pub fn any_wrong(&self) -> bool {
+        self.outcomes
+            .iter()
+            .any(|(_, o)| agreement(&self.case, o) == Agreement::Wrong)
+    }
+}
+
+/// Reads a suite file.
+pub fn read_suite(path: &Path) -> Result<Vec<Case>, Diagnostic> {
+    let file_error = |m: String| Diagnostic::new(DiagKind::File, Span::default(), m);
+    let root = path
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| file_error(format!("{}: {e}", path.display())))?
+        .clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| file_error(format!("{}: no `{name}` column", path.display())))
+    };
+    let [name, model, command, expected, timeout] =
+        ["name", "model", "command", "expected", "timeout_ms"].map(column);
+    let (name, model, command, expected, timeout) = (name?, model?, command?, expected?, timeout?);
+    let mut cases = vec![];
+    for (line, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        let field = |i: usize| record.get(i).unwrap_or("");
+        let bad = |what: &str| {
+            file_error(format!(
+                "{}: row {}: {what}",
+                path.display(),
+                line + 2 // the header is line 1
+            ))
+        };
+        let command = match field(command) {
+            "first" => BenchCommand::First,
+            "all" => BenchCommand::All,
+            "count" => BenchCommand::Count,
+            other => return Err(bad(&format!("unknown command `{other}`"))),
+        };
+        let timeout = field(timeout)
+            .parse::<u64>()
+            .map_err(|_| bad("timeout_ms must be a number of milliseconds"))?;
+        cases.push(Case {
+            name: field(name).to_string(),
+            model: root.join(field(model)),
+            command,
+            expected: field(expected)
+                .split('|')
+                .map(|s| s.trim().to_string())
+                .collect(),
+            timeout: Duration::from_millis(timeout),
+        });
+    }
+    Ok(cases)
+}
+
+/// Runs every case over every backend.
+pub fn run_suite(cases: &[Case], backends: &[BenchBackend]) -> Vec<Row> {
+    cases
+        .iter()
+        .map(|case| Row {
+            case: case.clone(),
+            outcomes: backends
+                .iter()
+                .map(|b| (b.name().to_string(), run_case(case, b)))
+                .collect(),
+        })
+        .collect()
+}
+
+/// Loads the model with the backend, then asks the case's question under its deadline.
+pub fn run_case(case: &Case, backend: &BenchBackend) -> Outcome {
+    let start = Instant::now();
+    let BenchBackend::Available(backend) = *backend else {
+        return Outcome::new(
+            "unsupported",
+            "backend not available in this version",
+            start,
+        );
+    };
+    let options = Options {
+        backend,
+        ..Options::default()
+    };
+    let model = match Model::load(&case.model, &options) {
+        Ok(m) => m,
+        Err(d) => return Outcome::new("error", d.to_string(), start),
+    };
+    model.context.set_deadline(Some(start + case.timeout));
+    let m = model.machine();
+    let vars: Vec<TypedName> = m.params.iter().chain(&m.constants).cloned().collect();
+    let pred = Pred::new(
+        PredKind::And(vec![m.constraints.clone(), m.properties.clone()]),
+        m.properties.span,
+    );
+    let env = Env::new();
+    let mut problem = Problem::new(&vars, &pred, &env);
+    // As `bsolve setup-constants`: one solution per permutation class of the deferred sets.
+    problem.symmetry = true;
+    let result = match case.command {
+        BenchCommand::First => solve::solve_all(&model.context, &problem, backend, 1)
+            .map(|s| (s.solutions.len(), s.complete || !s.solutions.is_empty())),
+        BenchCommand::All => solve::solve_all(&model.context, &problem, backend, usize::MAX)
+            .map(|s| (s.solutions.len(), s.complete)),
+        BenchCommand::Count => {
+            let mut count = 0;
+            solve::stream(&model.context, &problem, backend, &mut |_| {
+                count += 1;
+                true
+            })
+            .map(|(complete, _)| (count, complete))
+        }
+    };
+    model.context.set_deadline(None);
+    match result {
+        Ok((found, true)) => match case.command {
+            BenchCommand::First if found > 0 => Outcome::new("sat", "", start),
+            BenchCommand::First => Outcome::new("unsat", "", start),
+            _ => Outcome::new(&found.to_string(), "", start),
+        },
+        Ok((found, false)) => Outcome::new(
+            "unknown",
+            format!("search incomplete ({found} solutions found)"),
+            start,
+        ),
+        Err(e) if e.is_timeout() => Outcome::new("timeout", e.to_string(), start),
+        Err(e @ EvalError::WellDefinedness(_)) => Outcome::new("error", e.to_string(), start),
+        Err(e) => Outcome::new("unknown", e.to_string(), start),
+    }
+}
+
+/// Compares an outcome with the case's expected answers; for counts, `sat` and `unsat` also match a
+/// positive count and zero.
+pub fn agreement(case: &Case, outcome: &Outcome) -> Agreement {
+    if !outcome.decided() {
+        return Agreement::Undecided;
+    }
+    let a = outcome.answer.as_str();
+    let matches = |e: &str| {
+        e == a
+            || (e == "unsat" && a == "0")
+            || (e == "sat" && a.parse::<u64>().is_ok_and(|n| n > 0))
+    };
+    if case.expected.iter().any(|e| matches(e)) {
+        Agreement::Agrees
+    } else {
+        Agreement::Wrong
+    }
+}
+
+/// The cell of one outcome: `12.3 ms sat`, `timeout`, ...
+pub fn cell(o: &Outcome) -> String {
+    match o.answer.as_str() {
+        "unsupported" => "unsupported".into(),
+        "timeout" => format!("timeout ({:.0} ms)", o.ms),
+        a => format!("{:.1} ms {a}", o.ms),
+    }
+}
+
+/// The summary column: whether every backend's verdict is the expected one.
+pub fn expectation_cell(row: &Row) -> &'static str {
+    let agreements: Vec<Agreement> = row
+        .outcomes
+        .iter()
+        .map(|(_, o)| agreement(&row.case, o))
+        .collect();
+    if agreements.contains(&Agreement::Wrong) {
+        "WRONG"
+    } else if agreements.contains(&Agreement::Agrees) {
+        "ok"
+    } else {
+        "undecided"
+    }
+}
+
+/// The results as rows of cells, header first.
+pub fn table(rows: &[Row], backends: &[BenchBackend]) -> Vec<Vec<String>> {
+    let mut header = vec!["name".to_string(), "command".into(), "expected".into()];
+    header.extend(backends.iter().map(|b| b.name().to_string()));
+    header.push("expected?".into());
+    header.push("backends agree".into());
+    let mut lines = vec![header];
+    for row in rows {
+        let mut line = vec![
+            row.case.name.clone(),
+            row.case.command.name().into(),
+            row.case.expected.join("|"),
+        ];
+        line.extend(row.outcomes.iter().map(|(_, o)| cell(o)));
+        line.push(expectation_cell(row).into());
+        line.push(if row.backends_agree() { "yes" } else { "NO" }.into());
+        lines.push(line);
+    }
+    lines
+}
+
+/// The table aligned in columns, for the terminal.
+pub fn render_text(table: &[Vec<String>]) -> String {
+    let columns = table.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            table
+                .iter()
+                .map(|l| l.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    table
+        .iter()
+        .map(|line| {
+            line.iter()
+                .zip(&widths)
+                .map(|(s, w)| format!("{s:<w$}"))
+                .collect::<Vec<_>>()
+                .join("  ")
+                .trim_end()
+                .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+/// The table in Markdown.
+pub fn render_markdown(table: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for (i, line) in table.iter().enumerate() {
+        out.push_str(&format!("| {} |\n", line.join(" | ")));
+        if i == 0 {
+            out.push_str(&format!("|{}\n", "---|".repeat(line.len())));
+        }
+    }
+    out
+}
+
+/// One CSV line per case and backend.
+pub fn render_csv(rows: &[Row]) -> Result<String, Diagnostic> {
+    let mut writer = csv::Writer::from_writer(vec![]);
+    let internal =
+        |e: csv::Error| Diagnostic::new(DiagKind::Internal, Span::default(), e.to_string());
+    writer
+        .write_record([
+            "name", "command", "expected", "backend", "answer", "ms", "agrees", "detail",
+        ])
+        .map_err(internal)?;
+    for row in rows {
+        for (backend, o) in &row.outcomes {
+            let agrees = match agreement(&row.case, o) {
+                Agreement::Agrees => "yes",
+                Agreement::Wrong => "no",
+                Agreement::Undecided => "",
+            };
+            writer
+                .write_record([
+                    row.case.name.as_str(),
+                    row.case.command.name(),
+                    &row.case.expected.join("|"),
+                    backend,
+                    &o.answer,
+                    &format!("{:.3}", o.ms),
+                    agrees,
+                    &o.detail,
+                ])
+                .map_err(internal)?;
+        }
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| Diagnostic::new(DiagKind::Internal, Span::default(), e.to_string()))?;
+    String::from_utf8(bytes)
+        .map_err(|e| Diagnostic::new(DiagKind::Internal, Span::default(), e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(command: BenchCommand, expected: &str) -> Case {
+        Case {
+            name: "c".into(),
+            model: PathBuf::new(),
+            command,
+            expected: expected.split('|').map(String::from).collect(),
+            timeout: Duration::from_secs(1),
+        }
+    }
+
+    fn outcome(answer: &str) -> Outcome {
+        Outcome {
+            answer: answer.into(),
+            detail: String::new(),
+            ms: 1.0,
+        }
+    }
+
+    #[test]
+    fn agreement_with_alternatives_and_undecided_answers() {
+        let c = case(BenchCommand::All, "10|1080");
+        assert_eq!(agreement(&c, &outcome("1080")), Agreement::Agrees);
+        assert_eq!(agreement(&c, &outcome("10")), Agreement::Agrees);
+        assert_eq!(agreement(&c, &outcome("9")), Agreement::Wrong);
+        assert_eq!(agreement(&c, &outcome("timeout")), Agreement::Undecided);
+        let c = case(BenchCommand::First, "sat");
+        assert_eq!(agreement(&c, &outcome("unsat")), Agreement::Wrong);
+        assert_eq!(agreement(&c, &outcome("unsupported")), Agreement::Undecided);
+    }
+
+    #[test]
+    fn backends_agree_when_all_expected_or_all_equal() {
+        let row = |c: Case, answers: &[&str]| Row {
+            case: c,
+            outcomes: answers
+                .iter()
+                .map(|a| ("b".to_string(), outcome(a)))
+                .collect(),
+        };
+        assert!(row(case(BenchCommand::All, "10|1080"), &["10", "1080"]).backends_agree());
+        assert!(row(case(BenchCommand::All, "7"), &["6", "6", "timeout"]).backends_agree());
+        assert!(!row(case(BenchCommand::All, "7"), &["7", "6"]).backends_agree());
+        assert!(row(case(BenchCommand::All, "7"), &["7", "6"]).any_wrong());
+    }
+
+    #[test]
+    fn runs_a_case_on_a_model() {
+        let dir = std::env::temp_dir().join(format!("bsolve-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("Three.mch");
+        std::fs::write(&path, "MACHINE Three CONSTANTS k PROPERTIES k : 1..3 END").expect("writes");
+        let mut c = case(BenchCommand::Count, "3");
+        c.model = path;
+        let o = run_case(&c, &BenchBackend::Available(Backend::Brute));
+        assert_eq!(o.answer, "3");
+        c.command = BenchCommand::First;
+        let o = run_case(&c, &BenchBackend::parse("z3"));
+        assert_eq!(o.answer, "unsupported");
+    }
+}
