@@ -15,7 +15,8 @@
 pub mod native;
 
 use crate::eval::{Context, Env, EvalError};
-use crate::ir::{Pred, TypedName};
+use crate::ir::{Pred, PredKind, TypedName};
+use crate::syntax::ast::Name;
 use crate::value::Value;
 use std::time::{Duration, Instant};
 
@@ -96,6 +97,10 @@ pub struct Solutions {
     pub stats: Stats,
 }
 
+/// How a backend reports a candidate solution: the problem's variables' values and the witnesses of
+/// top-level existentials it found; returns whether to go on.
+pub(crate) type Found<'a> = dyn FnMut(&[Value], &[(Name, Value)]) -> Result<bool, EvalError> + 'a;
+
 /// Called with each checked solution; returns whether to go on.
 pub type OnSolution<'a> = dyn FnMut(&[Value]) -> bool + 'a;
 
@@ -110,8 +115,8 @@ pub fn stream(
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut rejected = 0;
-    let mut checked = |values: &[Value]| -> Result<bool, EvalError> {
-        if is_solution(ctx, problem, values)? {
+    let mut checked = |values: &[Value], witnesses: &[(Name, Value)]| -> Result<bool, EvalError> {
+        if is_solution(ctx, problem, values, witnesses)? {
             Ok(on_solution(values))
         } else {
             rejected += 1;
@@ -170,13 +175,20 @@ pub fn first(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Answer {
     }
 }
 
-/// The interpreter's verdict on a proposed solution.
-fn is_solution(ctx: &Context, problem: &Problem<'_>, values: &[Value]) -> Result<bool, EvalError> {
+/// The interpreter's verdict on a proposed solution. `witnesses` are values a backend found for the
+/// variables of top-level existentials: the conjunct `#x.P` is then checked as P at the witness (which
+/// proves it), sparing the interpreter a search the backend has already done.
+fn is_solution(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    values: &[Value],
+    witnesses: &[(Name, Value)],
+) -> Result<bool, EvalError> {
     let mut env = problem.env.clone();
     for (v, x) in problem.vars.iter().zip(values) {
         env.bind(v.name.clone(), x.clone());
     }
-    match ctx.eval_pred(problem.pred, &env) {
+    match holds_with_witnesses(ctx, problem.pred, &mut env, witnesses) {
         Ok(b) => Ok(b),
         // A solution on which the predicate is ill-defined is no solution.
         Err(EvalError::WellDefinedness(_)) => Ok(false),
@@ -184,11 +196,44 @@ fn is_solution(ctx: &Context, problem: &Problem<'_>, values: &[Value]) -> Result
     }
 }
 
+fn holds_with_witnesses(
+    ctx: &Context,
+    pred: &Pred,
+    env: &mut Env,
+    witnesses: &[(Name, Value)],
+) -> Result<bool, EvalError> {
+    for c in pred.conjuncts() {
+        let holds = match &c.kind {
+            PredKind::Exists(xs, body) => {
+                let found: Option<Vec<&Value>> = xs
+                    .iter()
+                    .map(|x| witnesses.iter().find(|(n, _)| *n == x.name).map(|(_, v)| v))
+                    .collect();
+                match found {
+                    Some(values) => {
+                        let mut inner = env.clone();
+                        for (x, v) in xs.iter().zip(values) {
+                            inner.bind(x.name.clone(), v.clone());
+                        }
+                        holds_with_witnesses(ctx, body, &mut inner, witnesses)?
+                    }
+                    None => ctx.eval_pred(c, env)?,
+                }
+            }
+            _ => ctx.eval_pred(c, env)?,
+        };
+        if !holds {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The brute-force oracle, streamed.
 pub(crate) fn brute(
     ctx: &Context,
     problem: &Problem<'_>,
-    on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
+    on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let mut env = problem.env.clone();
@@ -197,7 +242,7 @@ pub(crate) fn brute(
     let complete = ctx.search(vars, problem.pred, &mut env, &mut |ctx, env| {
         stats.nodes += 1;
         let values = ctx.bound_values(vars, env, span)?;
-        on_solution(&values)
+        on_solution(&values, &[])
     })?;
     Ok(complete && !ctx.depends_on_default_sizes(vars, problem.pred))
 }

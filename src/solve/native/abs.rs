@@ -13,6 +13,9 @@ use crate::eval::Val;
 use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
 use crate::value::{Int, Value, set};
 
+/// Names the operands of `abs_by_children` are bound to (not B identifiers, so they shadow nothing).
+const OPERANDS: [&str; 2] = ["$operand0", "$operand1"];
+
 /// Three-valued truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tri {
@@ -157,7 +160,59 @@ impl Solver<'_, '_> {
                 }
                 Abs::Set { lb, ub }
             }
-            _ => Abs::Unknown,
+            ExprKind::Binary(BinaryOp::Interval, a, b) => {
+                let a = self.abs_expr(a);
+                let b = self.abs_expr(b);
+                match (self.int_bounds(&a), self.int_bounds(&b)) {
+                    (Some((Some(lo), _)), Some((_, Some(hi))))
+                        if hi.sub(&lo).to_i64().is_some_and(|w| w < 4096) =>
+                    {
+                        let ub = match Value::interval(&lo, &hi) {
+                            Value::Set(items) => (*items).clone(),
+                            _ => Vec::new(),
+                        };
+                        Abs::Set { lb: Vec::new(), ub: Some(ub) }
+                    }
+                    _ => Abs::Unknown,
+                }
+            }
+            _ => self.abs_by_children(e),
+        }
+    }
+
+    /// An operator whose operands are all known (though the variables they come from are not all fixed,
+    /// e.g. `f(1) |-> f(2)` with f partly fixed): evaluated by the interpreter on the operand values.
+    fn abs_by_children(&mut self, e: &Expr) -> Abs {
+        let operand = |k: usize, of: &Expr| {
+            Box::new(Expr::new(ExprKind::Var(OPERANDS[k].into()), of.ty.clone(), of.span))
+        };
+        let (synthetic, children): (ExprKind, Vec<&Expr>) = match &e.kind {
+            ExprKind::Unary(op, a) => (ExprKind::Unary(*op, operand(0, a)), vec![&**a]),
+            ExprKind::Binary(op, a, b) => (
+                ExprKind::Binary(*op, operand(0, a), operand(1, b)),
+                vec![&**a, &**b],
+            ),
+            ExprKind::Field(a, name) => (ExprKind::Field(operand(0, a), name.clone()), vec![&**a]),
+            _ => return Abs::Unknown,
+        };
+        let mut values = Vec::with_capacity(children.len());
+        for c in children {
+            match self.abs_expr(c) {
+                Abs::Val(v) => values.push(v),
+                _ => return Abs::Unknown,
+            }
+        }
+        let mark = self.scratch.len();
+        for (k, v) in values.into_iter().enumerate() {
+            self.scratch.bind_val(OPERANDS[k].into(), v);
+        }
+        let result = self
+            .ctx
+            .eval_symbolic(&Expr::new(synthetic, e.ty.clone(), e.span), &self.scratch);
+        self.scratch.truncate(mark);
+        match result {
+            Ok(v) => Abs::Val(v),
+            Err(_) => Abs::Unknown,
         }
     }
 

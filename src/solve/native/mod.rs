@@ -25,7 +25,7 @@ use search::{Propagation, Solver};
 pub(crate) fn solve(
     ctx: &Context,
     problem: &Problem<'_>,
-    on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
+    on_solution: &mut super::Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let model = model::build(ctx, problem.vars, problem.pred, problem.env)?;
@@ -46,11 +46,15 @@ pub(crate) fn solve(
     // Witnesses of top-level existentials are search variables too: report each projection once.
     let projected = model.vars.len() > model.outputs;
     let mut seen: FxHashSet<Vec<Value>> = FxHashSet::default();
+    let outputs = model.outputs;
+    let witness_names: Vec<_> = model.vars[outputs..].iter().map(|v| v.name.clone()).collect();
     let mut report = |values: &[Value]| -> Result<bool, EvalError> {
-        if projected && !seen.insert(values.to_vec()) {
+        let (main, extra) = values.split_at(outputs);
+        if projected && !seen.insert(main.to_vec()) {
             return Ok(true);
         }
-        on_solution(values)
+        let witnesses: Vec<_> = witness_names.iter().cloned().zip(extra.iter().cloned()).collect();
+        on_solution(main, &witnesses)
     };
     if std::env::var("BSOLVE_DEBUG").is_ok() {
         eprintln!("atoms {} constraints {} distinct {}", model.initial.len(), model.constraints.len(), model.distinct.len());

@@ -53,11 +53,29 @@ pub(crate) struct SearchVar {
     pub shape: Shape,
 }
 
+/// A constraint's predicate: a node of the problem's predicate, or one built for it (the dependent part
+/// of a quantifier's guard with its consequent).
+#[derive(Clone, Debug)]
+pub(crate) enum PredRef<'p> {
+    Borrowed(&'p Pred),
+    Shared(Arc<Pred>),
+}
+
+impl std::ops::Deref for PredRef<'_> {
+    type Target = Pred;
+    fn deref(&self) -> &Pred {
+        match self {
+            PredRef::Borrowed(p) => p,
+            PredRef::Shared(p) => p,
+        }
+    }
+}
+
 /// A conjunct to satisfy, possibly an instance of a universal quantifier (`bindings` gives its bound
 /// variables' values).
 #[derive(Clone, Debug)]
 pub(crate) struct Constraint<'p> {
-    pub pred: &'p Pred,
+    pub pred: PredRef<'p>,
     pub bindings: Vec<(Name, Value)>,
     /// Search variables the predicate mentions (free, not shadowed by `bindings`).
     pub vars: Vec<VarId>,
@@ -391,6 +409,29 @@ impl<'p> Builder<'_, 'p> {
         self.known_finite(s).map(|items| Dom::Finite(items))
     }
 
+    /// For `lo..hi` whose ends are known or variables with integer domains: the widest interval it can
+    /// be (a superset of every value of the set's elements).
+    fn interval_hull(&self, e: &Expr) -> Option<Dom> {
+        let ExprKind::Binary(BinaryOp::Interval, lo, hi) = &e.kind else {
+            return None;
+        };
+        let bounds = |x: &Expr| -> Option<(Option<crate::value::Int>, Option<crate::value::Int>)> {
+            if let ExprKind::Var(n) = &x.kind
+                && let Some(&v) = self.by_name.get(n)
+                && let Shape::Scalar(a) = self.vars[v].shape
+            {
+                return self.initial[a].int_bounds();
+            }
+            match self.known(x)? {
+                Val::Value(Value::Int(i)) => Some((Some(i.clone()), Some(i))),
+                _ => None,
+            }
+        };
+        let (lo, _) = bounds(lo)?;
+        let (_, hi) = bounds(hi)?;
+        Some(Dom::range(lo, hi))
+    }
+
     fn type_domain(&self, ty: &Type, v: &TypedName) -> Dom {
         match ty {
             Type::Integer => Dom::Range(None, None),
@@ -439,7 +480,7 @@ impl<'p> Builder<'_, 'p> {
                         Type::Pair(_, r) => (**r).clone(),
                         _ => return Ok(None),
                     };
-                    let image_dom = match self.member_domain(b) {
+                    let image_dom = match self.member_domain(b).or_else(|| self.interval_hull(b)) {
                         Some(d) => d,
                         None => self.type_domain(
                             &range_ty,
@@ -486,21 +527,16 @@ impl<'p> Builder<'_, 'p> {
         out: &mut Vec<Constraint<'p>>,
     ) -> Result<bool, EvalError> {
         if let PredKind::Forall(xs, body) = &c.kind
-            && let Some((instances, guarded)) = self.instances(xs, body)
+            && let Some((instances, checked)) = self.instances(xs, body)
         {
-            // When the instances are exactly the guard's solutions, only the consequent remains to check.
-            let checked: &'p Pred = match (&body.kind, guarded) {
-                (PredKind::Implies(_, q), true) => q,
-                _ => body,
-            };
             for bindings in instances {
-                if self.add_constraint(checked, bindings, out)? {
+                if self.add_constraint(checked.clone(), bindings, out)? {
                     return Ok(true);
                 }
             }
             return Ok(false);
         }
-        self.add_constraint(c, Vec::new(), out)
+        self.add_constraint(PredRef::Borrowed(c), Vec::new(), out)
     }
 
     /// The points a universal quantifier `!xs.(P => Q)` must be checked at, when P's solutions do not
@@ -510,34 +546,52 @@ impl<'p> Builder<'_, 'p> {
     fn instances(
         &self,
         xs: &[TypedName],
-        body: &Pred,
-    ) -> Option<(Vec<Vec<(Name, Value)>>, bool)> {
+        body: &'p Pred,
+    ) -> Option<(Vec<Vec<(Name, Value)>>, PredRef<'p>)> {
         if xs.iter().any(|x| self.by_name.contains_key(&x.name)) {
             return None;
         }
-        let guard = match &body.kind {
-            PredKind::Implies(p, _) => Some(&**p),
-            _ => None,
-        };
-        if let Some(p) = guard {
-            let free = ir::free_names::of_pred(p);
+        if let PredKind::Implies(p, q) = &body.kind {
             let bound: FxHashSet<&str> = xs.iter().map(|x| &*x.name).collect();
-                let independent = free.iter().all(|n| {
-                bound.contains(&**n) || !self.is_search_name(n) || self.determined.contains_key(n)
-            });
-            if independent
-                && let Ok(e) = self
+            let (independent, dependent): (Vec<&Pred>, Vec<&Pred>) =
+                p.conjuncts().into_iter().partition(|c| {
+                    ir::free_names::of_pred(c).iter().all(|n| {
+                        bound.contains(&**n)
+                            || !self.is_search_name(n)
+                            || self.determined.contains_key(n)
+                    })
+                });
+            if !independent.is_empty() {
+                let domain = Pred::new(
+                    PredKind::And(independent.into_iter().cloned().collect()),
+                    p.span,
+                );
+                if let Ok(e) = self
                     .ctx
-                    .solve_by_enumeration(xs, p, &self.env, MAX_INSTANCES)
-                && e.complete
-            {
-                return Some((
-                    e.solutions
+                    .solve_by_enumeration(xs, &domain, &self.env, MAX_INSTANCES)
+                    && e.complete
+                {
+                    let points = e
+                        .solutions
                         .into_iter()
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
-                        .collect(),
-                    true,
-                ));
+                        .collect();
+                    let checked = if dependent.is_empty() {
+                        PredRef::Borrowed(&**q)
+                    } else {
+                        PredRef::Shared(Arc::new(Pred::new(
+                            PredKind::Implies(
+                                Box::new(Pred::new(
+                                    PredKind::And(dependent.into_iter().cloned().collect()),
+                                    p.span,
+                                )),
+                                q.clone(),
+                            ),
+                            body.span,
+                        )))
+                    };
+                    return Some((points, checked));
+                }
             }
         }
         // Every combination of the bound variables' type values.
@@ -558,19 +612,19 @@ impl<'p> Builder<'_, 'p> {
                 })
                 .collect();
         }
-        Some((points, false))
+        Some((points, PredRef::Borrowed(body)))
     }
 
     /// Adds one constraint; a constraint mentioning no search variable is decided now (true: dropped,
     /// false: the problem has no solution).
     fn add_constraint(
         &mut self,
-        pred: &'p Pred,
+        pred: PredRef<'p>,
         bindings: Vec<(Name, Value)>,
         out: &mut Vec<Constraint<'p>>,
     ) -> Result<bool, EvalError> {
         let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
-        let vars: Vec<VarId> = ir::free_names::of_pred(pred)
+        let vars: Vec<VarId> = ir::free_names::of_pred(&pred)
             .iter()
             .filter(|n| !shadowed.contains(&***n))
             .filter_map(|n| self.by_name.get(n).copied())
@@ -581,13 +635,13 @@ impl<'p> Builder<'_, 'p> {
             for (n, v) in &bindings {
                 env.bind(n.clone(), v.clone());
             }
-            return match self.ctx.eval_pred(pred, &env) {
+            return match self.ctx.eval_pred(&pred, &env) {
                 Ok(b) => Ok(!b),
                 Err(EvalError::WellDefinedness(_)) => Ok(true),
                 Err(e) => Err(e),
             };
         }
-        let watches = self.watches(pred, &bindings, &vars);
+        let watches = self.watches(&pred, &bindings, &vars);
         out.push(Constraint {
             pred,
             bindings,
@@ -611,28 +665,64 @@ impl<'p> Builder<'_, 'p> {
         let mut out = FxHashSet::default();
         let mut whole = FxHashSet::default();
         let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
-        let mut visit = |e: &Expr| -> bool {
-            if let ExprKind::Binary(BinaryOp::Apply, f, x) = &e.kind
-                && let ExprKind::Var(fname) = &f.kind
-                && !shadowed.contains(&**fname)
-                && let Some(&fv) = self.by_name.get(fname)
-                && let Shape::Function { domain, images } = &self.vars[fv].shape
-                && ir::free_names::of_expr(x)
-                    .iter()
-                    .all(|n| shadowed.contains(&**n) || !self.by_name.contains_key(n))
-                && let Ok(point) = self.ctx.eval_expr(x, &env)
-                && let Ok(i) = domain.binary_search(&point)
-            {
-                out.insert(images[i]);
-                return false;
+        let known_point = |x: &Expr| -> Option<Value> {
+            ir::free_names::of_expr(x)
+                .iter()
+                .all(|n| shadowed.contains(&**n) || !self.by_name.contains_key(n))
+                .then(|| self.ctx.eval_expr(x, &env).ok())
+                .flatten()
+        };
+        let decomposed = |e: &Expr| -> Option<&Shape> {
+            let ExprKind::Var(name) = &e.kind else {
+                return None;
+            };
+            if shadowed.contains(&**name) {
+                return None;
             }
-            if let ExprKind::Var(n) = &e.kind
-                && !shadowed.contains(&**n)
-                && let Some(&v) = self.by_name.get(n)
-            {
-                whole.insert(v);
+            let v = *self.by_name.get(name)?;
+            match &self.vars[v].shape {
+                Shape::Scalar(_) => None,
+                shape => Some(shape),
             }
-            true
+        };
+        let mut visit = |node: Node<'_>| -> bool {
+            match node {
+                // x : r with x known: one membership bit (or one function image).
+                Node::Pred(p) => {
+                    if let PredKind::Compare(CompareOp::In, x, r) = &p.kind
+                        && let Some(shape) = decomposed(r)
+                        && let Some(point) = known_point(x)
+                    {
+                        out.extend(point_atoms(shape, &point, true));
+                        return false;
+                    }
+                    true
+                }
+                Node::Expr(e) => {
+                    // f(x) and r[S] with x, S known: the atoms of those points only.
+                    if let ExprKind::Binary(op @ (BinaryOp::Apply | BinaryOp::Image), f, x) = &e.kind
+                        && let Some(shape) = decomposed(f)
+                        && let Some(arg) = known_point(x)
+                    {
+                        let points: Vec<Value> = match (op, &arg) {
+                            (BinaryOp::Image, Value::Set(items)) => (**items).clone(),
+                            (BinaryOp::Image, _) => return true,
+                            _ => vec![arg],
+                        };
+                        for p in &points {
+                            out.extend(point_atoms(shape, p, false));
+                        }
+                        return false;
+                    }
+                    if let ExprKind::Var(n) = &e.kind
+                        && !shadowed.contains(&**n)
+                        && let Some(&v) = self.by_name.get(n)
+                    {
+                        whole.insert(v);
+                    }
+                    true
+                }
+            }
         };
         visit_pred(pred, &mut visit);
         for v in whole {
@@ -643,6 +733,32 @@ impl<'p> Builder<'_, 'p> {
         let mut out: Vec<AtomId> = out.into_iter().collect();
         out.sort_unstable();
         out
+    }
+}
+
+/// The atoms of a decomposed variable that decide `point` (a pair when `pair` is true: its membership; else
+/// a point of the domain: its images).
+fn point_atoms(shape: &Shape, point: &Value, pair: bool) -> Vec<AtomId> {
+    match shape {
+        Shape::Members { carrier, bits } => {
+            if pair {
+                carrier.binary_search(point).map(|i| vec![bits[i]]).unwrap_or_default()
+            } else {
+                carrier
+                    .iter()
+                    .zip(bits)
+                    .filter(|(p, _)| p.as_pair().is_some_and(|(a, _)| a == point))
+                    .map(|(_, &b)| b)
+                    .collect()
+            }
+        }
+        Shape::Function { domain, images } => {
+            let x = if pair { point.as_pair().map(|(a, _)| a) } else { Some(point) };
+            x.and_then(|x| domain.binary_search(x).ok())
+                .map(|i| vec![images[i]])
+                .unwrap_or_default()
+        }
+        Shape::Scalar(a) => vec![*a],
     }
 }
 
@@ -708,8 +824,18 @@ fn intersect(a: &Dom, b: &Dom) -> Dom {
     }
 }
 
-/// Calls `f` on every expression of `p` (pre-order); `f` returns false to skip the children.
-pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(&Expr) -> bool) {
+/// A node of a predicate, for `visit_pred`.
+pub(crate) enum Node<'a> {
+    Pred(&'a Pred),
+    Expr(&'a Expr),
+}
+
+/// Calls `f` on every predicate and expression node of `p` (pre-order); `f` returns false to skip the
+/// node's children.
+pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(Node<'_>) -> bool) {
+    if !f(Node::Pred(p)) {
+        return;
+    }
     match &p.kind {
         PredKind::True | PredKind::False => {}
         PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| visit_pred(q, f)),
@@ -735,8 +861,8 @@ pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(&Expr) -> bool) {
     }
 }
 
-fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) {
-    if !f(e) {
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(Node<'_>) -> bool) {
+    if !f(Node::Expr(e)) {
         return;
     }
     match &e.kind {

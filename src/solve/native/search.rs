@@ -171,13 +171,14 @@ impl<'a, 'p> Solver<'a, 'p> {
         let c = &self.model.constraints[ci];
         self.enter(c);
         if c.vars.iter().all(|&v| self.var_is_fixed(v)) {
-            return match self.ctx.eval_pred(c.pred, &self.scratch) {
+            return match self.ctx.eval_pred(&c.pred, &self.scratch) {
                 Ok(b) => Ok(super::abs::Tri::from(b)),
                 Err(EvalError::WellDefinedness(_)) => Ok(super::abs::Tri::False),
                 Err(e) => Err(e),
             };
         }
-        Ok(self.abs_pred(c.pred))
+        let model = self.model;
+        Ok(self.abs_pred(&model.constraints[ci].pred))
     }
 
     /// Propagates until nothing changes; `dirty` are the atoms changed since the last fixpoint (all
@@ -303,9 +304,10 @@ impl<'a, 'p> Solver<'a, 'p> {
                 return Ok(Some(changed));
             }
         }
-        let c = &self.model.constraints[ci];
+        let model = self.model;
+        let c = &model.constraints[ci];
         self.enter(c);
-        let pred = c.pred;
+        let pred: &Pred = &c.pred;
         if !self.narrow(pred, true, &mut changed)? {
             return Ok(None);
         }
@@ -417,7 +419,7 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Reports the current assignment (all atoms fixed) as a solution of the problem's variables.
     fn solution(&self) -> Vec<Value> {
-        (0..self.model.outputs)
+        (0..self.model.vars.len())
             .map(|v| self.var_value(v).expect("all atoms are fixed"))
             .collect()
     }

@@ -21,6 +21,20 @@ impl Solver<'_, '_> {
     ) -> Result<bool, EvalError> {
         match op {
             CompareOp::In => {
+                // f : A --> B with f decomposed into images: every image lies in B.
+                if let Some(var) = self.decomposed(l)
+                    && let ExprKind::Binary(_, _, range) = &r.kind
+                    && let Shape::Function { images, .. } = &self.model.vars[var].shape
+                {
+                    let images = images.clone();
+                    let b = self.abs_expr(range);
+                    for a in images {
+                        if !self.restrict_to(a, &b, changed) {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
                 let x = self.abs_expr(l);
                 if let Some(v) = x.value().cloned()
                     && let Some(var) = self.decomposed(r)
