@@ -48,6 +48,7 @@ impl Solver<'_, '_> {
         {
             return Ok(true);
         }
+        lin.terms.retain(|(c, _)| !c.is_zero());
         if !lin.terms.iter().any(|(_, t)| !matches!(t, Term::Bounded(..))) {
             return Ok(true);
         }
