@@ -65,17 +65,28 @@ fn six_queens_has_four_solutions() {
 }
 
 #[test]
-fn deferred_set_examples_without_symmetry_reduction() {
-    // The oracle enumerates every element: 6*5*6*6 setups and C(6,3) partitions (10 and 1 up to symmetry).
-    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch"), "--all"]);
+fn deferred_set_examples_with_and_without_symmetry_reduction() {
+    // The oracle enumerates every element: 6*5*6*6 setups and C(6,3) partitions.
+    let brute = ["--backend", "brute", "setup-constants", "--all"];
+    let (_, json) = bsolve_json(&[&brute[..], &[&model("DeferredSymmetry.mch")]].concat());
     assert_eq!(solutions(&json).len(), 1080);
-    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredPartition.mch"), "--all"]);
+    let (_, json) = bsolve_json(&[&brute[..], &[&model("DeferredPartition.mch")]].concat());
     assert_eq!(solutions(&json).len(), 20);
+    // The solver reports one setup per permutation class of D, as ProB does: 10 and 1.
+    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch"), "--all"]);
+    assert_eq!(solutions(&json).len(), 10);
+    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredPartition.mch"), "--all"]);
+    assert_eq!(solutions(&json).len(), 1);
 }
 
 #[test]
 fn default_number_of_setups_is_max_initialisations() {
-    let (code, json) = bsolve_json(&["setup-constants", &model("DeferredSymmetry.mch")]);
+    let (code, json) = bsolve_json(&[
+        "--backend",
+        "brute",
+        "setup-constants",
+        &model("DeferredSymmetry.mch"),
+    ]);
     assert_eq!(code, 0);
     assert_eq!(solutions(&json).len(), 1000);
     let (code, json) = bsolve_json(&[
@@ -204,7 +215,7 @@ fn eval_without_a_machine() {
     );
     assert_eq!(bsolve(&["eval", "rev([1,2]) ^ [3]"]).1.trim(), "[2,1,3]");
     let (_, out, _) = bsolve(&["eval", "s : seq(1..2) & size(s) = 2 & s(1) = 2"]);
-    assert!(out.contains("s = [2,1]"), "{out}");
+    assert!(out.contains("s = [2,1]") || out.contains("s = [2,2]"), "{out}");
     let (code, out, _) = bsolve(&["eval", "x : 1..5 & x * x = 16"]);
     assert_eq!(code, 0);
     assert!(out.contains("x = 4"), "{out}");

@@ -10,7 +10,8 @@ use crate::ir::{self, CompareOp, ExprKind, PredKind, SettingValue, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::value::{Element, Value};
 use rustc_hash::FxHashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 pub struct Context {
@@ -21,8 +22,10 @@ pub struct Context {
     given: FxHashMap<Name, Arc<Vec<Value>>>,
     /// Deferred sets whose size is only DEFAULT_SETSIZE (nothing in the machine or the options fixed it).
     defaulted: Vec<Name>,
-    /// When searches must give up (`--timeout`); checked by every search loop, reset per question.
-    deadline: Mutex<Option<Instant>>,
+    /// When searches must give up (`--timeout`), in nanoseconds after `epoch` (0: never); checked by
+    /// every search loop, reset per question. Atomic so the check costs a load when no deadline is set.
+    deadline: AtomicU64,
+    epoch: Instant,
 }
 
 impl Context {
@@ -69,7 +72,8 @@ impl Context {
             globals,
             given,
             defaulted,
-            deadline: Mutex::new(None),
+            deadline: AtomicU64::new(0),
+            epoch: Instant::now(),
         })
     }
 
@@ -97,20 +101,17 @@ impl Context {
 
     /// Sets (or clears) the instant after which searches stop with a timeout.
     pub fn set_deadline(&self, deadline: Option<Instant>) {
-        if let Ok(mut d) = self.deadline.lock() {
-            *d = deadline;
-        }
+        let ns = deadline.map_or(0, |d| {
+            (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
+        });
+        self.deadline.store(ns, Ordering::Relaxed);
     }
 
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
     /// is honoured within one node's work.
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
-        let passed = self
-            .deadline
-            .lock()
-            .map(|d| d.is_some_and(|d| Instant::now() >= d))
-            .unwrap_or(false);
-        if passed {
+        let ns = self.deadline.load(Ordering::Relaxed);
+        if ns != 0 && self.epoch.elapsed().as_nanos() as u64 >= ns {
             Err(super::limit_error(span, TIMEOUT_MESSAGE))
         } else {
             Ok(())

@@ -123,13 +123,61 @@ pub fn stream(
             Ok(true)
         }
     };
-    let complete = match backend {
+    let complete = match route(ctx, problem, backend) {
         Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
-        Backend::Native | Backend::Auto => native::solve(ctx, problem, &mut checked, &mut stats)?,
+        _ => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     stats.rejected = rejected;
     stats.elapsed = start.elapsed();
     Ok((complete, stats))
+}
+
+/// The backend that answers: the one asked for, or for `auto` the native solver — except for problems
+/// so small that enumerating them costs less than building a propagation model (operation parameters of
+/// a few booleans or enumerated values, asked once per state by the model checker): every variable of a
+/// finite type and at most `SMALL_PROBLEM` candidate assignments in all.
+fn route(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Backend {
+    const SMALL_PROBLEM: usize = 64;
+    if backend != Backend::Auto {
+        return backend;
+    }
+    let mut product: usize = 1;
+    for v in problem.vars {
+        match type_size(ctx, &v.ty) {
+            Some(n) => product = product.saturating_mul(n.max(1)),
+            None => return Backend::Native,
+        }
+        if product > SMALL_PROBLEM {
+            return Backend::Native;
+        }
+    }
+    if problem.symmetry && !ctx.machine().sets.iter().all(|s| s.elements.is_some()) {
+        // Symmetry reduction of deferred sets is the native solver's.
+        return Backend::Native;
+    }
+    Backend::Brute
+}
+
+/// The number of values of a type, when finite and representable.
+fn type_size(ctx: &Context, ty: &crate::types::Type) -> Option<usize> {
+    use crate::types::Type;
+    match ty {
+        Type::Bool => Some(2),
+        Type::Given(name) => ctx.given_set(name, problem_span()).ok().map(|s| s.len()),
+        Type::Set(t) => {
+            let n = type_size(ctx, t)?;
+            (n < 32).then(|| 1usize << n)
+        }
+        Type::Pair(a, b) => type_size(ctx, a)?.checked_mul(type_size(ctx, b)?),
+        Type::Struct(fields) => fields
+            .iter()
+            .try_fold(1usize, |acc, (_, t)| acc.checked_mul(type_size(ctx, t)?)),
+        Type::Integer | Type::String | Type::Var(_) => None,
+    }
+}
+
+fn problem_span() -> crate::diag::Span {
+    crate::diag::Span::default()
 }
 
 /// Up to `limit` solutions.

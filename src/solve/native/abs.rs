@@ -66,7 +66,7 @@ impl Solver<'_, '_> {
     /// The abstraction of `e` in the current constraint's scratch environment.
     pub(crate) fn abs_expr(&mut self, e: &Expr) -> Abs {
         if self.expr_is_fixed(e) {
-            return match self.ctx.eval_symbolic(e, &self.scratch) {
+            return match self.eval_val(e) {
                 Ok(v) => Abs::Val(v),
                 Err(_) => Abs::Unknown,
             };
@@ -206,9 +206,7 @@ impl Solver<'_, '_> {
         for (k, v) in values.into_iter().enumerate() {
             self.scratch.bind_val(OPERANDS[k].into(), v);
         }
-        let result = self
-            .ctx
-            .eval_symbolic(&Expr::new(synthetic, e.ty.clone(), e.span), &self.scratch);
+        let result = self.eval_val(&Expr::new(synthetic, e.ty.clone(), e.span));
         self.scratch.truncate(mark);
         match result {
             Ok(v) => Abs::Val(v),
@@ -269,10 +267,10 @@ impl Solver<'_, '_> {
         let Some(v) = self.var_of(name) else {
             return Abs::Unknown;
         };
-        let Shape::Function { domain, images } = &self.model.vars[v].shape else {
+        let model = self.model;
+        let Shape::Function { domain, images } = &model.vars[v].shape else {
             return Abs::Unknown;
         };
-        let (domain, images) = (domain.clone(), images.clone());
         let point = self.abs_expr(x);
         let Some(p) = point.value() else {
             return Abs::Unknown;
@@ -355,7 +353,7 @@ impl Solver<'_, '_> {
     /// Three-valued truth of `p` under the current domains.
     pub(crate) fn abs_pred(&mut self, p: &Pred) -> Tri {
         if self.pred_is_fixed(p) {
-            return match self.ctx.eval_pred(p, &self.scratch) {
+            return match self.eval_truth(p) {
                 Ok(b) => Tri::from(b),
                 Err(_) => Tri::Unknown,
             };

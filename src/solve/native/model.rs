@@ -213,7 +213,7 @@ impl<'p> Builder<'_, 'p> {
         let names: FxHashSet<&str> = vars.iter().map(|v| &*v.name).collect();
         loop {
             let mut progress = false;
-            for c in &self.conjuncts {
+            for c in self.conjuncts.clone() {
                 let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
                     continue;
                 };
@@ -234,6 +234,7 @@ impl<'p> Builder<'_, 'p> {
                     if let Ok(v) = self.ctx.eval_expr(e, &self.env) {
                         self.env.bind(name.clone(), v.clone());
                         self.determined.insert(name.clone(), v);
+                        self.entailed.insert(c as *const Pred as usize);
                         progress = true;
                         break;
                     }

@@ -32,6 +32,8 @@ pub(crate) struct Solver<'a, 'p> {
     pub incomplete: bool,
     /// Per variable, whether it is fixed, for the variables of the constraint being evaluated.
     fixed_vars: Vec<Option<bool>>,
+    /// The variables `fixed_vars` is set for.
+    entered: Vec<VarId>,
     pub symmetry: Option<Symmetry>,
     pub nodes: u64,
 }
@@ -59,9 +61,27 @@ impl<'a, 'p> Solver<'a, 'p> {
             shadowed: Vec::new(),
             incomplete: false,
             fixed_vars: vec![None; model.vars.len()],
+            entered: Vec::new(),
             symmetry,
             nodes: 0,
         }
+    }
+
+    /// Evaluates an expression in the scratch environment (in place: no copy of the environment; any
+    /// bindings an interrupted evaluation leaves behind are dropped).
+    pub(crate) fn eval_val(&mut self, e: &Expr) -> Result<crate::eval::Val, EvalError> {
+        let mark = self.scratch.len();
+        let r = self.ctx.eval(e, &mut self.scratch);
+        self.scratch.truncate(mark);
+        r
+    }
+
+    /// Evaluates a predicate in the scratch environment (see `eval_val`).
+    pub(crate) fn eval_truth(&mut self, p: &Pred) -> Result<bool, EvalError> {
+        let mark = self.scratch.len();
+        let r = self.ctx.eval_pred_in(p, &mut self.scratch);
+        self.scratch.truncate(mark);
+        r
     }
 
     pub(crate) fn var_of(&self, name: &str) -> Option<VarId> {
@@ -151,7 +171,10 @@ impl<'a, 'p> Solver<'a, 'p> {
     fn enter(&mut self, c: &Constraint<'_>) {
         self.scratch.truncate(self.base_len);
         self.shadowed.clear();
-        self.fixed_vars.iter_mut().for_each(|f| *f = None);
+        for v in self.entered.drain(..) {
+            self.fixed_vars[v] = None;
+        }
+        self.entered.extend(c.vars.iter().copied());
         for &v in &c.vars {
             let fixed = self.atoms_fixed(v);
             self.fixed_vars[v] = Some(fixed);
@@ -171,7 +194,8 @@ impl<'a, 'p> Solver<'a, 'p> {
         let c = &self.model.constraints[ci];
         self.enter(c);
         if c.vars.iter().all(|&v| self.var_is_fixed(v)) {
-            return match self.ctx.eval_pred(&c.pred, &self.scratch) {
+            let model = self.model;
+            return match self.eval_truth(&model.constraints[ci].pred) {
                 Ok(b) => Ok(super::abs::Tri::from(b)),
                 Err(EvalError::WellDefinedness(_)) => Ok(super::abs::Tri::False),
                 Err(e) => Err(e),
@@ -545,12 +569,14 @@ impl<'a, 'p> Solver<'a, 'p> {
                 }
                 match op {
                     CompareOp::Eq => {
-                        if let Ok(value) = self.ctx.eval_expr(e, &self.scratch) {
+                        if let Ok(value) = self.eval_val(e)
+                            && let Ok(value) = self.ctx.to_value(value, e.span)
+                        {
                             return Ok(vec![value]);
                         }
                     }
                     _ => {
-                        if let Ok(set) = self.ctx.eval_symbolic(e, &self.scratch)
+                        if let Ok(set) = self.eval_val(e)
                             && !self.ctx.is_infinite(&set)
                             && let Ok(items) = self.ctx.materialize(&set, e.span)
                         {
