@@ -310,8 +310,7 @@ impl<'a> State<'a> {
                 t,
             ) => {
                 if let Some(i) = self.var(x) {
-                    self.functional[i] = true;
-                    self.sequence[i] = true;
+                    self.mark(i, true);
                 }
                 let st = self.set_range(t);
                 let mut card = Range::at_least(0);
@@ -380,7 +379,7 @@ impl<'a> State<'a> {
                 hi: sa.card.hi.clone(),
             });
             if let Some(i) = self.var(f) {
-                self.functional[i] = true;
+                self.mark(i, false);
             }
         }
         if kind.total {
@@ -558,6 +557,15 @@ impl<'a> State<'a> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Records that variable `i` is a function (and a sequence); the cross rules use it from now on.
+    fn mark(&mut self, i: usize, sequence: bool) {
+        if !self.functional[i] || (sequence && !self.sequence[i]) {
+            self.changed = true;
+        }
+        self.functional[i] = true;
+        self.sequence[i] |= sequence;
     }
 
     /// Applies `change` to variable `i`, then the cross rules; records whether anything changed.
@@ -805,21 +813,38 @@ impl<'a> State<'a> {
         SetRange { card, elem }
     }
 
-    /// The value of an expression over known names only, evaluated once (big families of sets such as
-    /// `POW(..)` or `A --> B` are never materialised: the rules read them structurally).
+    /// The value of an expression over known names only, evaluated once. Sets of sets (`POW(..)`,
+    /// `A --> B`, `(1..n) * POW(..)`) are not materialised — the rules read them structurally — except a
+    /// literal `{..}` and a name already bound to a value.
     fn constant(&self, e: &Expr) -> Option<Value> {
         let key = e as *const Expr as usize;
         if let Some(v) = self.constants.borrow().get(&key) {
             return v.clone();
         }
-        let family = matches!(&e.ty, Type::Set(t) if matches!(**t, Type::Set(_)));
-        let value = if family || free_names_mention(self, e) {
+        let value = if free_names_mention(self, e) {
             None
         } else {
-            self.ctx.eval_expr(e, self.env).ok()
+            match &e.kind {
+                ExprKind::Var(n) if self.env.get_value(n).is_some() => {
+                    self.env.get_value(n).cloned()
+                }
+                ExprKind::SetEnum(_) => self.ctx.eval_expr(e, self.env).ok(),
+                _ if e.ty.element().is_some_and(contains_set) => None,
+                _ => self.ctx.eval_expr(e, self.env).ok(),
+            }
         };
         self.constants.borrow_mut().insert(key, value.clone());
         value
+    }
+}
+
+/// Whether a type is or contains a set type.
+fn contains_set(ty: &Type) -> bool {
+    match ty {
+        Type::Set(_) => true,
+        Type::Pair(a, b) => contains_set(a) || contains_set(b),
+        Type::Struct(fields) => fields.iter().any(|(_, t)| contains_set(t)),
+        _ => false,
     }
 }
 

@@ -114,6 +114,8 @@ fn cardinalities_and_elements() {
     assert_eq!((s.card, s.elem), (r(1, 3), r(2, 4)));
     assert_eq!(int("x = card(S) & S <: 1..3", "x"), r(0, 3));
     assert_eq!(info("{1, 2, 3} = S \\/ T", "T").elem, r(1, 3));
+    let s = info("S : {{1, 2}, {7}}", "S");
+    assert_eq!((s.card, s.elem), (r(1, 2), r(1, 7)));
     // A set of a finite type is bounded by the type.
     assert_eq!(info("S <: BOOL", "S").card, r(0, 2));
 }
@@ -270,15 +272,50 @@ fn set_conjunct(rng: &mut Rng) -> String {
     }
 }
 
+fn relation_conjunct(rng: &mut Rng) -> String {
+    let r = rng.pick(&["f", "s"]);
+    let a = rng.lit();
+    let b = a + rng.below(3) as i64;
+    match rng.below(9) {
+        0 => format!(
+            "{r} : {a}..{b} {} {}",
+            rng.pick(&[
+                "<->", "<<->", "<->>", "+->", "-->", ">+>", ">->", "+->>", "-->>", ">+>>", ">->>"
+            ]),
+            rng.pick(&["BOOL", "{TRUE}", "BOOL - {TRUE}"])
+        ),
+        1 => format!(
+            "card({r}) {} {}",
+            rng.pick(&["<", "<=", "=", ">"]),
+            rng.below(4)
+        ),
+        2 => format!(
+            "size(s) {} {}",
+            rng.pick(&["<", "<=", "=", ">="]),
+            rng.below(4)
+        ),
+        3 => format!("x : dom({r})"),
+        4 => format!("dom({r}) <: {a}..{b}"),
+        5 => format!(
+            "s : {}(BOOL)",
+            rng.pick(&["seq", "seq1", "iseq", "iseq1", "perm"])
+        ),
+        6 => "f = s".to_string(),
+        7 => format!("{r} /= {{}}"),
+        _ => format!("x {} {}", rng.pick(&["<", "=", ">="]), rng.lit()),
+    }
+}
+
 /// Every solution the brute-force oracle finds lies inside the analysed ranges, and a contradiction is
-/// only claimed when there is no solution.
-fn check_sound(text: &str) -> bool {
+/// only claimed when there is no solution. `None` when the oracle cannot enumerate the formula (an
+/// ill-defined conjunct), otherwise whether the analysis claimed a contradiction.
+fn check_sound(text: &str) -> Option<bool> {
     let f = Formula::parse_with(text, &[("MAXINT", "6"), ("MININT", "-6")]);
     let ctx = &f.model.context;
     let a = analyse(ctx, &f.vars, &f.conjuncts(), &Env::new());
-    let Ok(found) = ctx.solve_by_enumeration(&f.vars, &f.pred, &Env::new(), 100_000) else {
-        return false;
-    };
+    let found = ctx
+        .solve_by_enumeration(&f.vars, &f.pred, &Env::new(), 100_000)
+        .ok()?;
     if a.contradiction.is_some() {
         assert!(
             found.solutions.is_empty(),
@@ -294,6 +331,10 @@ fn check_sound(text: &str) -> bool {
                     info.card.contains(&BigInt::from(items.len()))
                         && items.iter().all(|v| match v {
                             Value::Int(n) => info.elem.contains(&n.to_bigint()),
+                            Value::Pair(p) => match &p.0 {
+                                Value::Int(n) => info.elem.contains(&n.to_bigint()),
+                                _ => true,
+                            },
                             _ => true,
                         })
                 }
@@ -306,42 +347,65 @@ fn check_sound(text: &str) -> bool {
             );
         }
     }
-    true
+    Some(a.contradiction.is_some())
+}
+
+/// Checks `count` formulas from `formula`; at least `min_checked` must be enumerable, and the analysis
+/// must have found some contradictions (else the test would check little).
+fn check_many(count: usize, min_checked: usize, mut formula: impl FnMut() -> String) {
+    let (mut checked, mut contradictions) = (0, 0);
+    for _ in 0..count {
+        if let Some(contradiction) = check_sound(&formula()) {
+            checked += 1;
+            contradictions += usize::from(contradiction);
+        }
+    }
+    assert!(
+        checked >= min_checked,
+        "only {checked} formulas could be enumerated"
+    );
+    assert!(
+        contradictions >= 5,
+        "only {contradictions} contradictions found"
+    );
 }
 
 #[test]
 fn random_integer_conjunctions_keep_every_solution() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mut checked = 0;
-    for _ in 0..300 {
+    check_many(600, 500, || {
         let n = 1 + rng.below(4);
         // The first conjunct types every variable (a variable may occur only inside `card({..})`).
-        let text = std::iter::once("x : INTEGER & y : INTEGER & z : INTEGER".to_string())
+        std::iter::once("x : INTEGER & y : INTEGER & z : INTEGER".to_string())
             .chain((0..n).map(|_| int_conjunct(&mut rng)))
             .collect::<Vec<_>>()
-            .join(" & ");
-        if check_sound(&text) {
-            checked += 1;
-        }
-    }
-    assert!(checked > 250, "only {checked} formulas could be enumerated");
+            .join(" & ")
+    });
 }
 
 #[test]
 fn random_set_conjunctions_keep_every_solution() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut checked = 0;
-    for _ in 0..150 {
+    // `min(S)`/`max(S)` of an empty S is ill-defined: the oracle stops with an error on some formulas.
+    check_many(150, 90, || {
         let n = 1 + rng.below(3);
         // A first bound keeps the subsets of S enumerable.
-        let text = std::iter::once("S <: -3..3 & x : -4..4 & y : -4..4 & z : -4..4".to_string())
+        std::iter::once("S <: -3..3 & x : -4..4 & y : -4..4 & z : -4..4".to_string())
             .chain((0..n).map(|_| set_conjunct(&mut rng)))
             .collect::<Vec<_>>()
-            .join(" & ");
-        if check_sound(&text) {
-            checked += 1;
-        }
-    }
-    // `min(S)`/`max(S)` of an empty S is ill-defined: the oracle stops with an error on some formulas.
-    assert!(checked > 90, "only {checked} formulas could be enumerated");
+            .join(" & ")
+    });
+}
+
+#[test]
+fn random_relation_and_sequence_conjunctions_keep_every_solution() {
+    let mut rng = Rng(0xd1b5_4a32_d192_ed03);
+    check_many(150, 120, || {
+        let n = 1 + rng.below(3);
+        // f and s range over small finite sets so that the oracle can enumerate them.
+        std::iter::once("f : -1..1 <-> BOOL & s : seq(BOOL) & size(s) <= 2 & x : -2..2".to_string())
+            .chain((0..n).map(|_| relation_conjunct(&mut rng)))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    });
 }
