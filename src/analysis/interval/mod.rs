@@ -60,18 +60,21 @@ const MAX_ROUNDS: usize = 20;
 /// Analyses `conjuncts` over the search variables `vars`; every other name is looked up in `env`.
 pub fn analyse(ctx: &Context, vars: &[TypedName], conjuncts: &[&Pred], env: &Env) -> Analysis {
     let mut state = State::new(ctx, vars, env);
-    for (i, c) in conjuncts.iter().enumerate() {
-        let constant = free_names::of_pred(c)
-            .iter()
-            .all(|n| !state.index.contains_key(&**n));
-        if constant && matches!(ctx.eval_pred(c, env), Ok(false)) {
-            return state.finish(Some(i));
-        }
-    }
+    // A conjunct over known names only narrows nothing, and evaluating it may cost as much as solving
+    // (set comprehensions over big domains): the solver checks it anyway. Only trivial ones are read.
+    let relevant: Vec<usize> = (0..conjuncts.len())
+        .filter(|&i| {
+            let c = conjuncts[i];
+            trivially_decided(c)
+                || free_names::of_pred(c)
+                    .iter()
+                    .any(|n| state.index.contains_key(&**n))
+        })
+        .collect();
     for _ in 0..MAX_ROUNDS {
         state.changed = false;
-        for (i, c) in conjuncts.iter().enumerate() {
-            if state.pred(c).is_err() {
+        for &i in &relevant {
+            if state.pred(conjuncts[i]).is_err() {
                 return state.finish(Some(i));
             }
         }
@@ -80,6 +83,26 @@ pub fn analyse(ctx: &Context, vars: &[TypedName], conjuncts: &[&Pred], env: &Env
         }
     }
     state.finish(None)
+}
+
+/// `FALSE`, or a comparison of integer literals (`1 = 2`, `MAXINT < 5`).
+fn trivially_decided(p: &Pred) -> bool {
+    fn literal(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Const(ExprConst::MaxInt | ExprConst::MinInt) => true,
+            ExprKind::Unary(UnaryOp::Neg, a) => literal(a),
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, a, b) => {
+                literal(a) && literal(b)
+            }
+            _ => false,
+        }
+    }
+    match &p.kind {
+        PredKind::False => true,
+        PredKind::Not(q) => trivially_decided(q),
+        PredKind::Compare(_, a, b) => literal(a) && literal(b),
+        _ => false,
+    }
 }
 
 /// A range became empty: no solution.
