@@ -15,4 +15,6 @@ pub mod interval;
 pub mod partition;
 
 #[cfg(test)]
+mod corpus_soundness;
+#[cfg(test)]
 mod test_formula;

@@ -1,10 +1,13 @@
-//! Test support: a predicate parsed from text and typed in an empty machine; its free identifiers are the
-//! search variables.
+//! Test support: a predicate parsed from text and typed in an empty machine (its free identifiers are the
+//! search variables), and the check that a value lies inside analysed ranges.
 
+use crate::analysis::interval::VarInfo;
 use crate::check::{Model, Options};
 use crate::diag::register_source;
 use crate::ir::{Pred, TypedName};
 use crate::types::{self, Formula as Typed};
+use crate::value::Value;
+use num_bigint::BigInt;
 
 pub struct Formula {
     pub model: Model,
@@ -48,5 +51,28 @@ impl Formula {
             .iter()
             .position(|v| &*v.name == name)
             .unwrap_or_else(|| panic!("no variable {name}"))
+    }
+}
+
+/// Whether a value lies inside the ranges (integers, set sizes, integer elements or first components).
+pub fn inside(info: &VarInfo, value: &Value) -> bool {
+    let first_int = |v: &Value| match v {
+        Value::Int(n) => Some(n.to_bigint()),
+        Value::Pair(p) => match &p.0 {
+            Value::Int(n) => Some(n.to_bigint()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match value {
+        Value::Int(n) => info.int.contains(&n.to_bigint()),
+        Value::Set(items) => {
+            info.card.contains(&BigInt::from(items.len()))
+                && items
+                    .iter()
+                    .filter_map(first_int)
+                    .all(|n| info.elem.contains(&n))
+        }
+        _ => true,
     }
 }

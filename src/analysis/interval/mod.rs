@@ -16,6 +16,12 @@
 //! hi-lo+1 elements) and, for sequences, "indices are 1..size". Expressions over known names are evaluated
 //! by the interpreter in the given environment (an evaluation error gives no information).
 //!
+//! The analysis is relative to the context: `NAT`, `NAT1` and `INT` are `0..MAXINT`, `1..MAXINT` and
+//! `MININT..MAXINT` as the interpreter defines them, and given sets have the sizes the context fixed. A
+//! contradiction is therefore exactly as strong as an exhaustive "no solution" of the interpreter: not a
+//! proof when a deferred set was sized by DEFAULT_SETSIZE only. (ProB accepts a value above MAXINT in
+//! `NAT` when the constraints determine it; should the interpreter follow, `keyword_set` must too.)
+//!
 //! **Soundness first:** every rule only removes values no solution can take. Disjunctions, negations other
 //! than of a comparison, implications and quantifiers give nothing. Rounds stop when nothing changes or
 //! after `MAX_ROUNDS` (cyclic constraints such as `x < y & y < x` over unbounded integers would narrow

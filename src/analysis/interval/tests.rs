@@ -324,26 +324,11 @@ fn check_sound(text: &str) -> Option<bool> {
     }
     for solution in &found.solutions {
         for (i, value) in solution.iter().enumerate() {
-            let info = &a.vars[i];
-            let inside = match value {
-                Value::Int(n) => info.int.contains(&n.to_bigint()),
-                Value::Set(items) => {
-                    info.card.contains(&BigInt::from(items.len()))
-                        && items.iter().all(|v| match v {
-                            Value::Int(n) => info.elem.contains(&n.to_bigint()),
-                            Value::Pair(p) => match &p.0 {
-                                Value::Int(n) => info.elem.contains(&n.to_bigint()),
-                                _ => true,
-                            },
-                            _ => true,
-                        })
-                }
-                _ => true,
-            };
             assert!(
-                inside,
+                crate::analysis::test_formula::inside(&a.vars[i], value),
                 "{text}: solution {solution:?} outside {:?} for {}",
-                info, f.vars[i].name
+                a.vars[i],
+                f.vars[i].name
             );
         }
     }
