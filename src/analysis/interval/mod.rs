@@ -295,6 +295,11 @@ impl<'a> State<'a> {
         self.narrow_set(s, &SetRange::with_card(Range::at_least(1)))?;
         match (&x.ty, &x.kind) {
             (Type::Integer, _) => {
+                // x : a..b is a <= x & x <= b: it also bounds a and b.
+                if let ExprKind::Binary(BinaryOp::Interval, a, b) = &s.kind {
+                    self.compare(CompareOp::Le, a, x)?;
+                    self.compare(CompareOp::Le, x, b)?;
+                }
                 let elem = self.set_range(s).elem;
                 self.narrow_int(x, &elem)
             }
@@ -503,6 +508,31 @@ impl<'a> State<'a> {
             ExprKind::Unary(UnaryOp::Card | UnaryOp::Size, s) => {
                 self.narrow_set(s, &SetRange::with_card(t))
             }
+            ExprKind::Binary(BinaryOp::Apply, f, arg) if arg.ty == Type::Integer => {
+                match self.constant(f) {
+                    // The arguments a known function maps into the target.
+                    Some(Value::Set(pairs)) => {
+                        let mut args = Range::empty();
+                        for p in pairs.iter() {
+                            match p.as_pair() {
+                                Some((Value::Int(x), Value::Int(y)))
+                                    if t.contains(&y.to_bigint()) =>
+                                {
+                                    args = args.union(&Range::point(x.to_bigint()));
+                                }
+                                Some((Value::Int(_), Value::Int(_))) => {}
+                                _ => return Ok(()),
+                            }
+                        }
+                        self.narrow_int(arg, &args)
+                    }
+                    // f(a) is well-defined: a is in dom(f).
+                    _ => {
+                        let dom = self.set_range(f).elem;
+                        self.narrow_int(arg, &dom)
+                    }
+                }
+            }
             // max(S) <= hi: every element is; min(S) >= lo: every element is. Both need S non-empty.
             ExprKind::Unary(UnaryOp::Max, s) => self.narrow_set(
                 s,
@@ -654,17 +684,35 @@ impl<'a> State<'a> {
             ExprKind::Unary(UnaryOp::Max | UnaryOp::Min, s) if tracks_elements(&s.ty) => {
                 self.set_range(s).elem
             }
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(
+                op
+                @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod),
+                a,
+                b,
+            ) => {
                 let (ra, rb) = (self.int_range(a), self.int_range(b));
                 match op {
                     BinaryOp::Add => ra.add(&rb),
                     BinaryOp::Sub => ra.sub(&rb),
                     BinaryOp::Mul => ra.mul(&rb),
                     BinaryOp::Div => ra.div(&rb),
-                    BinaryOp::Mod => ra.modulo(&rb),
-                    _ => self.constant_int(e),
+                    _ => ra.modulo(&rb),
                 }
             }
+            // f(a) of a known function lies in its range.
+            ExprKind::Binary(BinaryOp::Apply, f, _) => match self.constant(e) {
+                Some(Value::Int(i)) => Range::point(i.to_bigint()),
+                _ => match self.constant(f) {
+                    Some(Value::Set(pairs)) => pairs
+                        .iter()
+                        .map(|p| match p.as_pair() {
+                            Some((_, Value::Int(y))) => Range::point(y.to_bigint()),
+                            _ => Range::full(),
+                        })
+                        .fold(Range::empty(), |acc, r| acc.union(&r)),
+                    _ => Range::full(),
+                },
+            },
             _ => self.constant_int(e),
         }
     }

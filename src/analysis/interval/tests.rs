@@ -56,6 +56,14 @@ fn comparisons_and_linear_expressions() {
     assert_eq!(int("x * 3 = 12", "x"), Range::point(4));
     assert_eq!(int("not(x < 3) & not(x >= 7)", "x"), r(3, 6));
     assert_eq!(int("x = succ(y) & y : 1..2", "x"), r(2, 3));
+    assert_eq!(int("x : 1..n & n <= 5", "n"), r(1, 5));
+    assert_eq!(int("x = {1 |-> 7, 2 |-> 9, 3 |-> 4}(y)", "x"), r(4, 9));
+    assert_eq!(int("{1 |-> 7, 2 |-> 9, 3 |-> 4}(y) > 5", "y"), r(1, 2));
+    assert_eq!(
+        int("f : 1..3 --> BOOL & x = card({f(y)})", "y"),
+        Range::full()
+    );
+    assert_eq!(int("f : 1..3 --> 1..9 & f(y) > 2", "y"), r(1, 3));
 }
 
 #[test]
@@ -214,7 +222,7 @@ impl Rng {
 fn int_term(rng: &mut Rng) -> String {
     let v = rng.pick(&["x", "y", "z"]);
     let w = rng.pick(&["x", "y", "z"]);
-    match rng.below(10) {
+    match rng.below(11) {
         0 => rng.lit().to_string(),
         1 => format!("{v} + {w}"),
         2 => format!("{v} - {}", rng.lit()),
@@ -224,6 +232,7 @@ fn int_term(rng: &mut Rng) -> String {
         6 => format!("{v} / {}", rng.nonzero()),
         7 => format!("{v} mod {}", rng.below(3) + 1),
         8 => format!("card({{{v}, {w}}})"),
+        9 => format!("{{-1 |-> 2, 0 |-> -3, 2 |-> 1, 3 |-> 2}}({v})"),
         _ => w.to_string(),
     }
 }
