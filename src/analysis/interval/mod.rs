@@ -563,8 +563,7 @@ impl<'a> State<'a> {
         if card.is_empty() {
             return Err(Empty);
         }
-        // No element can be left out of an element range: a set whose only possible size is 0 says nothing
-        // more about its sub-expressions' elements than that.
+        // Element ranges mean something only for the types `tracks_elements` accepts.
         let elem = if tracked {
             target.elem.clone()
         } else {

@@ -178,6 +178,8 @@ fn no_information_from_disjunctions_negations_and_quantifiers() {
     assert_eq!(int("not(x : 1..3)", "x"), Range::full());
     assert_eq!(int("!y.(y : 1..3 => x > y)", "x"), Range::full());
     assert_eq!(int("#y.(y : 1..3 & x = y)", "x"), Range::full());
+    // A bound x is not the search variable x: the comprehension is a known set of 5 elements.
+    assert_eq!(int("x = card({x | x : 1..5})", "x"), Range::point(5));
     // A quantified y is not the search variable y.
     assert_eq!(int("#y.(y = 5) & y : 1..2", "y"), r(1, 2));
 }
