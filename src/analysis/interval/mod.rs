@@ -22,8 +22,9 @@
 //! proof when a deferred set was sized by DEFAULT_SETSIZE only. (ProB accepts a value above MAXINT in
 //! `NAT` when the constraints determine it; should the interpreter follow, `keyword_set` must too.)
 //!
-//! **Soundness first:** every rule only removes values no solution can take. Disjunctions, negations other
-//! than of a comparison, implications and quantifiers give nothing. Rounds stop when nothing changes or
+//! **Soundness first:** every rule only removes values no solution can take. A disjunction gives the hull
+//! of what its branches give; negations other than of a comparison, implications, equivalences and
+//! quantifiers give nothing. Rounds stop when nothing changes or
 //! after `MAX_ROUNDS` (cyclic constraints such as `x < y & y < x` over unbounded integers would narrow
 //! forever), so the result is sound but not always the tightest. An empty range proves the conjunction
 //! unsatisfiable and is reported as `Analysis::contradiction`.
@@ -49,6 +50,17 @@ pub struct VarInfo {
     pub int: Range,
     pub card: Range,
     pub elem: Range,
+}
+
+impl VarInfo {
+    /// The ranges holding the values of either.
+    fn join(&self, other: &VarInfo) -> VarInfo {
+        VarInfo {
+            int: self.int.union(&other.int),
+            card: self.card.union(&other.card),
+            elem: self.elem.union(&other.elem),
+        }
+    }
 }
 
 /// The result of `analyse`: one `VarInfo` per variable, in the order given, and the index of a conjunct
@@ -206,6 +218,7 @@ impl<'a> State<'a> {
         match &p.kind {
             PredKind::False => Err(Empty),
             PredKind::And(ps) => ps.iter().try_for_each(|q| self.pred(q)),
+            PredKind::Or(branches) => self.disjunction(branches),
             PredKind::Compare(op, a, b) => self.compare(*op, a, b),
             PredKind::Not(q) => match &q.kind {
                 PredKind::Not(r) => self.pred(r),
@@ -217,6 +230,38 @@ impl<'a> State<'a> {
             },
             _ => Ok(()),
         }
+    }
+
+    /// A solution satisfies one of the branches: each is analysed alone (one pass, from the current
+    /// ranges), and the variables get the hull of the non-contradictory branches' ranges.
+    fn disjunction(&mut self, branches: &[Pred]) -> Narrowed {
+        let saved = (
+            self.info.clone(),
+            self.functional.clone(),
+            self.sequence.clone(),
+            self.changed,
+        );
+        let mut hull: Option<Vec<VarInfo>> = None;
+        for branch in branches {
+            if self.pred(branch).is_ok() {
+                hull = Some(match hull {
+                    None => self.info.clone(),
+                    Some(h) => h.iter().zip(&self.info).map(|(a, b)| a.join(b)).collect(),
+                });
+            }
+            // Facts of one branch hold only there.
+            self.info.clone_from(&saved.0);
+            self.functional.clone_from(&saved.1);
+            self.sequence.clone_from(&saved.2);
+            self.changed = saved.3;
+        }
+        let hull = hull.ok_or(Empty)?;
+        for (i, h) in hull.into_iter().enumerate() {
+            if h != self.info[i] {
+                self.update(i, |info| *info = h)?;
+            }
+        }
+        Ok(())
     }
 
     fn compare(&mut self, op: CompareOp, a: &Expr, b: &Expr) -> Narrowed {

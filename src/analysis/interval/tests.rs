@@ -172,8 +172,17 @@ fn sequences() {
 }
 
 #[test]
-fn no_information_from_disjunctions_negations_and_quantifiers() {
-    assert_eq!(int("x = 1 or x = 2", "x"), Range::full());
+fn disjunctions_give_hulls_other_connectives_nothing() {
+    assert_eq!(int("x = 1 or x = 2 or x = 7", "x"), r(1, 7));
+    assert_eq!(int("(x = 1 or x = 5) & x : 2..6", "x"), Range::point(5));
+    assert_eq!(int("(x = 1 or y = 5) & x : 2..6", "y"), Range::point(5));
+    assert_eq!(int("x = 1 or y = 2", "x"), Range::full());
+    assert_eq!(contradiction("(x < 0 or x > 10) & x : 1..5"), Some(0));
+    // A fact of one branch (f is a function) does not leak out of it.
+    assert_eq!(
+        info("(f : 1..3 +-> BOOL or x = 1) & dom(f) <: 1..2", "f").card,
+        Range::at_least(0)
+    );
     assert_eq!(int("x : 1..3 => x = 5", "x"), Range::full());
     assert_eq!(int("not(x : 1..3)", "x"), Range::full());
     assert_eq!(int("!y.(y : 1..3 => x > y)", "x"), Range::full());
@@ -249,7 +258,13 @@ fn int_conjunct(rng: &mut Rng) -> String {
         1 => format!("{v} : {}", rng.pick(&["NAT", "NAT1", "INT", "NATURAL"])),
         2 => format!("{v} : {{{}, {}}}", rng.lit(), rng.lit()),
         3 => format!("not({v} {} {})", rng.pick(&["<", "<=", "="]), int_term(rng)),
-        4 => format!("({v} = {} or {v} = {})", rng.lit(), rng.lit()),
+        4 => format!(
+            "({v} = {} or {} {} {})",
+            rng.lit(),
+            int_term(rng),
+            rng.pick(&["<", "="]),
+            int_term(rng)
+        ),
         5 => format!(
             "max({{{v}, {}}}) {} {}",
             int_term(rng),
@@ -312,7 +327,7 @@ fn relation_conjunct(rng: &mut Rng) -> String {
             rng.pick(&["seq", "seq1", "iseq", "iseq1", "perm"])
         ),
         6 => "f = s".to_string(),
-        7 => format!("{r} /= {{}}"),
+        7 => format!("({r} /= {{}} or {r} : {a}..{b} +-> BOOL)"),
         _ => format!("x {} {}", rng.pick(&["<", "=", ">="]), rng.lit()),
     }
 }
