@@ -5,6 +5,7 @@
 //! `eval` (exact interpreter over `value`, brute-force enumeration) → `check` (setup-constants, mc, ...)
 //! → `report` (text, JSON, exit codes).
 
+pub mod analysis;
 pub mod check;
 pub mod diag;
 pub mod eval;

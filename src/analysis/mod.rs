@@ -1,0 +1,20 @@
+//! Static analyses of a conjunction over typed search variables, run before solving it.
+//!
+//! * `partition`: split the conjuncts into independent components (no shared search variable), so each
+//!   can be solved alone (Plagge & Leuschel 2012, §3.6).
+//! * `deterministic`: the equations `x = E` that fix a variable from known values, in an order in which
+//!   they can be evaluated first (ProB evaluates such deterministic equalities before any enumeration).
+//! * `interval`: integer ranges, set cardinalities and element ranges of the variables, by abstract
+//!   interpretation iterated to a fixpoint (Plagge & Leuschel 2012, §3.4); it may prove the conjunction
+//!   unsatisfiable.
+//!
+//! All three are sound over-approximations: they never drop a solution.
+
+pub mod deterministic;
+pub mod interval;
+pub mod partition;
+
+#[cfg(test)]
+mod corpus_soundness;
+#[cfg(test)]
+mod test_formula;
