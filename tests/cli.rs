@@ -215,7 +215,10 @@ fn eval_without_a_machine() {
     );
     assert_eq!(bsolve(&["eval", "rev([1,2]) ^ [3]"]).1.trim(), "[2,1,3]");
     let (_, out, _) = bsolve(&["eval", "s : seq(1..2) & size(s) = 2 & s(1) = 2"]);
-    assert!(out.contains("s = [2,1]") || out.contains("s = [2,2]"), "{out}");
+    assert!(
+        out.contains("s = [2,1]") || out.contains("s = [2,2]"),
+        "{out}"
+    );
     let (code, out, _) = bsolve(&["eval", "x : 1..5 & x * x = 16"]);
     assert_eq!(code, 0);
     assert!(out.contains("x = 4"), "{out}");

@@ -422,8 +422,9 @@ fn assert_violation_and_deferred_set_constants() {
         PROPERTIES card(D) = 6 & a : D & b : D & a /= b & c : D & d : D
         END",
     );
+    // One setup per permutation class of D (1080 without symmetry reduction, see tests/cli.rs).
     let setups = ctx.setup_constants(10_000).expect("constants");
-    assert_eq!(setups.solutions.len(), 1080);
+    assert_eq!(setups.solutions.len(), 10);
     assert!(setups.complete);
 }
 

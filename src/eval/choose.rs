@@ -19,13 +19,17 @@ impl Context {
         symmetry: bool,
         on_choice: &mut OnChoice<'_>,
     ) -> Result<bool, EvalError> {
+        // Constant setups are answers users read (relative to default set sizes); other choices happen
+        // inside an instantiation of the sets the model checker has already fixed.
+        let sizes_matter = symmetry;
         if self.settings().backend == Backend::Brute {
             let complete = self.search(vars, pred, env, on_choice)?;
-            return Ok(complete && !self.depends_on_default_sizes(vars, pred));
+            return Ok(complete && !(sizes_matter && self.depends_on_default_sizes(vars, pred)));
         }
         let outer = env.clone();
         let mut problem = Problem::new(vars, pred, &outer);
         problem.symmetry = symmetry;
+        problem.sizes_matter = sizes_matter;
         let mut failure = None;
         let (complete, _) =
             solve::stream(self, &problem, self.settings().backend, &mut |values| {

@@ -118,6 +118,11 @@ impl Context {
         }
     }
 
+    /// Whether `name` is a given set or an enumerated element.
+    pub fn is_global(&self, name: &str) -> bool {
+        self.globals.contains_key(name)
+    }
+
     /// A given set or element by name.
     pub(crate) fn global(&self, name: &str) -> Option<&Val> {
         self.globals.get(name)

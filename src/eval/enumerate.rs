@@ -617,7 +617,7 @@ impl Context {
 
     /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (at most
     /// `enumeration_limit` of them), a deliberately incomplete domain, as ProB enumerates them.
-    fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
+    pub(crate) fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
         let Val::Sym(sym) = domain else {
             return None;
         };

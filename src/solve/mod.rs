@@ -52,6 +52,10 @@ pub struct Problem<'a> {
     /// Report one solution per orbit of permutations of the deferred sets (ProB's setup-constants
     /// symmetry reduction). Only sound when `env` distinguishes no deferred-set element.
     pub symmetry: bool,
+    /// Whether an answer relative to deferred sets sized by DEFAULT_SETSIZE only counts as incomplete
+    /// (true for questions users ask; false for the interpreter's choices inside an already fixed
+    /// instantiation of the sets, such as operation parameters during model checking).
+    pub sizes_matter: bool,
 }
 
 impl<'a> Problem<'a> {
@@ -61,6 +65,7 @@ impl<'a> Problem<'a> {
             pred,
             env,
             symmetry: false,
+            sizes_matter: true,
         }
     }
 }
@@ -127,9 +132,12 @@ pub fn stream(
         Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
         _ => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
+    let complete = complete
+        && !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred));
     stats.rejected = rejected;
     stats.elapsed = start.elapsed();
-    Ok((complete, stats))
+    // A backend that proposed a wrong solution cannot be trusted to have missed none.
+    Ok((complete && rejected == 0, stats))
 }
 
 /// The backend that answers: the one asked for, or for `auto` the native solver — except for problems
@@ -236,7 +244,7 @@ fn is_solution(
     for (v, x) in problem.vars.iter().zip(values) {
         env.bind(v.name.clone(), x.clone());
     }
-    match holds_with_witnesses(ctx, problem.pred, &mut env, witnesses) {
+    match holds_with_witnesses(ctx, problem.pred, &mut env, witnesses, &mut Vec::new()) {
         Ok(b) => Ok(b),
         // A solution on which the predicate is ill-defined is no solution.
         Err(EvalError::WellDefinedness(_)) => Ok(false),
@@ -244,26 +252,35 @@ fn is_solution(
     }
 }
 
+/// The witnesses are matched to existentials as the backend opened them: in conjunct order, each
+/// witness name used once (a later existential reusing a name is evaluated by the interpreter).
 fn holds_with_witnesses(
     ctx: &Context,
     pred: &Pred,
     env: &mut Env,
     witnesses: &[(Name, Value)],
+    used: &mut Vec<Name>,
 ) -> Result<bool, EvalError> {
     for c in pred.conjuncts() {
         let holds = match &c.kind {
             PredKind::Exists(xs, body) => {
                 let found: Option<Vec<&Value>> = xs
                     .iter()
-                    .map(|x| witnesses.iter().find(|(n, _)| *n == x.name).map(|(_, v)| v))
+                    .map(|x| {
+                        if used.contains(&x.name) {
+                            return None;
+                        }
+                        witnesses.iter().find(|(n, _)| *n == x.name).map(|(_, v)| v)
+                    })
                     .collect();
                 match found {
                     Some(values) => {
+                        used.extend(xs.iter().map(|x| x.name.clone()));
                         let mut inner = env.clone();
                         for (x, v) in xs.iter().zip(values) {
                             inner.bind(x.name.clone(), v.clone());
                         }
-                        holds_with_witnesses(ctx, body, &mut inner, witnesses)?
+                        holds_with_witnesses(ctx, body, &mut inner, witnesses, used)?
                     }
                     None => ctx.eval_pred(c, env)?,
                 }
@@ -292,5 +309,5 @@ pub(crate) fn brute(
         let values = ctx.bound_values(vars, env, span)?;
         on_solution(&values, &[])
     })?;
-    Ok(complete && !ctx.depends_on_default_sizes(vars, problem.pred))
+    Ok(complete)
 }

@@ -14,7 +14,7 @@ use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
 use crate::value::{Int, Value, set};
 
 /// Names the operands of `abs_by_children` are bound to (not B identifiers, so they shadow nothing).
-const OPERANDS: [&str; 2] = ["$operand0", "$operand1"];
+pub(crate) const OPERANDS: [&str; 2] = ["$operand0", "$operand1"];
 
 /// Three-valued truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +65,9 @@ impl Abs {
 impl Solver<'_, '_> {
     /// The abstraction of `e` in the current constraint's scratch environment.
     pub(crate) fn abs_expr(&mut self, e: &Expr) -> Abs {
+        if let Some(v) = self.constant_value(e) {
+            return v;
+        }
         if self.expr_is_fixed(e) {
             return match self.eval_val(e) {
                 Ok(v) => Abs::Val(v),
@@ -121,7 +124,9 @@ impl Solver<'_, '_> {
                     _ => {
                         let mut v: Vec<Value> = s
                             .iter()
-                            .filter_map(|p| p.as_pair().map(|(a, b)| Value::pair(b.clone(), a.clone())))
+                            .filter_map(|p| {
+                                p.as_pair().map(|(a, b)| Value::pair(b.clone(), a.clone()))
+                            })
                             .collect();
                         v.sort();
                         v
@@ -171,7 +176,10 @@ impl Solver<'_, '_> {
                             Value::Set(items) => (*items).clone(),
                             _ => Vec::new(),
                         };
-                        Abs::Set { lb: Vec::new(), ub: Some(ub) }
+                        Abs::Set {
+                            lb: Vec::new(),
+                            ub: Some(ub),
+                        }
                     }
                     _ => Abs::Unknown,
                 }
@@ -183,8 +191,21 @@ impl Solver<'_, '_> {
     /// An operator whose operands are all known (though the variables they come from are not all fixed,
     /// e.g. `f(1) |-> f(2)` with f partly fixed): evaluated by the interpreter on the operand values.
     fn abs_by_children(&mut self, e: &Expr) -> Abs {
+        if let ExprKind::Binary(BinaryOp::Maplet, a, b) = &e.kind {
+            return match (self.abs_expr(a), self.abs_expr(b)) {
+                (Abs::Val(Val::Value(x)), Abs::Val(Val::Value(y))) => {
+                    Abs::Val(Val::Value(Value::pair(x, y)))
+                }
+                _ => Abs::Unknown,
+            };
+        }
+        let names = self.operands.clone();
         let operand = |k: usize, of: &Expr| {
-            Box::new(Expr::new(ExprKind::Var(OPERANDS[k].into()), of.ty.clone(), of.span))
+            Box::new(Expr::new(
+                ExprKind::Var(names[k].clone()),
+                of.ty.clone(),
+                of.span,
+            ))
         };
         let (synthetic, children): (ExprKind, Vec<&Expr>) = match &e.kind {
             ExprKind::Unary(op, a) => (ExprKind::Unary(*op, operand(0, a)), vec![&**a]),
@@ -204,7 +225,7 @@ impl Solver<'_, '_> {
         }
         let mark = self.scratch.len();
         for (k, v) in values.into_iter().enumerate() {
-            self.scratch.bind_val(OPERANDS[k].into(), v);
+            self.scratch.bind_val(self.operands[k].clone(), v);
         }
         let result = self.eval_val(&Expr::new(synthetic, e.ty.clone(), e.span));
         self.scratch.truncate(mark);
@@ -352,6 +373,9 @@ impl Solver<'_, '_> {
 
     /// Three-valued truth of `p` under the current domains.
     pub(crate) fn abs_pred(&mut self, p: &Pred) -> Tri {
+        if let Some(t) = self.constant_truth(p) {
+            return t;
+        }
         if self.pred_is_fixed(p) {
             return match self.eval_truth(p) {
                 Ok(b) => Tri::from(b),
@@ -478,7 +502,8 @@ impl Solver<'_, '_> {
 
     fn equal(&mut self, a: &Abs, b: &Abs) -> Tri {
         if let (Some((al, ah)), Some((bl, bh))) = (self.int_bounds(a), self.int_bounds(b)) {
-            let below = |h: &Option<Int>, l: &Option<Int>| matches!((h, l), (Some(h), Some(l)) if h < l);
+            let below =
+                |h: &Option<Int>, l: &Option<Int>| matches!((h, l), (Some(h), Some(l)) if h < l);
             if below(&ah, &bl) || below(&bh, &al) {
                 return Tri::False;
             }
@@ -492,7 +517,9 @@ impl Solver<'_, '_> {
             return Tri::False;
         }
         if let (Some((la, ua)), Some((lb, ub))) = (self.set_bounds(a), self.set_bounds(b)) {
-            let escapes = |l: &[Value], u: &Option<Vec<Value>>| u.as_ref().is_some_and(|u| !set::is_subset(l, u));
+            let escapes = |l: &[Value], u: &Option<Vec<Value>>| {
+                u.as_ref().is_some_and(|u| !set::is_subset(l, u))
+            };
             if escapes(&la, &ub) || escapes(&lb, &ua) {
                 return Tri::False;
             }
@@ -538,8 +565,12 @@ impl Solver<'_, '_> {
             && let Val::Sym(sym) = set_val
             && let crate::eval::SymbolicSet::Interval(sl, sh) = &**sym
         {
-            let inside = sl.as_ref().is_none_or(|l| lo.as_ref().is_some_and(|lo| l <= lo))
-                && sh.as_ref().is_none_or(|h| hi.as_ref().is_some_and(|hi| hi <= h));
+            let inside = sl
+                .as_ref()
+                .is_none_or(|l| lo.as_ref().is_some_and(|lo| l <= lo))
+                && sh
+                    .as_ref()
+                    .is_none_or(|h| hi.as_ref().is_some_and(|hi| hi <= h));
             let outside = matches!((sl, &hi), (Some(l), Some(hi)) if hi < l)
                 || matches!((sh, &lo), (Some(h), Some(lo)) if lo > h);
             if inside {
@@ -570,7 +601,9 @@ fn set_op(
     lb: Vec<Value>,
     ub: Option<Vec<Value>>,
 ) -> Abs {
-    let both = |f: fn(&[Value], &[Value]) -> Vec<Value>, x: &Option<Vec<Value>>, y: &Option<Vec<Value>>| match (x, y) {
+    let both = |f: fn(&[Value], &[Value]) -> Vec<Value>,
+                x: &Option<Vec<Value>>,
+                y: &Option<Vec<Value>>| match (x, y) {
         (Some(x), Some(y)) => Some(f(x, y)),
         _ => None,
     };

@@ -33,7 +33,10 @@ impl Dom {
             if h < l {
                 return Dom::Finite(Arc::new(Vec::new()));
             }
-            if h.sub(l).to_i64().is_some_and(|w| (w as u64) < EXPLICIT_RANGE) {
+            if h.sub(l)
+                .to_i64()
+                .is_some_and(|w| (w as u64) < EXPLICIT_RANGE)
+            {
                 return match Value::interval(l, h) {
                     Value::Set(items) => Dom::Finite(items),
                     _ => Dom::Range(lo, hi),
@@ -182,7 +185,11 @@ mod tests {
         assert!(r.restrict_ints(Some(&int(0)), None).is_none());
         let r2 = r.restrict_ints(Some(&int(5)), Some(&int(4))).unwrap();
         assert!(r2.is_empty());
-        let odd = r.retain(|v| v.as_int().and_then(|i| i.to_i64()).is_some_and(|i| i % 2 == 1));
+        let odd = r.retain(|v| {
+            v.as_int()
+                .and_then(|i| i.to_i64())
+                .is_some_and(|i| i % 2 == 1)
+        });
         assert_eq!(odd.unwrap().size(), 5);
     }
 }

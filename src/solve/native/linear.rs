@@ -44,12 +44,17 @@ impl Solver<'_, '_> {
         changed: &mut Vec<AtomId>,
     ) -> Result<bool, EvalError> {
         let mut lin = Lin::default();
-        if !self.linearize(l, &BigInt::one(), &mut lin) || !self.linearize(r, &-BigInt::one(), &mut lin)
+        if !self.linearize(l, &BigInt::one(), &mut lin)
+            || !self.linearize(r, &-BigInt::one(), &mut lin)
         {
             return Ok(true);
         }
         lin.terms.retain(|(c, _)| !c.is_zero());
-        if !lin.terms.iter().any(|(_, t)| !matches!(t, Term::Bounded(..))) {
+        if !lin
+            .terms
+            .iter()
+            .any(|(_, t)| !matches!(t, Term::Bounded(..)))
+        {
             return Ok(true);
         }
         // l - r <= bound
@@ -62,11 +67,7 @@ impl Solver<'_, '_> {
         }
         if op == CompareOp::Eq {
             let negated = Lin {
-                terms: lin
-                    .terms
-                    .into_iter()
-                    .map(|(c, t)| (-c, t))
-                    .collect(),
+                terms: lin.terms.into_iter().map(|(c, t)| (-c, t)).collect(),
                 constant: -lin.constant,
             };
             if !self.tighten(&negated, &BigInt::zero(), changed) {

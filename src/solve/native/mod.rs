@@ -29,9 +29,8 @@ pub(crate) fn solve(
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let model = model::build(ctx, problem.vars, problem.pred, problem.env)?;
-    let exhaustive_domains = !ctx.depends_on_default_sizes(problem.vars, problem.pred);
     if model.failed {
-        return Ok(exhaustive_domains);
+        return Ok(true);
     }
     let symmetry = if problem.symmetry {
         symmetry::Symmetry::of(ctx, &model)
@@ -41,30 +40,53 @@ pub(crate) fn solve(
     let mut solver = Solver::new(ctx, &model, problem.env, symmetry);
     if let Propagation::Failed = solver.propagate(None)? {
         stats.nodes += 1;
-        return Ok(exhaustive_domains);
+        return Ok(true);
     }
     // Witnesses of top-level existentials are search variables too: report each projection once.
     let projected = model.vars.len() > model.outputs;
     let mut seen: FxHashSet<Vec<Value>> = FxHashSet::default();
     let outputs = model.outputs;
-    let witness_names: Vec<_> = model.vars[outputs..].iter().map(|v| v.name.clone()).collect();
+    let witness_names: Vec<_> = model.vars[outputs..]
+        .iter()
+        .map(|v| v.name.clone())
+        .collect();
     let mut report = |values: &[Value]| -> Result<bool, EvalError> {
         let (main, extra) = values.split_at(outputs);
         if projected && !seen.insert(main.to_vec()) {
             return Ok(true);
         }
-        let witnesses: Vec<_> = witness_names.iter().cloned().zip(extra.iter().cloned()).collect();
+        let witnesses: Vec<_> = witness_names
+            .iter()
+            .cloned()
+            .zip(extra.iter().cloned())
+            .collect();
         on_solution(main, &witnesses)
     };
     if std::env::var("BSOLVE_DEBUG").is_ok() {
-        eprintln!("atoms {} constraints {} distinct {}", model.initial.len(), model.constraints.len(), model.distinct.len());
-        for (i, d) in solver.doms.iter().enumerate() { eprintln!("  atom {i} of {} size {}", model.vars[model.owner[i]].name, d.size()); }
-        for c in &model.constraints { eprintln!("  constraint watches {:?} vars {:?} bindings {:?}", c.watches, c.vars, c.bindings); }
+        eprintln!(
+            "atoms {} constraints {} distinct {}",
+            model.initial.len(),
+            model.constraints.len(),
+            model.distinct.len()
+        );
+        for (i, d) in solver.doms.iter().enumerate() {
+            eprintln!(
+                "  atom {i} of {} size {}",
+                model.vars[model.owner[i]].name,
+                d.size()
+            );
+        }
+        for c in &model.constraints {
+            eprintln!(
+                "  constraint watches {:?} vars {:?} bindings {:?}",
+                c.watches, c.vars, c.bindings
+            );
+        }
     }
     solver.search(&mut report)?;
     if std::env::var("BSOLVE_DEBUG").is_ok() {
         eprintln!("nodes {}", solver.nodes);
     }
     stats.nodes += solver.nodes;
-    Ok(exhaustive_domains && !solver.incomplete)
+    Ok(!solver.incomplete)
 }

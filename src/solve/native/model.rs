@@ -128,7 +128,9 @@ pub(crate) fn build<'p>(
     let mut conjuncts = Vec::new();
     let mut witnesses = Vec::new();
     let outer: FxHashSet<&str> = vars.iter().map(|v| &*v.name).collect();
-    flatten(pred, &outer, env, &mut conjuncts, &mut witnesses);
+    let clashes =
+        |name: &str| outer.contains(name) || env.get(name).is_some() || ctx.is_global(name);
+    flatten(pred, &clashes, &mut conjuncts, &mut witnesses);
     let all: Vec<TypedName> = vars.iter().cloned().chain(witnesses).collect();
     let mut b = Builder {
         ctx,
@@ -185,8 +187,7 @@ pub(crate) fn build<'p>(
 /// variables (witnesses) when their names clash with nothing.
 fn flatten<'p>(
     pred: &'p Pred,
-    taken: &FxHashSet<&str>,
-    env: &Env,
+    clashes: &dyn Fn(&str) -> bool,
     out: &mut Vec<&'p Pred>,
     witnesses: &mut Vec<TypedName>,
 ) {
@@ -194,13 +195,11 @@ fn flatten<'p>(
         match &c.kind {
             PredKind::Exists(xs, body)
                 if xs.iter().all(|x| {
-                    !taken.contains(&*x.name)
-                        && env.get(&x.name).is_none()
-                        && witnesses.iter().all(|w: &TypedName| w.name != x.name)
+                    !clashes(&x.name) && witnesses.iter().all(|w: &TypedName| w.name != x.name)
                 }) =>
             {
                 witnesses.extend(xs.iter().cloned());
-                flatten(body, taken, env, out, witnesses);
+                flatten(body, clashes, out, witnesses);
             }
             _ => out.push(c),
         }
@@ -256,11 +255,15 @@ impl<'p> Builder<'_, 'p> {
             };
             match op {
                 CompareOp::In => {
-                    if let (ExprKind::Var(f), ExprKind::Binary(arrow, _, _)) = (&l.kind, &r.kind)
-                        && matches!(
-                            arrow,
-                            BinaryOp::TotalInjection | BinaryOp::TotalBijection
-                        )
+                    let injective = match &r.kind {
+                        ExprKind::Binary(arrow, _, _) => {
+                            matches!(arrow, BinaryOp::TotalInjection | BinaryOp::TotalBijection)
+                        }
+                        ExprKind::Unary(UnaryOp::Perm, _) => true,
+                        _ => false,
+                    };
+                    if let ExprKind::Var(f) = &l.kind
+                        && injective
                         && let Some(&v) = self.by_name.get(f)
                         && let Shape::Function { images, .. } = &self.vars[v].shape
                     {
@@ -380,7 +383,8 @@ impl<'p> Builder<'_, 'p> {
                     return Ok(shape);
                 }
             }
-            if let Ok((items, _)) = self.ctx.type_values(elem, v.span)
+            // Only a complete carrier: a type cut to MININT..MAXINT would lose solutions silently.
+            if let Ok((items, true)) = self.ctx.type_values(elem, v.span)
                 && items.len() <= MAX_CARRIER
             {
                 return Ok(self.members(items));
@@ -459,6 +463,24 @@ impl<'p> Builder<'_, 'p> {
                 .map(|c| self.members(c)));
         }
         match &s.kind {
+            // A permutation of a known set S is a bijection from 1..card(S) onto S.
+            ExprKind::Unary(UnaryOp::Perm, t) => {
+                let Some(items) = self.known_finite(t) else {
+                    return Ok(None);
+                };
+                if items.len() > MAX_CARRIER {
+                    return Ok(None);
+                }
+                let domain: Vec<Value> = (1..=items.len() as i64).map(Value::int).collect();
+                let image_dom = Dom::Finite(items);
+                let images = (0..domain.len())
+                    .map(|_| self.new_atom(image_dom.clone()))
+                    .collect();
+                Ok(Some(Shape::Function {
+                    domain: Arc::new(domain),
+                    images,
+                }))
+            }
             ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, t) => {
                 Ok(self
                     .known_finite(t)
@@ -701,7 +723,8 @@ impl<'p> Builder<'_, 'p> {
                 }
                 Node::Expr(e) => {
                     // f(x) and r[S] with x, S known: the atoms of those points only.
-                    if let ExprKind::Binary(op @ (BinaryOp::Apply | BinaryOp::Image), f, x) = &e.kind
+                    if let ExprKind::Binary(op @ (BinaryOp::Apply | BinaryOp::Image), f, x) =
+                        &e.kind
                         && let Some(shape) = decomposed(f)
                         && let Some(arg) = known_point(x)
                     {
@@ -743,7 +766,10 @@ fn point_atoms(shape: &Shape, point: &Value, pair: bool) -> Vec<AtomId> {
     match shape {
         Shape::Members { carrier, bits } => {
             if pair {
-                carrier.binary_search(point).map(|i| vec![bits[i]]).unwrap_or_default()
+                carrier
+                    .binary_search(point)
+                    .map(|i| vec![bits[i]])
+                    .unwrap_or_default()
             } else {
                 carrier
                     .iter()
@@ -754,7 +780,11 @@ fn point_atoms(shape: &Shape, point: &Value, pair: bool) -> Vec<AtomId> {
             }
         }
         Shape::Function { domain, images } => {
-            let x = if pair { point.as_pair().map(|(a, _)| a) } else { Some(point) };
+            let x = if pair {
+                point.as_pair().map(|(a, _)| a)
+            } else {
+                Some(point)
+            };
             x.and_then(|x| domain.binary_search(x).ok())
                 .map(|i| vec![images[i]])
                 .unwrap_or_default()
@@ -778,7 +808,7 @@ fn entailed_by_shape(op: CompareOp, s: &Expr) -> bool {
     op == CompareOp::Subset
         || matches!(
             &s.kind,
-            ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin, _)
+            ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin | UnaryOp::Perm, _)
                 | ExprKind::Binary(
                     BinaryOp::Relation | BinaryOp::TotalFunction | BinaryOp::TotalInjection,
                     _,
@@ -808,9 +838,9 @@ fn is_arrow(op: BinaryOp) -> bool {
 fn intersect(a: &Dom, b: &Dom) -> Dom {
     match (a, b) {
         (Dom::Any, d) | (d, Dom::Any) => d.clone(),
-        (Dom::Finite(x), d) | (d, Dom::Finite(x)) => {
-            Dom::Finite(Arc::new(x.iter().filter(|v| d.contains(v)).cloned().collect()))
-        }
+        (Dom::Finite(x), d) | (d, Dom::Finite(x)) => Dom::Finite(Arc::new(
+            x.iter().filter(|v| d.contains(v)).cloned().collect(),
+        )),
         (Dom::Range(l1, h1), Dom::Range(l2, h2)) => {
             let lo = match (l1, l2) {
                 (Some(a), Some(b)) => Some(a.max(b).clone()),

@@ -6,8 +6,10 @@
 //! on backtracking. Open integer intervals the propagation could not bound are labelled within
 //! MININT..MAXINT, which makes the search incomplete (`incomplete`), exactly as ProB's enumeration warning.
 
+use super::abs::{Abs, OPERANDS};
 use super::domain::Dom;
-use super::model::{AtomId, Constraint, Model, Shape, VarId};
+use super::model::{AtomId, Model, Shape, VarId};
+use super::sets::component;
 use super::symmetry::Symmetry;
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
@@ -34,6 +36,16 @@ pub(crate) struct Solver<'a, 'p> {
     fixed_vars: Vec<Option<bool>>,
     /// The variables `fixed_vars` is set for.
     entered: Vec<VarId>,
+    /// Variables fixed before the search (bound in the base environment).
+    root_fixed: Vec<bool>,
+    /// The constraint being evaluated.
+    current: usize,
+    /// Values of constant sub-expressions per constraint (see `constant_value`).
+    constants: FxHashMap<(usize, usize), Abs>,
+    /// Truth of constant sub-predicates per constraint.
+    constant_truths: FxHashMap<(usize, usize), super::abs::Tri>,
+    /// The names `abs_by_children` binds operand values to.
+    pub operands: [crate::syntax::ast::Name; 2],
     pub symmetry: Option<Symmetry>,
     pub nodes: u64,
 }
@@ -51,7 +63,7 @@ impl<'a, 'p> Solver<'a, 'p> {
         env: &Env,
         symmetry: Option<Symmetry>,
     ) -> Self {
-        Solver {
+        let mut solver = Solver {
             ctx,
             model,
             doms: model.initial.clone(),
@@ -62,9 +74,66 @@ impl<'a, 'p> Solver<'a, 'p> {
             incomplete: false,
             fixed_vars: vec![None; model.vars.len()],
             entered: Vec::new(),
+            root_fixed: vec![false; model.vars.len()],
+            current: 0,
+            constants: FxHashMap::default(),
+            constant_truths: FxHashMap::default(),
+            operands: [OPERANDS[0].into(), OPERANDS[1].into()],
             symmetry,
             nodes: 0,
+        };
+        // Variables fixed before the search (deterministic equalities) are bound once, in the base.
+        for v in 0..model.vars.len() {
+            if solver.atoms_fixed(v)
+                && let Some(x) = solver.var_value(v)
+            {
+                solver.scratch.bind(model.vars[v].name.clone(), x);
+                solver.root_fixed[v] = true;
+            }
         }
+        solver.base_len = solver.scratch.len();
+        solver
+    }
+
+    /// Like `constant_value`, for a sub-predicate.
+    pub(crate) fn constant_truth(&mut self, p: &Pred) -> Option<super::abs::Tri> {
+        let vars = self.free_vars_of(p as *const Pred as usize, || {
+            free_names::of_pred(p).into_iter().collect()
+        });
+        if !vars.iter().all(|&v| self.root_fixed[v]) {
+            return None;
+        }
+        let key = (self.current, p as *const Pred as usize);
+        if let Some(t) = self.constant_truths.get(&key) {
+            return Some(*t);
+        }
+        let t = match self.eval_truth(p) {
+            Ok(b) => super::abs::Tri::from(b),
+            Err(_) => super::abs::Tri::Unknown,
+        };
+        self.constant_truths.insert(key, t);
+        Some(t)
+    }
+
+    /// The value of a sub-expression of the current constraint that depends only on the constraint's
+    /// bindings and variables fixed before the search: computed once per constraint.
+    pub(crate) fn constant_value(&mut self, e: &Expr) -> Option<Abs> {
+        let vars = self.free_vars_of(e as *const Expr as usize, || {
+            free_names::of_expr(e).into_iter().collect()
+        });
+        if !vars.iter().all(|&v| self.root_fixed[v]) {
+            return None;
+        }
+        let key = (self.current, e as *const Expr as usize);
+        if let Some(v) = self.constants.get(&key) {
+            return Some(v.clone());
+        }
+        let v = match self.eval_val(e) {
+            Ok(v) => Abs::Val(v),
+            Err(_) => Abs::Unknown,
+        };
+        self.constants.insert(key, v.clone());
+        Some(v)
     }
 
     /// Evaluates an expression in the scratch environment (in place: no copy of the environment; any
@@ -109,7 +178,11 @@ impl<'a, 'p> Solver<'a, 'p> {
         }
     }
 
-    fn free_vars_of(&mut self, key: usize, names: impl FnOnce() -> Vec<crate::syntax::ast::Name>) -> Arc<[VarId]> {
+    fn free_vars_of(
+        &mut self,
+        key: usize,
+        names: impl FnOnce() -> Vec<crate::syntax::ast::Name>,
+    ) -> Arc<[VarId]> {
         if let Some(v) = self.free_cache.get(&key) {
             return v.clone();
         }
@@ -168,7 +241,10 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Prepares the scratch environment for evaluating constraint `c`: its bindings and the values of its
     /// fixed variables.
-    fn enter(&mut self, c: &Constraint<'_>) {
+    fn enter(&mut self, ci: usize) {
+        let model = self.model;
+        let c = &model.constraints[ci];
+        self.current = ci;
         self.scratch.truncate(self.base_len);
         self.shadowed.clear();
         for v in self.entered.drain(..) {
@@ -176,9 +252,12 @@ impl<'a, 'p> Solver<'a, 'p> {
         }
         self.entered.extend(c.vars.iter().copied());
         for &v in &c.vars {
-            let fixed = self.atoms_fixed(v);
+            let fixed = self.root_fixed[v] || self.atoms_fixed(v);
             self.fixed_vars[v] = Some(fixed);
-            if fixed && let Some(x) = self.var_value(v) {
+            if fixed
+                && !self.root_fixed[v]
+                && let Some(x) = self.var_value(v)
+            {
                 self.scratch.bind(self.model.vars[v].name.clone(), x);
             }
         }
@@ -191,8 +270,9 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// Truth of constraint `c`: exact (interpreter, ill-defined = false) when all its variables are fixed,
     /// abstract otherwise.
     pub(crate) fn status(&mut self, ci: usize) -> Result<super::abs::Tri, EvalError> {
-        let c = &self.model.constraints[ci];
-        self.enter(c);
+        let model = self.model;
+        let c = &model.constraints[ci];
+        self.enter(ci);
         if c.vars.iter().all(|&v| self.var_is_fixed(v)) {
             let model = self.model;
             return match self.eval_truth(&model.constraints[ci].pred) {
@@ -207,7 +287,10 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Propagates until nothing changes; `dirty` are the atoms changed since the last fixpoint (all
     /// constraints are woken when `None`).
-    pub(crate) fn propagate(&mut self, dirty: Option<Vec<AtomId>>) -> Result<Propagation, EvalError> {
+    pub(crate) fn propagate(
+        &mut self,
+        dirty: Option<Vec<AtomId>>,
+    ) -> Result<Propagation, EvalError> {
         let n = self.model.constraints.len();
         let mut queued = vec![false; n];
         let mut queue: Vec<usize> = Vec::new();
@@ -236,7 +319,8 @@ impl<'a, 'p> Solver<'a, 'p> {
                 break;
             };
             queued[ci] = false;
-            self.ctx.check_deadline(self.model.constraints[ci].pred.span)?;
+            self.ctx
+                .check_deadline(self.model.constraints[ci].pred.span)?;
             match self.status(ci)? {
                 super::abs::Tri::False => return Ok(Propagation::Failed),
                 super::abs::Tri::True => {}
@@ -330,7 +414,7 @@ impl<'a, 'p> Solver<'a, 'p> {
         }
         let model = self.model;
         let c = &model.constraints[ci];
-        self.enter(c);
+        self.enter(ci);
         let pred: &Pred = &c.pred;
         if !self.narrow(pred, true, &mut changed)? {
             return Ok(None);
@@ -339,7 +423,12 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// Narrows domains so that `p` can have the truth value `positive`; returns false on a wipe-out.
-    fn narrow(&mut self, p: &Pred, positive: bool, changed: &mut Vec<AtomId>) -> Result<bool, EvalError> {
+    fn narrow(
+        &mut self,
+        p: &Pred,
+        positive: bool,
+        changed: &mut Vec<AtomId>,
+    ) -> Result<bool, EvalError> {
         match &p.kind {
             PredKind::And(ps) if positive => {
                 for q in ps {
@@ -484,19 +573,26 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// The unfixed atom to branch on: smallest domain first; atoms with unknown candidates last.
-    fn choose(&self) -> Option<AtomId> {
+    /// Atoms with unknown candidates count by the candidates a constraint gives them now, or go last.
+    fn choose(&mut self) -> Option<AtomId> {
         let mut best: Option<(u64, usize, AtomId)> = None;
-        for (a, d) in self.doms.iter().enumerate() {
-            if d.fixed().is_some() {
+        for a in 0..self.doms.len() {
+            if self.doms[a].fixed().is_some() {
                 continue;
             }
-            let size = match d {
-                Dom::Any => u64::MAX,
-                Dom::Range(..) => d.size().min(u64::MAX - 1),
+            let size = match &self.doms[a] {
+                Dom::Any => match self.defined_candidates(a) {
+                    Ok(Some((c, _))) => c.len() as u64,
+                    _ => u64::MAX,
+                },
+                d @ Dom::Range(..) => d.size().min(u64::MAX - 1),
                 Dom::Finite(v) => v.len() as u64,
             };
             let degree = usize::MAX - self.model.watchers[a].len();
-            if best.as_ref().is_none_or(|(s, g, _)| (size, degree) < (*s, *g)) {
+            if best
+                .as_ref()
+                .is_none_or(|(s, g, _)| (size, degree) < (*s, *g))
+            {
                 best = Some((size, degree, a));
             }
         }
@@ -545,10 +641,28 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// Candidates for an atom whose values were unknown before the search: from a constraint `x = E` or
     /// `x : S` that can now be evaluated, else the values of its type.
     fn lazy_candidates(&mut self, a: AtomId) -> Result<Vec<Value>, EvalError> {
+        if let Some((values, complete)) = self.defined_candidates(a)? {
+            self.incomplete |= !complete;
+            return Ok(values);
+        }
+        let v = self.model.owner[a];
+        let var = &self.model.vars[v];
+        let (items, complete) = self.ctx.type_values(&var.ty, var_span(self.model, v))?;
+        if !complete {
+            self.incomplete = true;
+        }
+        Ok((*items).clone())
+    }
+
+    /// The candidates a constraint `x = E` or `x : S` (E, S evaluable now) gives atom `a`, if any, and
+    /// whether they are all of x's possible values (not so for `seq(S)`, enumerated up to length MAXINT
+    /// as ProB does).
+    fn defined_candidates(&mut self, a: AtomId) -> Result<Option<(Vec<Value>, bool)>, EvalError> {
         let v = self.model.owner[a];
         let name = self.model.vars[v].name.clone();
-        for ci in 0..self.model.constraints.len() {
-            let c = &self.model.constraints[ci];
+        let model = self.model;
+        for ci in 0..model.constraints.len() {
+            let c = &model.constraints[ci];
             if !c.bindings.is_empty() {
                 continue;
             }
@@ -560,10 +674,14 @@ impl<'a, 'p> Solver<'a, 'p> {
                 _ => vec![(l, r)],
             };
             for (x, e) in candidates {
-                if !matches!(&x.kind, ExprKind::Var(n) if *n == name) {
+                // `x = E`, `x : S`, or x inside a maplet pattern `(y |-> x) : S`.
+                let Some(path) = component_path(x, &name) else {
+                    continue;
+                };
+                if !path.is_empty() && *op != CompareOp::In {
                     continue;
                 }
-                self.enter(c);
+                self.enter(ci);
                 if !self.expr_is_fixed(e) {
                     continue;
                 }
@@ -572,26 +690,52 @@ impl<'a, 'p> Solver<'a, 'p> {
                         if let Ok(value) = self.eval_val(e)
                             && let Ok(value) = self.ctx.to_value(value, e.span)
                         {
-                            return Ok(vec![value]);
+                            return Ok(Some((vec![value], true)));
                         }
                     }
                     _ => {
-                        if let Ok(set) = self.eval_val(e)
-                            && !self.ctx.is_infinite(&set)
-                            && let Ok(items) = self.ctx.materialize(&set, e.span)
-                        {
-                            return Ok((*items).clone());
-                        }
+                        let Ok(set) = self.eval_val(e) else {
+                            continue;
+                        };
+                        let (items, complete) = if self.ctx.is_infinite(&set) {
+                            match self.ctx.short_sequences(&set, e.span) {
+                                Some(seqs) if path.is_empty() => (Arc::new(seqs), false),
+                                _ => continue,
+                            }
+                        } else {
+                            match self.ctx.materialize(&set, e.span) {
+                                Ok(items) => (items, true),
+                                Err(_) => continue,
+                            }
+                        };
+                        let mut parts: Vec<Value> =
+                            items.iter().filter_map(|v| component(v, &path)).collect();
+                        parts.sort();
+                        parts.dedup();
+                        return Ok(Some((parts, complete)));
                     }
                 }
             }
         }
-        let var = &self.model.vars[v];
-        let (items, complete) = self.ctx.type_values(&var.ty, var_span(self.model, v))?;
-        if !complete {
-            self.incomplete = true;
+        Ok(None)
+    }
+}
+
+/// Where variable `name` sits in a maplet pattern (`false` = left, `true` = right); empty when the
+/// pattern is the variable itself.
+fn component_path(pattern: &Expr, name: &str) -> Option<Vec<bool>> {
+    match &pattern.kind {
+        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
+        ExprKind::Binary(crate::ir::BinaryOp::Maplet, l, r) => {
+            for (side, part) in [(false, l), (true, r)] {
+                if let Some(mut rest) = component_path(part, name) {
+                    rest.insert(0, side);
+                    return Some(rest);
+                }
+            }
+            None
         }
-        Ok((*items).clone())
+        _ => None,
     }
 }
 

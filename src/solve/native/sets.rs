@@ -10,6 +10,17 @@ use crate::eval::{EvalError, Val};
 use crate::ir::{CompareOp, Expr, ExprKind};
 use crate::value::{Value, set};
 
+/// The component of a nested pair at `path` (`false` = left).
+pub(crate) fn component(v: &Value, path: &[bool]) -> Option<Value> {
+    match path.split_first() {
+        None => Some(v.clone()),
+        Some((right, rest)) => {
+            let (a, b) = v.as_pair()?;
+            component(if *right { b } else { a }, rest)
+        }
+    }
+}
+
 impl Solver<'_, '_> {
     /// `l op r` for op in `=`, `:`, `<:`; false on a wipe-out.
     pub(crate) fn narrow_sets(
@@ -44,6 +55,9 @@ impl Solver<'_, '_> {
                 if let Abs::Atom(a) = x {
                     let s = self.abs_expr(r);
                     return Ok(self.restrict_to(a, &s, changed));
+                }
+                if matches!(&l.kind, ExprKind::Binary(crate::ir::BinaryOp::Maplet, ..)) {
+                    return Ok(self.narrow_pattern(l, r, changed));
                 }
                 Ok(true)
             }
@@ -104,6 +118,62 @@ impl Solver<'_, '_> {
         }
     }
 
+    /// `(e1 |-> e2 |-> ...) : S` with S's members known: each unfixed atom among the pattern's leaves keeps
+    /// the values it has in members of S that agree with the pattern's known leaves.
+    fn narrow_pattern(&mut self, pattern: &Expr, r: &Expr, changed: &mut Vec<AtomId>) -> bool {
+        let mut leaves = Vec::new();
+        self.pattern_leaves(pattern, &mut Vec::new(), &mut leaves);
+        if !leaves.iter().any(|(_, a)| matches!(a, Abs::Atom(_))) {
+            return true;
+        }
+        if leaves
+            .iter()
+            .any(|(_, a)| !matches!(a, Abs::Atom(_) | Abs::Val(Val::Value(_))))
+        {
+            return true;
+        }
+        let s = self.abs_expr(r);
+        let Some((_, Some(ub))) = self.set_bounds(&s) else {
+            return true;
+        };
+        let matching: Vec<&Value> = ub
+            .iter()
+            .filter(|m| {
+                leaves.iter().all(|(path, a)| match a {
+                    Abs::Val(Val::Value(v)) => component(m, path).as_ref() == Some(v),
+                    _ => true,
+                })
+            })
+            .collect();
+        for (path, a) in &leaves {
+            if let Abs::Atom(atom) = a {
+                let mut values: Vec<Value> =
+                    matching.iter().filter_map(|m| component(m, path)).collect();
+                values.sort();
+                values.dedup();
+                let keep = Abs::Val(Val::Value(Value::set_from_sorted(values)));
+                if !self.restrict_to(*atom, &keep, changed) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The leaves of a maplet tree with their paths (`false` = left) and abstractions.
+    fn pattern_leaves(&mut self, e: &Expr, path: &mut Vec<bool>, out: &mut Vec<(Vec<bool>, Abs)>) {
+        if let ExprKind::Binary(crate::ir::BinaryOp::Maplet, a, b) = &e.kind {
+            path.push(false);
+            self.pattern_leaves(a, path, out);
+            path.pop();
+            path.push(true);
+            self.pattern_leaves(b, path, out);
+            path.pop();
+        } else {
+            out.push((path.clone(), self.abs_expr(e)));
+        }
+    }
+
     /// `l /: r`.
     pub(crate) fn narrow_not_member(
         &mut self,
@@ -141,7 +211,13 @@ impl Solver<'_, '_> {
     }
 
     /// Makes `x` a member (or not) of decomposed variable `var`; false on a wipe-out.
-    fn force_member(&mut self, var: VarId, x: &Value, member: bool, changed: &mut Vec<AtomId>) -> bool {
+    fn force_member(
+        &mut self,
+        var: VarId,
+        x: &Value,
+        member: bool,
+        changed: &mut Vec<AtomId>,
+    ) -> bool {
         match &self.model.vars[var].shape {
             Shape::Members { carrier, bits } => match carrier.binary_search(x) {
                 Ok(i) => {
@@ -200,7 +276,9 @@ impl Solver<'_, '_> {
                     let d = match &self.doms[at] {
                         Dom::Finite(_) => self.doms[at].retain(|v| keep.contains(v)),
                         Dom::Range(..) | Dom::Any => Some(Dom::finite(
-                            keep.into_iter().filter(|v| self.doms[at].contains(v)).collect(),
+                            keep.into_iter()
+                                .filter(|v| self.doms[at].contains(v))
+                                .collect(),
                         )),
                     };
                     if let Some(d) = d
@@ -231,7 +309,10 @@ impl Solver<'_, '_> {
         let d = match &self.doms[a] {
             Dom::Finite(_) => self.doms[a].retain(|v| set::contains(&ub, v)),
             Dom::Range(..) | Dom::Any => Some(Dom::finite(
-                ub.iter().filter(|v| self.doms[a].contains(v)).cloned().collect(),
+                ub.iter()
+                    .filter(|v| self.doms[a].contains(v))
+                    .cloned()
+                    .collect(),
             )),
         };
         match d {

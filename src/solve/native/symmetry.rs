@@ -51,14 +51,18 @@ impl Symmetry {
                     Shape::Scalar(a) if var.ty == given => scalars.push(*a),
                     Shape::Members { carrier, .. }
                         if var.ty == Type::set(given.clone())
-                            && carrier.len() == ctx.given_set(d, Default::default()).map_or(0, |g| g.len()) =>
+                            && carrier.len()
+                                == ctx.given_set(d, Default::default()).map_or(0, |g| g.len()) =>
                     {
                         subsets.push(v)
                     }
                     _ => reducible = false,
                 }
             }
-            if reducible && (scalars.is_empty() || subsets.is_empty()) && !(scalars.is_empty() && subsets.is_empty()) {
+            if reducible
+                && (scalars.is_empty() || subsets.is_empty())
+                && !(scalars.is_empty() && subsets.is_empty())
+            {
                 sets.push(DeferredSet {
                     name: d.clone(),
                     scalars,
@@ -84,10 +88,14 @@ impl Symmetry {
             .collect();
         used.sort_unstable();
         used.dedup();
-        let fresh = (0u32..).find(|i| used.binary_search(i).is_err()).unwrap_or(0);
+        let fresh = (0u32..)
+            .find(|i| used.binary_search(i).is_err())
+            .unwrap_or(0);
         values
             .iter()
-            .filter(|v| element_index(v).is_some_and(|i| i == fresh || used.binary_search(&i).is_ok()))
+            .filter(|v| {
+                element_index(v).is_some_and(|i| i == fresh || used.binary_search(&i).is_ok())
+            })
             .cloned()
             .collect()
     }
