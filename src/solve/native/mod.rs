@@ -32,6 +32,7 @@ pub(crate) fn solve(
     if model.failed {
         return Ok(true);
     }
+    let exhaustive = !model.clipped;
     let symmetry = if problem.symmetry {
         symmetry::Symmetry::of(ctx, &model)
     } else {
@@ -40,7 +41,7 @@ pub(crate) fn solve(
     let mut solver = Solver::new(ctx, &model, problem.env, symmetry);
     if let Propagation::Failed = solver.propagate(None)? {
         stats.nodes += 1;
-        return Ok(true);
+        return Ok(exhaustive);
     }
     // Witnesses of top-level existentials are search variables too: report each projection once.
     let projected = model.vars.len() > model.outputs;
@@ -88,5 +89,5 @@ pub(crate) fn solve(
         eprintln!("nodes {}", solver.nodes);
     }
     stats.nodes += solver.nodes;
-    Ok(!solver.incomplete)
+    Ok(exhaustive && !solver.incomplete)
 }

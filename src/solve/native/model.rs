@@ -96,6 +96,8 @@ pub(crate) struct Model<'p> {
     pub outputs: usize,
     /// A constraint already false before any search (its span explains an Unsat).
     pub failed: bool,
+    /// Some variable's candidates were cut to MININT..MAXINT: a missing solution proves nothing.
+    pub clipped: bool,
     /// Groups of atoms whose values must be pairwise distinct (injective functions, `card({..}) = n`).
     pub distinct: Vec<Vec<AtomId>>,
     /// The distinct groups each atom belongs to.
@@ -116,6 +118,8 @@ struct Builder<'c, 'p> {
     names: FxHashSet<Name>,
     /// Conjuncts (by address) that hold by construction of the atoms.
     entailed: FxHashSet<usize>,
+    /// A set variable's carrier was cut to MININT..MAXINT.
+    clipped: bool,
 }
 
 /// Builds the model of `vars` subject to `pred` given `env`.
@@ -143,6 +147,7 @@ pub(crate) fn build<'p>(
         conjuncts,
         names: all.iter().map(|v| v.name.clone()).collect(),
         entailed: FxHashSet::default(),
+        clipped: false,
     };
     b.compute_determined(&all);
     for v in &all {
@@ -178,6 +183,7 @@ pub(crate) fn build<'p>(
         by_name: b.by_name,
         outputs: vars.len(),
         failed,
+        clipped: b.clipped,
         distinct,
         distinct_of,
     })
@@ -383,10 +389,12 @@ impl<'p> Builder<'_, 'p> {
                     return Ok(shape);
                 }
             }
-            // Only a complete carrier: a type cut to MININT..MAXINT would lose solutions silently.
-            if let Ok((items, true)) = self.ctx.type_values(elem, v.span)
+            // The type's values as carrier; when the type has integers they are cut to MININT..MAXINT, and
+            // the model remembers that its search is incomplete (as ProB's enumeration warning).
+            if let Ok((items, complete)) = self.ctx.type_values(elem, v.span)
                 && items.len() <= MAX_CARRIER
             {
+                self.clipped |= !complete;
                 return Ok(self.members(items));
             }
         }
