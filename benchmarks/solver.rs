@@ -6,7 +6,7 @@ use bsolve::check::setup::setup_constants;
 use bsolve::check::{Model, Options};
 use bsolve::solve::Backend;
 use criterion::{Criterion, criterion_group, criterion_main};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Model, number of solutions asked for (`usize::MAX` = all), expected number found.
@@ -23,7 +23,7 @@ const CASES: &[(&str, usize, usize)] = &[
     ("Loop.mch", usize::MAX, 7),
 ];
 
-fn solve(path: &PathBuf, limit: usize) -> usize {
+fn solve(path: &Path, limit: usize) -> usize {
     let options = Options {
         backend: Backend::Native,
         ..Options::default()

@@ -63,31 +63,7 @@ pub(crate) fn solve(
             .collect();
         on_solution(main, &witnesses)
     };
-    if std::env::var("BSOLVE_DEBUG").is_ok() {
-        eprintln!(
-            "atoms {} constraints {} distinct {}",
-            model.initial.len(),
-            model.constraints.len(),
-            model.distinct.len()
-        );
-        for (i, d) in solver.doms.iter().enumerate() {
-            eprintln!(
-                "  atom {i} of {} size {}",
-                model.vars[model.owner[i]].name,
-                d.size()
-            );
-        }
-        for c in &model.constraints {
-            eprintln!(
-                "  constraint watches {:?} vars {:?} bindings {:?}",
-                c.watches, c.vars, c.bindings
-            );
-        }
-    }
     solver.search(&mut report)?;
-    if std::env::var("BSOLVE_DEBUG").is_ok() {
-        eprintln!("nodes {}", solver.nodes);
-    }
     stats.nodes += solver.nodes;
     Ok(exhaustive && !solver.incomplete)
 }

@@ -22,6 +22,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 pub(crate) type AtomId = usize;
+/// Values of a quantifier's bound variables at one instance.
+type Bindings = Vec<(Name, Value)>;
 pub(crate) type VarId = usize;
 
 /// The most carrier elements a set variable is decomposed into, and the most points of a function.
@@ -419,7 +421,7 @@ impl<'p> Builder<'_, 'p> {
         {
             return Some(Dom::range(lo.clone(), hi.clone()));
         }
-        self.known_finite(s).map(|items| Dom::Finite(items))
+        self.known_finite(s).map(Dom::Finite)
     }
 
     /// For `lo..hi` whose ends are known or variables with integer domains: the widest interval it can
@@ -574,11 +576,7 @@ impl<'p> Builder<'_, 'p> {
     /// depend on the search (then the instances are `P => Q` at each solution of P, and P holds there)
     /// or when the bound variables range over a small finite type.
     /// The flag is true when the points are the solutions of the guard P (not a superset).
-    fn instances(
-        &self,
-        xs: &[TypedName],
-        body: &'p Pred,
-    ) -> Option<(Vec<Vec<(Name, Value)>>, PredRef<'p>)> {
+    fn instances(&self, xs: &[TypedName], body: &'p Pred) -> Option<(Vec<Bindings>, PredRef<'p>)> {
         if xs.iter().any(|x| self.by_name.contains_key(&x.name)) {
             return None;
         }
@@ -608,7 +606,7 @@ impl<'p> Builder<'_, 'p> {
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
                         .collect();
                     let checked = if dependent.is_empty() {
-                        PredRef::Borrowed(&**q)
+                        PredRef::Borrowed(q)
                     } else {
                         PredRef::Shared(Arc::new(Pred::new(
                             PredKind::Implies(

@@ -48,6 +48,8 @@ pub(crate) struct Solver<'a, 'p> {
     pub operands: [crate::syntax::ast::Name; 2],
     pub symmetry: Option<Symmetry>,
     pub nodes: u64,
+    /// Complete assignments reached (solutions before projection and re-checking).
+    leaves: u64,
 }
 
 /// Why propagation stopped.
@@ -81,6 +83,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             operands: [OPERANDS[0].into(), OPERANDS[1].into()],
             symmetry,
             nodes: 0,
+            leaves: 0,
         };
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
@@ -222,9 +225,8 @@ impl<'a, 'p> Solver<'a, 'p> {
             Shape::Members { carrier, bits } => {
                 let mut items = Vec::new();
                 for (x, &b) in carrier.iter().zip(bits) {
-                    match self.doms[b].fixed()? {
-                        Value::Bool(true) => items.push(x.clone()),
-                        _ => {}
+                    if let Value::Bool(true) = self.doms[b].fixed()? {
+                        items.push(x.clone());
                     }
                 }
                 Some(Value::set_from_sorted(items))
@@ -391,26 +393,25 @@ impl<'a, 'p> Solver<'a, 'p> {
         let mut changed = Vec::new();
         if let [a] = unfixed[..]
             && self.doms[a].size() <= FILTER_LIMIT
+            && let Some(values) = self.doms[a].values().cloned()
         {
-            if let Some(values) = self.doms[a].values().cloned() {
-                let saved = self.doms[a].clone();
-                let mut keep = Vec::with_capacity(values.len());
-                for v in values.iter() {
-                    self.doms[a] = Dom::Finite(Arc::new(vec![v.clone()]));
-                    if self.status(ci)? != super::abs::Tri::False {
-                        keep.push(v.clone());
-                    }
+            let saved = self.doms[a].clone();
+            let mut keep = Vec::with_capacity(values.len());
+            for v in values.iter() {
+                self.doms[a] = Dom::Finite(Arc::new(vec![v.clone()]));
+                if self.status(ci)? != super::abs::Tri::False {
+                    keep.push(v.clone());
                 }
-                self.doms[a] = saved;
-                if keep.len() != values.len() {
-                    if keep.is_empty() {
-                        return Ok(None);
-                    }
-                    self.doms[a] = Dom::Finite(Arc::new(keep));
-                    changed.push(a);
-                }
-                return Ok(Some(changed));
             }
+            self.doms[a] = saved;
+            if keep.len() != values.len() {
+                if keep.is_empty() {
+                    return Ok(None);
+                }
+                self.doms[a] = Dom::Finite(Arc::new(keep));
+                changed.push(a);
+            }
+            return Ok(Some(changed));
         }
         let model = self.model;
         let c = &model.constraints[ci];
@@ -555,9 +556,17 @@ impl<'a, 'p> Solver<'a, 'p> {
                     return Ok(true);
                 }
             }
+            self.leaves += 1;
             return on_solution(&self.solution());
         };
+        // Witness atoms are labelled after the problem's variables (see `choose`): once one witness
+        // assignment completes a solution, other witnesses for the same values add nothing.
+        let witness = self.model.owner[a] >= self.model.outputs;
+        let leaves_before = self.leaves;
         for branch in self.branches(a)? {
+            if witness && self.leaves > leaves_before {
+                break;
+            }
             let saved = self.doms.clone();
             self.doms[a] = branch;
             let go_on = match self.propagate(Some(vec![a]))? {
@@ -575,7 +584,7 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// The unfixed atom to branch on: smallest domain first; atoms with unknown candidates last.
     /// Atoms with unknown candidates count by the candidates a constraint gives them now, or go last.
     fn choose(&mut self) -> Option<AtomId> {
-        let mut best: Option<(u64, usize, AtomId)> = None;
+        let mut best: Option<((bool, u64, usize), AtomId)> = None;
         for a in 0..self.doms.len() {
             if self.doms[a].fixed().is_some() {
                 continue;
@@ -589,14 +598,13 @@ impl<'a, 'p> Solver<'a, 'p> {
                 Dom::Finite(v) => v.len() as u64,
             };
             let degree = usize::MAX - self.model.watchers[a].len();
-            if best
-                .as_ref()
-                .is_none_or(|(s, g, _)| (size, degree) < (*s, *g))
-            {
-                best = Some((size, degree, a));
+            let witness = self.model.owner[a] >= self.model.outputs;
+            let key = (witness, size, degree);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, a));
             }
         }
-        best.map(|(_, _, a)| a)
+        best.map(|(_, a)| a)
     }
 
     /// The alternatives for atom `a`: single values, or halves of a wide interval.
@@ -611,22 +619,20 @@ impl<'a, 'p> Solver<'a, 'p> {
                 allowed.iter().map(single).collect()
             }
             Dom::Range(lo, hi) => {
+                // An open end is cut (incomplete search): both open, to MININT..MAXINT; one open, to a
+                // window as wide as MININT..MAXINT from the known end (`x > 99` still finds 100).
                 let settings = self.ctx.settings();
                 let (min, max) = (Int::from(&settings.minint), Int::from(&settings.maxint));
-                let lo_c = match lo {
-                    Some(l) => l.clone(),
-                    None => {
-                        self.incomplete = true;
-                        min.clone().min(hi.clone().unwrap_or(min.clone()))
-                    }
+                let width = max.sub(&min);
+                let (lo_c, hi_c) = match (lo, hi) {
+                    (Some(l), Some(h)) => (l.clone(), h.clone()),
+                    (Some(l), None) => (l.clone(), max.clone().max(l.add(&width))),
+                    (None, Some(h)) => (min.clone().min(h.sub(&width)), h.clone()),
+                    (None, None) => (min.clone(), max.clone()),
                 };
-                let hi_c = match hi {
-                    Some(h) => h.clone(),
-                    None => {
-                        self.incomplete = true;
-                        max.clone().max(lo_c.clone())
-                    }
-                };
+                if lo.is_none() || hi.is_none() {
+                    self.incomplete = true;
+                }
                 let mid = lo_c.add(&hi_c).div(&Int::from(2)).unwrap_or(lo_c.clone());
                 let mid = if mid < lo_c { lo_c.clone() } else { mid };
                 vec![
