@@ -155,6 +155,7 @@ pub(crate) fn build<'p>(
     for v in &all {
         b.add_var(v)?;
     }
+    b.bound_integers(&all);
     let mut constraints = Vec::new();
     let mut failed = false;
     for c in b.conjuncts.clone() {
@@ -308,6 +309,32 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         out
+    }
+
+    /// Narrows the integer atoms of scalar variables to the ranges the interval analysis derives from all
+    /// conjuncts (it may bound what no single typing conjunct does, e.g. `x < y & y : 1..5`).
+    fn bound_integers(&mut self, vars: &[TypedName]) {
+        let analysis =
+            crate::analysis::interval::analyse(self.ctx, vars, &self.conjuncts, &self.env);
+        if analysis.contradiction.is_some() {
+            // The search will find the contradiction itself; ranges mean nothing then.
+            return;
+        }
+        for (i, info) in analysis.vars.iter().enumerate() {
+            let Some(&v) = self.by_name.get(&vars[i].name) else {
+                continue;
+            };
+            if vars[i].ty != Type::Integer {
+                continue;
+            }
+            if let Shape::Scalar(a) = self.vars[v].shape {
+                let lo = info.int.lo.as_ref().map(crate::value::Int::from);
+                let hi = info.int.hi.as_ref().map(crate::value::Int::from);
+                if let Some(d) = self.initial[a].restrict_ints(lo.as_ref(), hi.as_ref()) {
+                    self.initial[a] = d;
+                }
+            }
+        }
     }
 
     fn new_atom(&mut self, dom: Dom) -> AtomId {
