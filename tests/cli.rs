@@ -1,30 +1,11 @@
 //! End-to-end tests of the `bsolve` command line on the bundled models: the answers a user sees, the exit
 //! codes, and clear errors on bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bsolve, model_arg as model};
+
 use serde_json::Value as Json;
-use std::path::PathBuf;
-
-fn model(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("models")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn bsolve(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("bsolve")
-        .expect("binary")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn bsolve_json(args: &[&str]) -> (i32, Json) {
     let mut all = args.to_vec();

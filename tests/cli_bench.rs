@@ -1,20 +1,10 @@
 //! End-to-end tests of `bsolve bench` on a tiny suite written to a temporary directory.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+mod common;
 
-fn bsolve(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("bsolve")
-        .expect("binary")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::bsolve;
+
+use std::path::{Path, PathBuf};
 
 /// A repository-like directory: `models/` with two machines and `benchmarks/suite.csv` naming them.
 fn tiny_repo(test: &str, suite_rows: &str) -> (PathBuf, String) {

@@ -1,31 +1,13 @@
 //! End-to-end tests of `bsolve solve` (one predicate, predicate files) and of the unsat-PROPERTIES and
 //! timeout answers of `bsolve setup-constants`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bsolve, model_arg as model};
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn model(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("models")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn bsolve(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("bsolve")
-        .expect("binary")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh directory for one test's files.
 fn temp_dir(test: &str) -> PathBuf {

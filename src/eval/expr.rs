@@ -352,18 +352,7 @@ impl Context {
                 let y = self.eval_value(b, env)?;
                 return Ok(value(Value::pair(x, y)));
             }
-            BinaryOp::Relation
-            | BinaryOp::TotalRelation
-            | BinaryOp::SurjRelation
-            | BinaryOp::TotalSurjRelation
-            | BinaryOp::PartialFunction
-            | BinaryOp::TotalFunction
-            | BinaryOp::PartialInjection
-            | BinaryOp::TotalInjection
-            | BinaryOp::PartialSurjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection => {
+            arrow if arrow.is_arrow() => {
                 let x = self.eval(a, env)?;
                 let y = self.eval(b, env)?;
                 return Ok(sym(SymbolicSet::Arrow(op, x, y)));

@@ -165,6 +165,27 @@ pub enum BinaryOp {
     Drop,
 }
 
+impl BinaryOp {
+    /// The relation and function arrows (`<->`, `-->`, `>->>`, ...).
+    pub fn is_arrow(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Relation
+                | BinaryOp::TotalRelation
+                | BinaryOp::SurjRelation
+                | BinaryOp::TotalSurjRelation
+                | BinaryOp::PartialFunction
+                | BinaryOp::TotalFunction
+                | BinaryOp::PartialInjection
+                | BinaryOp::TotalInjection
+                | BinaryOp::PartialSurjection
+                | BinaryOp::TotalSurjection
+                | BinaryOp::PartialBijection
+                | BinaryOp::TotalBijection
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinderKind {
     /// `{x . P | E}`.

@@ -9,6 +9,25 @@ use bsolve::types::{Formula, check_formula};
 use bsolve::value::Value;
 use std::path::PathBuf;
 
+/// A bundled model's path as a command-line argument.
+pub fn model_arg(name: &str) -> String {
+    model_path(name).display().to_string()
+}
+
+/// Runs the `bsolve` binary: exit code, stdout, stderr.
+pub fn bsolve(args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("bsolve")
+        .expect("binary")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 pub fn model_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("models")

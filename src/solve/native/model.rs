@@ -524,7 +524,7 @@ impl<'p> Builder<'_, 'p> {
                     .filter(|c| c.len() <= MAX_CARRIER)
                     .map(|c| self.members(c)))
             }
-            ExprKind::Binary(op, a, b) if is_arrow(*op) => {
+            ExprKind::Binary(op, a, b) if op.is_arrow() => {
                 let Some(from) = self.known_finite(a) else {
                     return Ok(None);
                 };
@@ -848,24 +848,6 @@ fn entailed_by_shape(op: CompareOp, s: &Expr) -> bool {
                     _
                 )
         )
-}
-
-fn is_arrow(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::Relation
-            | BinaryOp::TotalRelation
-            | BinaryOp::SurjRelation
-            | BinaryOp::TotalSurjRelation
-            | BinaryOp::PartialFunction
-            | BinaryOp::TotalFunction
-            | BinaryOp::PartialInjection
-            | BinaryOp::TotalInjection
-            | BinaryOp::PartialSurjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection
-    )
 }
 
 fn intersect(a: &Dom, b: &Dom) -> Dom {
