@@ -13,6 +13,7 @@ use super::sets::component;
 use super::symmetry::Symmetry;
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
+use crate::types::Type;
 use crate::value::{Int, Value};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -652,12 +653,25 @@ impl<'a, 'p> Solver<'a, 'p> {
             return Ok(values);
         }
         let v = self.model.owner[a];
-        let var = &self.model.vars[v];
-        let (items, complete) = self.ctx.type_values(&var.ty, var_span(self.model, v))?;
-        if !complete {
-            self.incomplete = true;
+        let ty = atom_type(&self.model.vars[v]);
+        let span = var_span(self.model, v);
+        match self.ctx.type_values(&ty, span) {
+            Ok((items, complete)) => {
+                self.incomplete |= !complete;
+                Ok((*items).clone())
+            }
+            // Too many sets to list: the small ones first, as far as the enumeration limit allows
+            // (typing-only constraints are usually met by the empty set). Incomplete.
+            Err(EvalError::Limit(d)) => match &ty {
+                Type::Set(elem) => {
+                    let (items, _) = self.ctx.type_values(elem, span)?;
+                    self.incomplete = true;
+                    Ok(small_subsets(&items, SMALL_SUBSETS))
+                }
+                _ => Err(EvalError::Limit(d)),
+            },
+            Err(e) => Err(e),
         }
-        Ok((*items).clone())
     }
 
     /// The candidates a constraint `x = E` or `x : S` (E, S evaluable now) gives atom `a`, if any, and
@@ -725,6 +739,46 @@ impl<'a, 'p> Solver<'a, 'p> {
         }
         Ok(None)
     }
+}
+
+/// How many candidates an atom of a set type too large to list gets (its smallest subsets).
+const SMALL_SUBSETS: usize = 4096;
+
+/// The type of an atom's values: the variable's for a scalar, BOOL for a membership bit, the range type
+/// for a function image.
+fn atom_type(var: &super::model::SearchVar) -> Type {
+    match (&var.shape, &var.ty) {
+        (Shape::Scalar(_), ty) => ty.clone(),
+        (Shape::Members { .. }, _) => Type::Bool,
+        (Shape::Function { .. }, Type::Set(pair)) => match &**pair {
+            Type::Pair(_, range) => (**range).clone(),
+            other => other.clone(),
+        },
+        (Shape::Function { .. }, ty) => ty.clone(),
+    }
+}
+
+/// Subsets of `items` by increasing size, at most `limit` of them.
+fn small_subsets(items: &[Value], limit: usize) -> Vec<Value> {
+    let mut out = vec![Value::empty_set()];
+    let mut layer: Vec<Vec<usize>> = vec![Vec::new()];
+    while out.len() < limit && !layer.is_empty() {
+        let mut next = Vec::new();
+        for subset in &layer {
+            let from = subset.last().map_or(0, |&i| i + 1);
+            for i in from..items.len() {
+                let mut bigger = subset.clone();
+                bigger.push(i);
+                out.push(Value::set_from_sorted(bigger.iter().map(|&k| items[k].clone()).collect()));
+                next.push(bigger);
+                if out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+        layer = next;
+    }
+    out
 }
 
 /// Where variable `name` sits in a maplet pattern (`false` = left, `true` = right); empty when the
