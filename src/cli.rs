@@ -522,6 +522,7 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         }
         Err(d) => return Err(d),
     };
+    print_solver_stats(model, g);
     if result.solutions.is_empty() && result.complete {
         return report_no_constants(model, g, result.elapsed);
     }
@@ -770,6 +771,7 @@ fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> 
     if g.verbose {
         eprintln!("time: {:.1} ms", solved.elapsed.as_secs_f64() * 1000.0);
     }
+    print_solver_stats(model, g);
     Ok(exit)
 }
 
@@ -816,6 +818,15 @@ fn cmd_bench(suite: &Path, backends: &str, out: &Path) -> Result<Exit, Diagnosti
     } else {
         Exit::Holds
     })
+}
+
+/// With -v: the solver's effort, and the solutions a backend proposed that the interpreter rejected (each
+/// one a backend bug; the answer is then not claimed complete).
+fn print_solver_stats(model: &Model, g: &Global) {
+    if g.verbose && !g.json {
+        let (nodes, rejected) = model.context.solver_stats();
+        eprintln!("solver: {nodes} search nodes, {rejected} solutions rejected by the re-check");
+    }
 }
 
 /// With -v: the limits that can change a verdict (ARCHITECTURE: no silent bounds).

@@ -278,3 +278,14 @@ fn mc_says_when_operation_parameters_were_cut() {
         "{json}"
     );
 }
+
+#[test]
+fn verbose_reports_the_solver_effort_and_rejected_solutions() {
+    let (code, _, err) = bsolve(&["-v", "setup-constants", &model("SendMoreMoney.mch")]);
+    assert_eq!(code, 0);
+    assert!(err.contains("search nodes"), "{err}");
+    assert!(
+        err.contains("0 solutions rejected by the re-check"),
+        "{err}"
+    );
+}

@@ -26,6 +26,9 @@ pub struct Context {
     /// every search loop, reset per question. Atomic so the check costs a load when no deadline is set.
     deadline: AtomicU64,
     epoch: Instant,
+    /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
+    solver_nodes: AtomicU64,
+    solver_rejected: AtomicU64,
 }
 
 impl Context {
@@ -74,6 +77,8 @@ impl Context {
             defaulted,
             deadline: AtomicU64::new(0),
             epoch: Instant::now(),
+            solver_nodes: AtomicU64::new(0),
+            solver_rejected: AtomicU64::new(0),
         })
     }
 
@@ -116,6 +121,21 @@ impl Context {
         } else {
             Ok(())
         }
+    }
+
+    /// Adds one solver call's statistics to the totals.
+    pub fn record_solver_stats(&self, nodes: u64, rejected: usize) {
+        self.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
+        self.solver_rejected
+            .fetch_add(rejected as u64, Ordering::Relaxed);
+    }
+
+    /// Search nodes visited and solutions rejected by the interpreter's re-check, over all solver calls.
+    pub fn solver_stats(&self) -> (u64, u64) {
+        (
+            self.solver_nodes.load(Ordering::Relaxed),
+            self.solver_rejected.load(Ordering::Relaxed),
+        )
     }
 
     /// Whether `name` is a given set or an enumerated element.

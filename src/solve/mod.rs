@@ -136,6 +136,7 @@ pub fn stream(
         && !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred));
     stats.rejected = rejected;
     stats.elapsed = start.elapsed();
+    ctx.record_solver_stats(stats.nodes, rejected);
     // A backend that proposed a wrong solution cannot be trusted to have missed none.
     Ok((complete && rejected == 0, stats))
 }

@@ -769,7 +769,9 @@ fn small_subsets(items: &[Value], limit: usize) -> Vec<Value> {
             for i in from..items.len() {
                 let mut bigger = subset.clone();
                 bigger.push(i);
-                out.push(Value::set_from_sorted(bigger.iter().map(|&k| items[k].clone()).collect()));
+                out.push(Value::set_from_sorted(
+                    bigger.iter().map(|&k| items[k].clone()).collect(),
+                ));
                 next.push(bigger);
                 if out.len() >= limit {
                     return out;
