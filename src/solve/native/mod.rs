@@ -28,7 +28,13 @@ pub(crate) fn solve(
     on_solution: &mut super::Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    let model = model::build(ctx, problem.vars, problem.pred, problem.env)?;
+    let model = model::build(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        problem.sizes_matter,
+    )?;
     if model.failed {
         return Ok(true);
     }
@@ -39,6 +45,9 @@ pub(crate) fn solve(
         None
     };
     let mut solver = Solver::new(ctx, &model, problem.env, symmetry);
+    // Guessing small sets for unknowns too large to enumerate helps a user's question; inside the model
+    // checker's per-state choices it would only multiply partial transitions.
+    solver.guess_small_sets = problem.sizes_matter;
     if let Propagation::Failed = solver.propagate(None)? {
         stats.nodes += 1;
         return Ok(exhaustive);

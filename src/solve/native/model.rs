@@ -100,6 +100,8 @@ pub(crate) struct Model<'p> {
     pub failed: bool,
     /// Some variable's candidates were cut to MININT..MAXINT: a missing solution proves nothing.
     pub clipped: bool,
+    /// Per atom: label it after all others.
+    pub late: Vec<bool>,
     /// Groups of atoms whose values must be pairwise distinct (injective functions, `card({..}) = n`).
     pub distinct: Vec<Vec<AtomId>>,
     /// The distinct groups each atom belongs to.
@@ -122,6 +124,11 @@ struct Builder<'c, 'p> {
     entailed: FxHashSet<usize>,
     /// A set variable's carrier was cut to MININT..MAXINT.
     clipped: bool,
+    /// Atoms to label after all others (membership bits over a cut carrier).
+    late: Vec<AtomId>,
+    /// Whether set variables over types with integers may be guessed within a cut carrier (for users'
+    /// questions; not for the model checker's per-state choices, where it multiplies partial searches).
+    guess: bool,
 }
 
 /// Builds the model of `vars` subject to `pred` given `env`.
@@ -130,6 +137,7 @@ pub(crate) fn build<'p>(
     vars: &[TypedName],
     pred: &'p Pred,
     env: &Env,
+    guess: bool,
 ) -> Result<Model<'p>, EvalError> {
     let mut conjuncts = Vec::new();
     let mut witnesses = Vec::new();
@@ -150,6 +158,8 @@ pub(crate) fn build<'p>(
         names: all.iter().map(|v| v.name.clone()).collect(),
         entailed: FxHashSet::default(),
         clipped: false,
+        late: Vec::new(),
+        guess,
     };
     b.compute_determined(&all);
     for v in &all {
@@ -163,6 +173,10 @@ pub(crate) fn build<'p>(
             continue;
         }
         failed |= b.instantiate(c, &mut constraints)?;
+    }
+    let mut late = vec![false; b.initial.len()];
+    for &a in &b.late {
+        late[a] = true;
     }
     let distinct = b.distinct_groups();
     let mut distinct_of = vec![Vec::new(); b.initial.len()];
@@ -187,6 +201,7 @@ pub(crate) fn build<'p>(
         outputs: vars.len(),
         failed,
         clipped: b.clipped,
+        late,
         distinct,
         distinct_of,
     })
@@ -422,9 +437,16 @@ impl<'p> Builder<'_, 'p> {
             // the model remembers that its search is incomplete (as ProB's enumeration warning).
             if let Ok((items, complete)) = self.ctx.type_values(elem, v.span)
                 && items.len() <= MAX_CARRIER
+                && (complete || self.guess)
             {
                 self.clipped |= !complete;
-                return Ok(self.members(items));
+                let first = self.initial.len();
+                let shape = self.members(items);
+                if !complete {
+                    // Guessed bits go last: constraints that define the set usually fix them first.
+                    self.late.extend(first..self.initial.len());
+                }
+                return Ok(shape);
             }
         }
         let mut dom = self.type_domain(&v.ty, v);

@@ -51,6 +51,10 @@ pub(crate) struct Solver<'a, 'p> {
     pub nodes: u64,
     /// Complete assignments reached (solutions before projection and re-checking).
     leaves: u64,
+    /// Whether this is a user's question (not a model-checking choice): atoms of set types too large to
+    /// list may try their smallest subsets, and half-open integers search a window from their known end
+    /// (both incomplete).
+    pub guess_small_sets: bool,
 }
 
 /// Why propagation stopped.
@@ -85,6 +89,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             symmetry,
             nodes: 0,
             leaves: 0,
+            guess_small_sets: false,
         };
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
@@ -600,7 +605,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             };
             let degree = usize::MAX - self.model.watchers[a].len();
             let witness = self.model.owner[a] >= self.model.outputs;
-            let key = (witness, size, degree);
+            let key = (witness || self.model.late[a], size, degree);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, a));
             }
@@ -625,10 +630,20 @@ impl<'a, 'p> Solver<'a, 'p> {
                 let settings = self.ctx.settings();
                 let (min, max) = (Int::from(&settings.minint), Int::from(&settings.maxint));
                 let width = max.sub(&min);
+                // The model checker's choices keep ProB's MININT..MAXINT cut (operation parameters).
+                let width = if self.guess_small_sets {
+                    width
+                } else {
+                    Int::zero()
+                };
+                // ProB's cut where it leaves something (same solutions and counts as ProB); the window
+                // only where MININT..MAXINT misses the domain entirely.
                 let (lo_c, hi_c) = match (lo, hi) {
                     (Some(l), Some(h)) => (l.clone(), h.clone()),
-                    (Some(l), None) => (l.clone(), max.clone().max(l.add(&width))),
-                    (None, Some(h)) => (min.clone().min(h.sub(&width)), h.clone()),
+                    (Some(l), None) if *l <= max => (l.clone(), max.clone()),
+                    (Some(l), None) => (l.clone(), l.add(&width)),
+                    (None, Some(h)) if *h >= min => (min.clone(), h.clone()),
+                    (None, Some(h)) => (h.sub(&width), h.clone()),
                     (None, None) => (min.clone(), max.clone()),
                 };
                 if lo.is_none() || hi.is_none() {
@@ -663,7 +678,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             // Too many sets to list: the small ones first, as far as the enumeration limit allows
             // (typing-only constraints are usually met by the empty set). Incomplete.
             Err(EvalError::Limit(d)) => match &ty {
-                Type::Set(elem) => {
+                Type::Set(elem) if self.guess_small_sets => {
                     let (items, _) = self.ctx.type_values(elem, span)?;
                     self.incomplete = true;
                     Ok(small_subsets(&items, SMALL_SUBSETS))
