@@ -8,7 +8,7 @@
 //! `count`; alternatives are separated by `|` (e.g. `10|1080`: with and without the deferred-set symmetry
 //! reduction a backend may apply). Times include parsing and type checking.
 
-use super::{Model, Options};
+use super::{Model, Options, csv_table};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, EvalError};
 use crate::ir::{Pred, PredKind, TypedName};
@@ -134,40 +134,25 @@ impl Row {
 
 /// Reads a suite file.
 pub fn read_suite(path: &Path) -> Result<Vec<Case>, Diagnostic> {
-    let file_error = |m: String| Diagnostic::new(DiagKind::File, Span::default(), m);
     let root = path
         .parent()
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| file_error(format!("{}: {e}", path.display())))?
-        .clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| file_error(format!("{}: no `{name}` column", path.display())))
-    };
-    let [name, model, command, expected, timeout] =
-        ["name", "model", "command", "expected", "timeout_ms"].map(column);
-    let (name, model, command, expected, timeout) = (name?, model?, command?, expected?, timeout?);
+    let mut builder = csv::ReaderBuilder::new();
+    builder.comment(Some(b'#')).trim(csv::Trim::All);
+    let (mut reader, [name, model, command, expected, timeout]) = csv_table::open(
+        &builder,
+        path,
+        ["name", "model", "command", "expected", "timeout_ms"],
+    )?;
     let mut cases = vec![];
     for (line, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        let record = record.map_err(|e| csv_table::file_error(path, e))?;
         let field = |i: usize| record.get(i).unwrap_or("");
         let bad = |what: &str| {
-            file_error(format!(
-                "{}: row {}: {what}",
-                path.display(),
-                line + 2 // the header is line 1
-            ))
+            // The header is line 1.
+            csv_table::file_error(path, format!("row {}: {what}", line + 2))
         };
         let command = match field(command) {
             "first" => BenchCommand::First,

@@ -2,6 +2,7 @@
 //! stages, `solve`). They return plain result structs; `report` turns them into text, JSON and exit codes.
 
 pub mod bench;
+mod csv_table;
 pub mod evaluate;
 pub mod mc;
 pub mod model;

@@ -6,7 +6,7 @@
 //! INVARIANT are *not* added: the predicate is decided on its own, as ProB's predicate corpus poses it.
 
 use super::setup::Assignment;
-use super::{Model, Options};
+use super::{Model, Options, csv_table};
 use crate::diag::{DiagKind, Diagnostic, Span, register_source};
 use crate::eval::Env;
 use crate::ir::TypedName;
@@ -136,13 +136,11 @@ pub struct Item {
 /// context of `file`; or a CSV file (`.csv`) with `model` and `predicate` columns, each model relative to
 /// the directory `models/` next to the CSV file.
 pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Diagnostic> {
-    let file_error = |m: String| Diagnostic::new(DiagKind::File, Span::default(), m);
     let is_csv = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     if !is_csv {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| csv_table::file_error(path, e))?;
         return Ok(text
             .lines()
             .map(str::trim)
@@ -167,22 +165,11 @@ pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Dia
         ));
     }
     let models = path.parent().unwrap_or(Path::new(".")).join("models");
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| file_error(format!("{}: {e}", path.display())))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| file_error(format!("{}: {e}", path.display())))?
-        .clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| file_error(format!("{}: no `{name}` column", path.display())))
-    };
-    let (model, predicate) = (column("model")?, column("predicate")?);
+    let (mut reader, [model, predicate]) =
+        csv_table::open(&csv::ReaderBuilder::new(), path, ["model", "predicate"])?;
     let mut items = vec![];
     for (index, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| file_error(format!("{}: {e}", path.display())))?;
+        let record = record.map_err(|e| csv_table::file_error(path, e))?;
         let name = record.get(model).unwrap_or("").trim();
         items.push(Item {
             index,
