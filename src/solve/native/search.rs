@@ -106,9 +106,7 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Like `constant_value`, for a sub-predicate.
     pub(crate) fn constant_truth(&mut self, p: &Pred) -> Option<super::abs::Tri> {
-        let vars = self.free_vars_of(p as *const Pred as usize, || {
-            free_names::of_pred(p).into_iter().collect()
-        });
+        let vars = self.pred_vars(p);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
         }
@@ -127,9 +125,7 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// The value of a sub-expression of the current constraint that depends only on the constraint's
     /// bindings and variables fixed before the search: computed once per constraint.
     pub(crate) fn constant_value(&mut self, e: &Expr) -> Option<Abs> {
-        let vars = self.free_vars_of(e as *const Expr as usize, || {
-            free_names::of_expr(e).into_iter().collect()
-        });
+        let vars = self.expr_vars(e);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
         }
@@ -204,6 +200,20 @@ impl<'a, 'p> Solver<'a, 'p> {
         vars
     }
 
+    /// The search variables free in an expression (cached by node).
+    fn expr_vars(&mut self, e: &Expr) -> Arc<[VarId]> {
+        self.free_vars_of(e as *const Expr as usize, || {
+            free_names::of_expr(e).into_iter().collect()
+        })
+    }
+
+    /// The search variables free in a predicate (cached by node).
+    fn pred_vars(&mut self, p: &Pred) -> Arc<[VarId]> {
+        self.free_vars_of(p as *const Pred as usize, || {
+            free_names::of_pred(p).into_iter().collect()
+        })
+    }
+
     pub(crate) fn expr_is_fixed(&mut self, e: &Expr) -> bool {
         if matches!(
             e.kind,
@@ -211,16 +221,12 @@ impl<'a, 'p> Solver<'a, 'p> {
         ) {
             return true;
         }
-        let vars = self.free_vars_of(e as *const Expr as usize, || {
-            free_names::of_expr(e).into_iter().collect()
-        });
+        let vars = self.expr_vars(e);
         vars.iter().all(|&v| self.var_is_fixed(v))
     }
 
     pub(crate) fn pred_is_fixed(&mut self, p: &Pred) -> bool {
-        let vars = self.free_vars_of(p as *const Pred as usize, || {
-            free_names::of_pred(p).into_iter().collect()
-        });
+        let vars = self.pred_vars(p);
         vars.iter().all(|&v| self.var_is_fixed(v))
     }
 
