@@ -108,8 +108,24 @@ enum NodeKey {
 
 struct Node {
     key: NodeKey,
-    /// Predecessor and the step that led here (for traces).
-    parent: Option<(u32, Step)>,
+    /// Predecessor and the edge that led here (for traces).
+    parent: Option<(u32, Edge)>,
+}
+
+/// What labels an edge: kept small because every node stores the one it was found by; the trace's
+/// `Step`s (names, changed variables) are built from it only when a trace is printed.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Label {
+    SetupConstants,
+    Initialisation,
+    Operation(u32),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Edge {
+    label: Label,
+    params: Vec<Value>,
+    outputs: Vec<Value>,
 }
 
 struct Explorer<'m> {
@@ -120,7 +136,8 @@ struct Explorer<'m> {
     setups: Vec<Arc<Vec<Value>>>,
     nodes: Vec<Node>,
     index: FxHashMap<NodeKey, u32>,
-    edges: FxHashSet<(u32, String, Vec<Value>, u32)>,
+    /// Distinct edges: source, operation (or setup/initialisation), parameters, target.
+    edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
     processed: usize,
     partial_enumeration: bool,
@@ -250,13 +267,11 @@ impl<'m> Explorer<'m> {
                 None,
             )));
         }
-        let names = constant_names(self.model);
         for values in found.solutions {
             let setup = self.setups.len() as u32;
-            let changed = names.iter().cloned().zip(values.iter().cloned()).collect();
             self.setups.push(Arc::new(values));
-            let step = step("SETUP_CONSTANTS", vec![], vec![], changed);
-            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), step, vec![]);
+            let edge = Edge::plain(Label::SetupConstants);
+            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), edge);
             if new {
                 let env = self.env(setup, None);
                 if let Some(v) = self.check_static_assertions(&env)? {
@@ -281,14 +296,9 @@ impl<'m> Explorer<'m> {
             return Ok(Some((Verdict::NoInitialisation, Some(from))));
         }
         for state in states {
-            let changed = self.variable_assignment(&state.values, None);
-            let step = step("INITIALISATION", vec![], vec![], changed);
-            let (id, new) = self.add_edge(
-                from,
-                NodeKey::State(setup, Arc::new(state.values)),
-                step,
-                vec![],
-            );
+            let edge = Edge::plain(Label::Initialisation);
+            let (id, new) =
+                self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), edge);
             if new && let Some(v) = self.check_state(id)? {
                 return Ok(Some((v, Some(id))));
             }
@@ -329,26 +339,14 @@ impl<'m> Explorer<'m> {
             }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
-        let machine = self.model.machine();
         for t in transitions {
-            let op = &machine.operations[t.operation];
-            let params = op
-                .params
-                .iter()
-                .map(|p| p.name.clone())
-                .zip(t.params.iter().cloned())
-                .collect();
-            let outputs = op
-                .outputs
-                .iter()
-                .map(|p| p.name.clone())
-                .zip(t.outputs.iter().cloned())
-                .collect();
-            let changed = self.variable_assignment(&t.target.values, Some(vars));
-            let label_args = t.params.clone();
-            let step = step(&op.name, params, outputs, changed);
+            let edge = Edge {
+                label: Label::Operation(t.operation as u32),
+                params: t.params,
+                outputs: t.outputs,
+            };
             let key = NodeKey::State(setup, Arc::new(t.target.values));
-            let (id, new) = self.add_edge(node, key, step, label_args);
+            let (id, new) = self.add_edge(node, key, edge);
             if new && let Some(v) = self.check_state(id)? {
                 return Ok(Some((v, Some(id))));
             }
@@ -417,14 +415,14 @@ impl<'m> Explorer<'m> {
             .into_iter()
             .zip(self.setups[setup as usize].iter())
         {
-            env = env.with(name, value.clone());
+            env.bind(name, value.clone());
         }
         if let Some(vars) = vars {
             for (v, value) in self.model.machine().variables.iter().zip(vars.iter()) {
-                env = env.with(v.name.clone(), value.clone());
+                env.bind(v.name.clone(), value.clone());
             }
         }
-        env
+        env.freeze()
     }
 
     /// Variables and their new values; with `before`, only those that changed.
@@ -439,7 +437,7 @@ impl<'m> Explorer<'m> {
             .collect()
     }
 
-    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Step)>) -> (u32, bool) {
+    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Edge)>) -> (u32, bool) {
         if let Some(&id) = self.index.get(&key) {
             return (id, false);
         }
@@ -450,31 +448,78 @@ impl<'m> Explorer<'m> {
         (id, true)
     }
 
-    /// Adds the edge `from --step--> key` (and the node, if new).
-    fn add_edge(&mut self, from: u32, key: NodeKey, step: Step, args: Vec<Value>) -> (u32, bool) {
-        let label = step.label.clone();
-        let (id, new) = self.add_node(key, Some((from, step)));
-        self.edges.insert((from, label, args, id));
+    /// Adds the edge `from --edge--> key` (and the node, if new).
+    fn add_edge(&mut self, from: u32, key: NodeKey, edge: Edge) -> (u32, bool) {
+        let (label, params) = (edge.label.clone(), edge.params.clone());
+        let (id, new) = self.add_node(key, Some((from, edge)));
+        self.edges.insert((from, label, params, id));
         (id, new)
     }
 
     fn trace_to(&self, mut node: u32) -> Vec<Step> {
         let mut steps = vec![];
-        while let Some((parent, step)) = &self.nodes[node as usize].parent {
-            steps.push(step.clone());
+        while let Some((parent, edge)) = &self.nodes[node as usize].parent {
+            steps.push(self.step(*parent, edge, node));
             node = *parent;
         }
         steps.reverse();
         steps
     }
+
+    /// The printable step of the edge `from --edge--> to`.
+    fn step(&self, from: u32, edge: &Edge, to: u32) -> Step {
+        let machine = self.model.machine();
+        let named = |names: &[crate::ir::TypedName], values: &[Value]| -> Assignment {
+            names
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(values.iter().cloned())
+                .collect()
+        };
+        let before = match &self.nodes[from as usize].key {
+            NodeKey::State(_, vars) => Some(vars),
+            _ => None,
+        };
+        let (label, params, outputs, changed) = match (&edge.label, &self.nodes[to as usize].key) {
+            (Label::SetupConstants, NodeKey::Setup(setup)) => {
+                let names = constant_names(self.model);
+                let values = &self.setups[*setup as usize];
+                let changed = names.into_iter().zip(values.iter().cloned()).collect();
+                ("SETUP_CONSTANTS".to_string(), vec![], vec![], changed)
+            }
+            (Label::Operation(k), NodeKey::State(_, vars)) => {
+                let op = &machine.operations[*k as usize];
+                (
+                    op.name.to_string(),
+                    named(&op.params, &edge.params),
+                    named(&op.outputs, &edge.outputs),
+                    self.variable_assignment(vars, before),
+                )
+            }
+            (_, NodeKey::State(_, vars)) => (
+                "INITIALISATION".to_string(),
+                vec![],
+                vec![],
+                self.variable_assignment(vars, None),
+            ),
+            _ => ("INITIALISATION".to_string(), vec![], vec![], vec![]),
+        };
+        Step {
+            label,
+            params,
+            outputs,
+            changed,
+        }
+    }
 }
 
-fn step(label: &str, params: Assignment, outputs: Assignment, changed: Assignment) -> Step {
-    Step {
-        label: label.to_string(),
-        params,
-        outputs,
-        changed,
+impl Edge {
+    fn plain(label: Label) -> Edge {
+        Edge {
+            label,
+            params: vec![],
+            outputs: vec![],
+        }
     }
 }
 
