@@ -46,7 +46,7 @@ pub(crate) fn solve(
             crate::ir::ExprKind::Var(n) if n == name => r,
             _ => l,
         };
-        match ctx.eval_value(&**defining, &mut env) {
+        match ctx.eval_value(defining, &mut env) {
             Ok(v) => {
                 env.bind(name.clone(), v.clone());
                 values[d.var] = Some(v);
