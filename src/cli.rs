@@ -260,6 +260,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             workers,
         } => {
             let model = Model::load(file, &options)?;
+            // The budget also bounds each constraint-solving call (a constant setup, an ANY).
+            start_clock(&model, g);
             let mc_options = McOptions {
                 max_states: *max_states,
                 timeout: g.timeout.map(Duration::from_millis),

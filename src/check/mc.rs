@@ -199,9 +199,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         partial_enumeration: false,
         static_assertions,
         dynamic_assertions,
-        workers: options.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        }),
+        workers: options
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         progress: options.progress.then(progress_bar),
     };
     let (verdict, at) = explorer.run(start);
@@ -347,7 +347,9 @@ impl<'m> Explorer<'m> {
         std::thread::scope(|scope| {
             let handles: Vec<_> = batch
                 .chunks(chunk)
-                .map(|part| scope.spawn(move || part.iter().map(|&n| expand_one(n)).collect::<Vec<_>>()))
+                .map(|part| {
+                    scope.spawn(move || part.iter().map(|&n| expand_one(n)).collect::<Vec<_>>())
+                })
                 .collect();
             handles
                 .into_iter()

@@ -51,10 +51,9 @@ pub(crate) fn solve(
                 env.bind(name.clone(), v.clone());
                 values[d.var] = Some(v);
             }
-            // E is ill-defined whatever the other variables are: so is the predicate, which has no
-            // solution.
-            Err(EvalError::WellDefinedness(_)) => return Ok(Some(true)),
-            Err(e) => return Err(e),
+            // An ill-defined or unevaluable E (an infinite comprehension, a partial operator inside
+            // one) is left to the solver, which keeps such values symbolic or reports why not.
+            Err(_) => return Ok(None),
         }
     }
     stats.nodes += 1;
@@ -71,10 +70,62 @@ pub(crate) fn solve(
         }
         match ctx.eval_pred(c, &env) {
             Ok(true) => {}
-            Ok(false) | Err(EvalError::WellDefinedness(_)) => return Ok(Some(true)),
-            Err(e) => return Err(e),
+            Ok(false) => return Ok(Some(true)),
+            Err(_) => return Ok(None),
         }
     }
     on_solution(&values, &[])?;
     Ok(Some(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::test_formula::Formula;
+    use crate::eval::Env;
+
+    /// The candidates proposed for `text` (its free identifiers are the variables), and whether the
+    /// problem was answered here at all.
+    fn answer(text: &str) -> Option<Vec<Vec<Value>>> {
+        let f = Formula::parse(text);
+        let env = Env::new();
+        let problem = Problem::new(&f.vars, &f.pred, &env);
+        let mut found = Vec::new();
+        let answered = solve(
+            &f.model.context,
+            &problem,
+            &mut |values, _| {
+                found.push(values.to_vec());
+                Ok(true)
+            },
+            &mut Stats::default(),
+        )
+        .expect("no evaluation error");
+        answered.map(|exhaustive| {
+            assert!(exhaustive);
+            found
+        })
+    }
+
+    #[test]
+    fn chains_of_definitions_give_the_one_candidate() {
+        let found = answer("y = x * 2 & x = 20 & y > 30").expect("determined");
+        assert_eq!(found.len(), 1);
+        assert!(found[0].contains(&Value::int(40)));
+        assert!(found[0].contains(&Value::int(20)));
+    }
+
+    #[test]
+    fn a_false_remaining_conjunct_means_no_solution() {
+        assert_eq!(answer("x = 20 & x < 10"), Some(vec![]));
+    }
+
+    #[test]
+    fn undetermined_or_unevaluable_problems_are_left_to_the_solver() {
+        assert_eq!(answer("x : 1..3 & y = x"), None);
+        // Ill-defined definitions are the solver's to judge.
+        assert_eq!(answer("x = 1 / 0"), None);
+        // An existential needs the solver's witnesses.
+        assert_eq!(answer("x = 2 & #z.(z : 1..x & z > 1)"), None);
+    }
 }
