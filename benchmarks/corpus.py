@@ -115,7 +115,9 @@ def prob_verdict(row):
     return None
 
 
-STATUS = {"DEADLOCK": "deadlock", "INVARIANT VIOLATION": "invariant", "NO ERROR FOUND": "none"}
+# ProB records a machine without constant setup or initial state as deadlocked in its root node.
+STATUS = {"DEADLOCK": "deadlock", "INVARIANT VIOLATION": "invariant", "NO ERROR FOUND": "none",
+          "NO CONSTANT SETUP": "deadlock", "NO INITIALISATION": "deadlock"}
 FOCUS = {"deadlock": ["--no-inv", "--no-assertions"], "invariant": ["--no-deadlock", "--no-assertions"]}
 
 
