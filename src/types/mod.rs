@@ -54,6 +54,17 @@ impl Type {
             _ => None,
         }
     }
+
+    /// Whether the type has finitely many values: no INTEGER or STRING anywhere in it.
+    pub fn is_finite(&self) -> bool {
+        match self {
+            Type::Integer | Type::String | Type::Var(_) => false,
+            Type::Bool | Type::Given(_) => true,
+            Type::Set(t) => t.is_finite(),
+            Type::Pair(a, b) => a.is_finite() && b.is_finite(),
+            Type::Struct(fields) => fields.iter().all(|(_, t)| t.is_finite()),
+        }
+    }
 }
 
 impl fmt::Display for Type {

@@ -499,6 +499,8 @@ impl<'p> Builder<'_, 'p> {
     fn type_domain(&self, ty: &Type, v: &TypedName) -> Dom {
         match ty {
             Type::Integer => Dom::Range(None, None),
+            // Listing a type with integers inside only to find it incomplete would cost a power set.
+            _ if !ty.is_finite() => Dom::Any,
             _ => match self.ctx.type_values(ty, v.span) {
                 Ok((items, true)) if items.len() <= self.ctx.settings().enumeration_limit => {
                     Dom::Finite(items)

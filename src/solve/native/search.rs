@@ -12,7 +12,7 @@ use super::model::{AtomId, Model, Shape, VarId};
 use super::sets::component;
 use super::symmetry::Symmetry;
 use crate::eval::{Context, Env, EvalError};
-use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
 use crate::types::Type;
 use crate::value::{Int, Value};
 use rustc_hash::FxHashMap;
@@ -714,6 +714,12 @@ impl<'a, 'p> Solver<'a, 'p> {
                 CompareOp::Eq => vec![(l, r), (r, l)],
                 _ => vec![(l, r)],
             };
+            if *op == CompareOp::Eq
+                && matches!(model.vars[v].shape, Shape::Scalar(_))
+                && let Some(values) = self.split_candidates(ci, &name, l, r)?
+            {
+                return Ok(Some((values, true)));
+            }
             for (x, e) in candidates {
                 // `x = E`, `x : S`, or x inside a maplet pattern `(y |-> x) : S`.
                 let Some(path) = component_path(x, &name) else {
@@ -757,6 +763,56 @@ impl<'a, 'p> Solver<'a, 'p> {
                     }
                 }
             }
+        }
+        Ok(None)
+    }
+}
+
+impl Solver<'_, '_> {
+    /// For `E = x ^ B` or `E = A ^ x` (either side), E a sequence evaluable now: x is a prefix (a
+    /// suffix) of E, so E's prefixes (suffixes) are all of x's candidates — a split of a known sequence
+    /// instead of an enumeration of `seq(S)`.
+    fn split_candidates(
+        &mut self,
+        ci: usize,
+        name: &str,
+        l: &Expr,
+        r: &Expr,
+    ) -> Result<Option<Vec<Value>>, EvalError> {
+        for (whole, concat) in [(l, r), (r, l)] {
+            let ExprKind::Binary(BinaryOp::Concat, a, b) = &concat.kind else {
+                continue;
+            };
+            let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+            let prefix = match (is_var(a), is_var(b)) {
+                (true, _) => true,
+                (false, true) => false,
+                _ => continue,
+            };
+            self.enter(ci);
+            if !self.expr_is_fixed(whole) {
+                continue;
+            }
+            let Ok(value) = self.eval_val(whole) else {
+                continue;
+            };
+            let Some(items) = self
+                .ctx
+                .to_value(value, whole.span)
+                .ok()
+                .and_then(|v| v.as_sequence())
+            else {
+                continue;
+            };
+            let n = items.len();
+            return Ok(Some(
+                (0..=n)
+                    .map(|k| {
+                        let part = if prefix { &items[..k] } else { &items[n - k..] };
+                        Value::sequence(part.to_vec())
+                    })
+                    .collect(),
+            ));
         }
         Ok(None)
     }
