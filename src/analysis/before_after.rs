@@ -979,7 +979,8 @@ pub fn or(parts: Vec<Pred>, span: Span) -> Pred {
     }
 }
 
-fn exists(vars: Vec<TypedName>, body: Pred, span: Span) -> Pred {
+/// `#vars.(body)`, or `body` when there is nothing to quantify.
+pub fn exists(vars: Vec<TypedName>, body: Pred, span: Span) -> Pred {
     if vars.is_empty() || matches!(body.kind, PredKind::False) {
         return body;
     }
