@@ -31,7 +31,9 @@ use std::time::{Duration, Instant};
 pub(crate) enum Search {
     Found(Vec<Value>),
     /// No solution; `complete` only when the search was exhaustive.
-    Empty { complete: bool },
+    Empty {
+        complete: bool,
+    },
     Unknown(String),
 }
 
@@ -94,14 +96,17 @@ fn usage(message: String) -> Diagnostic {
 
 /// The operation called `name`.
 pub(crate) fn find_operation<'m>(m: &'m Machine, name: &str) -> Result<&'m Operation, Diagnostic> {
-    m.operations.iter().find(|o| &*o.name == name).ok_or_else(|| {
-        let known: Vec<&str> = m.operations.iter().map(|o| &*o.name).collect();
-        usage(format!(
-            "machine {} has no operation `{name}` (operations: {})",
-            m.name,
-            known.join(", ")
-        ))
-    })
+    m.operations
+        .iter()
+        .find(|o| &*o.name == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = m.operations.iter().map(|o| &*o.name).collect();
+            usage(format!(
+                "machine {} has no operation `{name}` (operations: {})",
+                m.name,
+                known.join(", ")
+            ))
+        })
 }
 
 /// One invariant-preservation check.
@@ -254,7 +259,9 @@ fn confirmed(cex: CbcCounterexample, replay: Result<(), String>) -> CbcOutcome {
         Ok(()) => CbcOutcome::Unknown(
             "internal: the solver's after-state satisfies the invariant when re-evaluated".into(),
         ),
-        Err(why) => CbcOutcome::Unknown(format!("counterexample not confirmed by the interpreter: {why}")),
+        Err(why) => CbcOutcome::Unknown(format!(
+            "counterexample not confirmed by the interpreter: {why}"
+        )),
     }
 }
 
@@ -264,8 +271,15 @@ pub(crate) fn not(p: Pred) -> Pred {
 }
 
 /// The environment of a state: constants, then the variables under their own names.
-pub(crate) fn state_env(model: &Model, constants: &[Value], state: &[Value]) -> Result<Env, String> {
-    let mut env = model.context.constants_env(constants).map_err(|e| e.to_string())?;
+pub(crate) fn state_env(
+    model: &Model,
+    constants: &[Value],
+    state: &[Value],
+) -> Result<Env, String> {
+    let mut env = model
+        .context
+        .constants_env(constants)
+        .map_err(|e| e.to_string())?;
     for (v, x) in model.machine().variables.iter().zip(state) {
         env.bind(v.name.clone(), x.clone());
     }
@@ -292,11 +306,18 @@ pub(crate) fn violated_conjuncts(
 
 /// Checks that the INITIALISATION can produce `state`: by executing it when its outcomes can be
 /// enumerated, else by evaluating its before-after predicate on the state (a `::` over a huge set).
-pub(crate) fn replay_initialisation(model: &Model, constants: &[Value], state: &[Value]) -> Result<(), String> {
+pub(crate) fn replay_initialisation(
+    model: &Model,
+    constants: &[Value],
+    state: &[Value],
+) -> Result<(), String> {
     let ctx = &model.context;
     let m = model.machine();
     let env = ctx.constants_env(constants).map_err(|e| e.to_string())?;
-    if !ctx.eval_pred(&properties(m), &env).map_err(|e| e.to_string())? {
+    if !ctx
+        .eval_pred(&properties(m), &env)
+        .map_err(|e| e.to_string())?
+    {
         return Err("the constants do not satisfy PROPERTIES".into());
     }
     match ctx.execute(&m.initialisation, &env) {
@@ -344,7 +365,10 @@ pub(crate) fn replay_operation(
     for (p, v) in op.params.iter().zip(params) {
         env.bind(p.name.clone(), v.clone());
     }
-    let outcomes = model.context.execute(&op.body, &env).map_err(|e| e.to_string())?;
+    let outcomes = model
+        .context
+        .execute(&op.body, &env)
+        .map_err(|e| e.to_string())?;
     for u in outcomes {
         let lookup = |name: &str| u.iter().find(|(n, _)| &**n == name).map(|(_, v)| v);
         let same = m
@@ -376,7 +400,10 @@ pub(crate) fn replay_step(
     only: Option<&Operation>,
 ) -> Result<Step, String> {
     let m = model.machine();
-    let mut env = model.context.constants_env(constants).map_err(|e| e.to_string())?;
+    let mut env = model
+        .context
+        .constants_env(constants)
+        .map_err(|e| e.to_string())?;
     for ((v0, v1), (x0, x1)) in state_copy(m, 0)
         .iter()
         .zip(state_copy(m, 1))
@@ -428,7 +455,11 @@ pub(crate) fn replay_step(
 }
 
 /// The SETUP_CONSTANTS and INITIALISATION steps of a trace, replayed.
-pub(crate) fn initial_steps(model: &Model, constants: &[Value], state: &[Value]) -> Result<Vec<Step>, String> {
+pub(crate) fn initial_steps(
+    model: &Model,
+    constants: &[Value],
+    state: &[Value],
+) -> Result<Vec<Step>, String> {
     replay_initialisation(model, constants, state)?;
     let m = model.machine();
     let mut steps = Vec::new();
@@ -463,7 +494,10 @@ pub enum DeadlockOutcome {
 }
 
 /// `bsolve cbc-deadlock FILE [--pred P]`.
-pub fn deadlock(model: &Model, restrict: Option<&str>) -> Result<(DeadlockOutcome, Duration), Diagnostic> {
+pub fn deadlock(
+    model: &Model,
+    restrict: Option<&str>,
+) -> Result<(DeadlockOutcome, Duration), Diagnostic> {
     require_variables(model)?;
     let start = Instant::now();
     let m = model.machine();
@@ -511,7 +545,10 @@ fn state_predicate(model: &Model, text: &str) -> Result<Pred, Diagnostic> {
             p.span,
             format!(
                 "--pred may only mention the machine's constants and variables; unknown: {}",
-                free.iter().map(|f| f.name.to_string()).collect::<Vec<_>>().join(", ")
+                free.iter()
+                    .map(|f| f.name.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )),
         Formula::Expr(e, _) => Err(Diagnostic::new(
@@ -583,7 +620,9 @@ pub fn sequence(model: &Model, ops: &str) -> Result<(SequenceOutcome, Duration),
     let m = model.machine();
     let names: Vec<&str> = ops.split(';').map(str::trim).collect();
     if names.iter().any(|n| n.is_empty()) {
-        return Err(usage(format!("cbc-sequence: `{ops}` is not a list of operation names separated by `;`")));
+        return Err(usage(format!(
+            "cbc-sequence: `{ops}` is not a list of operation names separated by `;`"
+        )));
     }
     let ops: Vec<&Operation> = names
         .iter()
@@ -615,7 +654,9 @@ pub fn sequence(model: &Model, ops: &str) -> Result<(SequenceOutcome, Duration),
             });
             match trace {
                 Ok(steps) => SequenceOutcome::Found(steps),
-                Err(why) => SequenceOutcome::Unknown(format!("trace not confirmed by the interpreter: {why}")),
+                Err(why) => SequenceOutcome::Unknown(format!(
+                    "trace not confirmed by the interpreter: {why}"
+                )),
             }
         }
         Search::Empty { complete: true } => SequenceOutcome::Infeasible,

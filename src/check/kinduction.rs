@@ -11,12 +11,10 @@
 //! proved by any k (the answer is then UNKNOWN, never wrong).
 
 use super::Model;
-use super::bmc::{LengthResult, Path, Target, check_length};
-use super::cbc::{INCOMPLETE, Search, not, require_variables, search};
+use super::bmc::{SequenceResult, Target, check_target, extend};
+use super::cbc::require_variables;
 use super::mc::Step;
-use crate::analysis::before_after::{and, pred_in_copy};
 use crate::diag::{DiagKind, Diagnostic, Span};
-use crate::eval::Env;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -24,7 +22,10 @@ pub enum KInductionOutcome {
     /// Base cases up to length k-1 and the step case for k are complete Unsats.
     Proved { k: usize },
     /// A replayed trace from the INITIALISATION to a state violating the invariant.
-    Counterexample { trace: Vec<Step>, violated: Vec<Span> },
+    Counterexample {
+        trace: Vec<Step>,
+        violated: Vec<Span>,
+    },
     /// Not proved up to `max_k`; the reason of the last undecided question or "not k-inductive".
     Unknown(String),
 }
@@ -36,6 +37,7 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
+/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why).
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
     require_variables(model)?;
     if max_k == 0 {
@@ -46,41 +48,64 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
         ));
     }
     let start = Instant::now();
-    let m = model.machine();
-    let mut base_complete = true;
-    let mut last_reason = String::new();
     let result = |outcome| KInductionResult {
         outcome,
         max_k,
         elapsed: start.elapsed(),
     };
+    let mut base_complete = true;
+    let mut reason = String::new();
+    let mut base: Vec<Vec<usize>> = vec![vec![]];
+    let mut step: Vec<Vec<usize>> = vec![vec![]];
     for k in 1..=max_k {
-        match check_length(model, Target::InvariantViolation, k - 1)? {
-            LengthResult::Counterexample(trace, violated) => {
-                return Ok(result(KInductionOutcome::Counterexample { trace, violated }));
-            }
-            LengthResult::None => {}
-            LengthResult::Undecided(why) => {
-                base_complete = false;
-                last_reason = format!("base case at length {}: {why}", k - 1);
-            }
-        }
-        let mut path = Path::new(m, k, false)?;
-        path.parts.push(not(pred_in_copy(m, &m.invariant, k)));
-        let pred = and(std::mem::take(&mut path.parts), m.span);
-        match search(model, &path.vars, &pred, &Env::new()) {
-            Search::Empty { complete: true } if base_complete => {
-                return Ok(result(KInductionOutcome::Proved { k }));
-            }
-            Search::Empty { complete: true } => {}
-            Search::Empty { complete: false } => {
-                last_reason = format!("step case for k = {k}: {INCOMPLETE}");
-            }
-            Search::Unknown(why) => last_reason = format!("step case for k = {k}: {why}"),
-            Search::Found(_) => {
-                last_reason = format!("the invariant is not {k}-inductive");
+        for seq in &base {
+            match check_target(model, seq, true, Target::InvariantViolation)? {
+                SequenceResult::Counterexample(trace, violated) => {
+                    return Ok(result(KInductionOutcome::Counterexample {
+                        trace,
+                        violated,
+                    }));
+                }
+                SequenceResult::None | SequenceResult::Solution => {}
+                SequenceResult::Undecided(why) => {
+                    base_complete = false;
+                    reason = format!("base case at length {}: {why}", k - 1);
+                }
             }
         }
+        step = match extend(model, &step, false)? {
+            Ok(next) => next,
+            Err(why) => {
+                reason = format!("step case for k = {k}: {why}");
+                break;
+            }
+        };
+        let mut step_holds = true;
+        for seq in &step {
+            match check_target(model, seq, false, Target::InvariantViolation)? {
+                SequenceResult::None => {}
+                SequenceResult::Solution | SequenceResult::Counterexample(..) => {
+                    step_holds = false;
+                    reason = format!("the invariant is not {k}-inductive");
+                    break;
+                }
+                SequenceResult::Undecided(why) => {
+                    step_holds = false;
+                    reason = format!("step case for k = {k}: {why}");
+                    break;
+                }
+            }
+        }
+        if step_holds && base_complete {
+            return Ok(result(KInductionOutcome::Proved { k }));
+        }
+        base = match extend(model, &base, true)? {
+            Ok(next) => next,
+            Err(why) => {
+                reason = format!("base case at length {k}: {why}");
+                break;
+            }
+        };
     }
-    Ok(result(KInductionOutcome::Unknown(last_reason)))
+    Ok(result(KInductionOutcome::Unknown(reason)))
 }
