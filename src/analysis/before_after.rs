@@ -159,6 +159,35 @@ pub fn read_write(m: &Machine, op: &Operation) -> ReadWrite {
     }
 }
 
+/// Whether the before-after predicate of `s` is exact. A WHILE loop is translated with its INVARIANT
+/// and VARIANT only: its BA then over-approximates the loop's outcomes (sound for proofs — no violation
+/// in a superset means none in the set — while solutions must be replayed by the interpreter, as every
+/// counterexample is).
+pub fn is_exact(s: &Subst) -> bool {
+    match &s.kind {
+        SubstKind::While { .. } => false,
+        SubstKind::Skip
+        | SubstKind::Assign(_)
+        | SubstKind::BecomesElementOf(..)
+        | SubstKind::BecomesSuchThat(..)
+        | SubstKind::OpCall(..) => true,
+        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) | SubstKind::Choice(parts) => {
+            parts.iter().all(is_exact)
+        }
+        SubstKind::Any(_, _, body)
+        | SubstKind::Let(_, body)
+        | SubstKind::Var(_, body)
+        | SubstKind::Pre(_, body)
+        | SubstKind::Assert(_, body) => is_exact(body),
+        SubstKind::If(branches, otherwise) | SubstKind::Select(branches, otherwise) => {
+            branches.iter().all(|(_, b)| is_exact(b)) && otherwise.as_deref().is_none_or(is_exact)
+        }
+        SubstKind::Case(_, branches, otherwise) => {
+            branches.iter().all(|(_, b)| is_exact(b)) && otherwise.as_deref().is_none_or(is_exact)
+        }
+    }
+}
+
 /// Names a substitution assigns (machine variables, outputs, locals of enclosing VARs).
 pub fn writes(s: &Subst) -> BTreeSet<Name> {
     let mut out = BTreeSet::new();
@@ -411,7 +440,21 @@ impl Translator {
                     "operation call {name} in a before-after predicate (calls are inlined when the machine is flattened)"
                 ),
             )),
-            SubstKind::While { .. } => Err(while_unsupported(span)),
+            SubstKind::While {
+                cond, invariant, ..
+            } => {
+                // Over-approximation (see `is_exact`): the loop ends in a state satisfying its
+                // INVARIANT where its condition is false; only what the body writes changes.
+                let mut after = input.clone();
+                after.extend(output.iter().map(|(k, v)| (k.clone(), v.clone())));
+                Ok(and(
+                    vec![
+                        rename_pred(invariant, &after),
+                        not(rename_pred(cond, &after)),
+                    ],
+                    span,
+                ))
+            }
             SubstKind::Parallel(parts) => {
                 let mut preds = Vec::with_capacity(parts.len());
                 let mut written: BTreeSet<Name> = BTreeSet::new();
@@ -602,8 +645,10 @@ impl Translator {
     fn guard(&mut self, s: &Subst, input: &Renaming) -> Result<Pred, Diagnostic> {
         let span = s.span;
         match &s.kind {
-            SubstKind::Skip | SubstKind::Assign(_) => Ok(Pred::truth(span)),
-            SubstKind::While { .. } => Err(while_unsupported(span)),
+            // A WHILE never blocks (it may abort, which the interpreter reports).
+            SubstKind::Skip | SubstKind::Assign(_) | SubstKind::While { .. } => {
+                Ok(Pred::truth(span))
+            }
             SubstKind::OpCall(..)
             | SubstKind::BecomesElementOf(..)
             | SubstKind::BecomesSuchThat(..) => self.feasible(s, input),
@@ -732,13 +777,6 @@ impl Translator {
         let body = self.ba(s, input, &output)?;
         Ok(exists(locals, body, s.span))
     }
-}
-
-fn while_unsupported(span: Span) -> Diagnostic {
-    Diagnostic::unsupported(
-        span,
-        "WHILE loops in before-after predicates (their INVARIANT and VARIANT are not used yet)",
-    )
 }
 
 /// `x_out = x_in` for every name of `all` not in `written` (names without a value before, such as
