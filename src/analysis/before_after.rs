@@ -1149,3 +1149,111 @@ fn rename_expr(e: &Expr, map: &Renaming) -> Expr {
     };
     Expr::new(kind, e.ty.clone(), e.span)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Model, Options};
+    use crate::eval::Env;
+    use crate::solve::{self, Backend, Problem};
+    use crate::value::Value;
+
+    fn load(name: &str, text: &str) -> Model {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-ba-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, text).expect("write temp machine");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// The after-states of the machine's first operation from `state` (no parameters), by solving BA.
+    fn after_states(model: &Model, state: &[Value]) -> Vec<Vec<Value>> {
+        let m = model.machine();
+        let t = operation(m, &m.operations[0], 0, 1).expect("translates");
+        let mut env = Env::new();
+        for (v, x) in m.variables.iter().zip(state) {
+            env.bind(copy_name(&v.name, 0), x.clone());
+        }
+        let vars: Vec<TypedName> = t.outputs.iter().cloned().chain(state_copy(m, 1)).collect();
+        let found = solve::solve_all(
+            &model.context,
+            &Problem::new(&vars, &t.pred, &env),
+            Backend::Auto,
+            100,
+        )
+        .expect("solves");
+        assert!(found.complete);
+        let mut out: Vec<Vec<Value>> = found
+            .solutions
+            .into_iter()
+            .map(|s| s[t.outputs.len()..].to_vec())
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn ints(xs: &[i64]) -> Vec<Value> {
+        xs.iter().map(|&x| Value::int(x)).collect()
+    }
+
+    #[test]
+    fn sequential_composition_passes_through_intermediate_values() {
+        let model = load(
+            "seq",
+            "MACHINE S\nVARIABLES x, y\nINVARIANT x : 0..9 & y : 0..9\nINITIALISATION x, y := 0, 0\n\
+             OPERATIONS op = BEGIN x := x + 1; y := x; x := x * 2 END\nEND",
+        );
+        assert_eq!(after_states(&model, &ints(&[3, 0])), vec![ints(&[8, 4])]);
+    }
+
+    #[test]
+    fn if_without_else_keeps_the_state_and_choice_gives_every_branch() {
+        let model = load(
+            "if",
+            "MACHINE I\nVARIABLES x, y\nINVARIANT x : 0..9 & y : 0..9\nINITIALISATION x, y := 0, 0\n\
+             OPERATIONS op = CHOICE IF x > 5 THEN x := 0 END OR y := 7 OR x :: {1, 2} END\nEND",
+        );
+        let expected = vec![ints(&[1, 0]), ints(&[2, 0]), ints(&[3, 0]), ints(&[3, 7])];
+        assert_eq!(after_states(&model, &ints(&[3, 0])), expected);
+    }
+
+    #[test]
+    fn function_and_becomes_such_that_updates() {
+        let model = load(
+            "fun",
+            "MACHINE F\nVARIABLES f, n\nINVARIANT f : 1..2 --> 0..9 & n : 0..9\n\
+             INITIALISATION f := {1 |-> 0, 2 |-> 0} || n := 0\n\
+             OPERATIONS op = BEGIN f(2) := n + 1 || n : (n > n$0 & n < 3) END\nEND",
+        );
+        let f = |a: i64, b: i64| {
+            Value::set_from_sorted(vec![
+                Value::pair(Value::int(1), Value::int(a)),
+                Value::pair(Value::int(2), Value::int(b)),
+            ])
+        };
+        let got = after_states(&model, &[f(0, 0), Value::int(1)]);
+        assert_eq!(got, vec![vec![f(0, 2), Value::int(2)]]);
+    }
+
+    #[test]
+    fn enabling_predicates_and_read_write_sets() {
+        let model = load(
+            "guard",
+            "MACHINE G\nVARIABLES x, y, z\nINVARIANT x : 0..9 & y : 0..9 & z : 0..9\n\
+             INITIALISATION x, y, z := 0, 0, 0\n\
+             OPERATIONS op(p) = SELECT p : 1..3 & p > x THEN y := p + z END\nEND",
+        );
+        let m = model.machine();
+        let op = &m.operations[0];
+        let rw = read_write(m, op);
+        let names = |s: &[&str]| s.iter().map(|n| Name::from(*n)).collect::<BTreeSet<_>>();
+        assert_eq!(rw.reads, names(&["x", "z"]));
+        assert_eq!(rw.writes, names(&["y"]));
+        let guard = enabling(m, op, 0).expect("guard");
+        let holds = |x: i64| {
+            let env = Env::new().with(copy_name("x", 0), Value::int(x));
+            model.context.eval_pred(&guard, &env).expect("evaluates")
+        };
+        assert!(holds(2));
+        assert!(!holds(3));
+    }
+}

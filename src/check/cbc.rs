@@ -122,6 +122,8 @@ pub struct OperationCheck {
 pub enum CbcOutcome {
     /// Complete Unsat: no state satisfying the invariant leads to one violating it.
     Preserved,
+    /// The operation writes no variable the invariant mentions: preserved by its frame conditions.
+    Untouched,
     Violated(CbcCounterexample),
     Unknown(String),
 }
@@ -214,12 +216,34 @@ fn check_operation(model: &Model, op: &Operation) -> Result<OperationCheck, Diag
     let before = state_copy(m, 0);
     let after = state_copy(m, 1);
     let t = before_after::operation(m, op, 0, 1)?;
+    // Only the invariant conjuncts mentioning a variable the operation writes can become false: the
+    // others keep their value (frame conditions). Asking only about those keeps the negated invariant
+    // small (LTSmin-style read/write dependencies).
+    let written = before_after::read_write(m, op).writes;
+    let touched: Vec<Pred> = m
+        .invariant
+        .conjuncts()
+        .into_iter()
+        .filter(|c| {
+            crate::ir::free_names::of_pred(c)
+                .iter()
+                .any(|n| written.contains(n))
+        })
+        .cloned()
+        .collect();
+    if touched.is_empty() {
+        return Ok(OperationCheck {
+            operation: op.name.to_string(),
+            outcome: CbcOutcome::Untouched,
+            elapsed: start.elapsed(),
+        });
+    }
     let pred = and(
         vec![
             properties(m),
             pred_in_copy(m, &m.invariant, 0),
             t.pred,
-            not(pred_in_copy(m, &m.invariant, 1)),
+            not(pred_in_copy(m, &and(touched, m.invariant.span), 1)),
         ],
         op.span,
     );

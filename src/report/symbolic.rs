@@ -19,7 +19,8 @@ use serde_json::{Value as Json, json};
 use std::time::Duration;
 
 const REPLAYED: &str = "solution re-checked and trace replayed by the interpreter";
-const COMPLETE: &str = "complete Unsat: the solver's search was exhaustive";
+const COMPLETE: &str =
+    "complete Unsat: exhaustive search, not cut by MININT..MAXINT or default deferred-set sizes";
 
 fn ms(d: Duration) -> u64 {
     d.as_millis() as u64
@@ -56,6 +57,10 @@ pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
         let op = Some(c.operation.as_str());
         let (status, justification) = match &c.outcome {
             CbcOutcome::Preserved => ("PRESERVED", COMPLETE.to_string()),
+            CbcOutcome::Untouched => (
+                "PRESERVED",
+                "the operation writes no variable the invariant mentions".to_string(),
+            ),
             CbcOutcome::Violated(_) => {
                 exit = Exit::Counterexample;
                 ("COUNTEREXAMPLE", REPLAYED.to_string())
