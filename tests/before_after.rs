@@ -2,7 +2,7 @@
 //! of a sample of corpus machines, the successors found by solving BA(op)(x, p, x') with the state bound
 //! must be exactly the interpreter's successors (`Context::successors`), operation by operation.
 
-use bsolve::analysis::before_after::{copy_name, is_exact, operation, state_copy};
+use bsolve::analysis::before_after::{copy_name, enabling, is_exact, operation, state_copy};
 use bsolve::check::{Model, Options};
 use bsolve::eval::{Context, Env, State};
 use bsolve::solve::{self, Backend, Problem};
@@ -72,6 +72,34 @@ fn by_interpreter(
     Ok(Some((moves, targets)))
 }
 
+/// The enabling predicate of each operation holds exactly when the interpreter finds a transition of it
+/// (where the interpreter can decide the predicate).
+fn check_enabling(
+    ctx: &Context,
+    constants: &[Value],
+    state: &State,
+    moves: &Moves,
+) -> Result<(), String> {
+    let m = ctx.machine();
+    let mut env: Env = ctx.constants_env(constants).map_err(|e| e.to_string())?;
+    for (v, x) in m.variables.iter().zip(&state.values) {
+        env.bind(copy_name(&v.name, 0), x.clone());
+    }
+    for (k, op) in m.operations.iter().enumerate() {
+        let guard = enabling(m, op, 0).map_err(|d| d.to_string())?;
+        let Ok(enabled) = ctx.eval_pred(&guard, &env) else {
+            continue;
+        };
+        if enabled != moves.iter().any(|(o, _, _)| *o == k) {
+            return Err(format!(
+                "from {:?}: enabling predicate of {} is {enabled}, the interpreter disagrees",
+                state.values, op.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Compares both on up to `max_states` states reached breadth-first; returns how many states agreed,
 /// or the first difference.
 fn compare_machine(path: &Path, max_states: usize, budget: Duration) -> Result<usize, String> {
@@ -110,6 +138,7 @@ fn compare_machine(path: &Path, max_states: usize, budget: Duration) -> Result<u
                 state.values, expected, got
             ));
         }
+        check_enabling(ctx, &constants, &state, &expected)?;
         compared += 1;
         for t in targets {
             if seen.insert(t.clone()) {

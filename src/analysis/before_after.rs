@@ -662,22 +662,7 @@ impl Translator {
             SubstKind::Sequence(parts) => match parts.split_first() {
                 None => Ok(Pred::truth(span)),
                 Some((first, [])) => self.guard(first, input),
-                Some((first, rest)) => {
-                    let rest = Subst {
-                        kind: SubstKind::Sequence(rest.to_vec()),
-                        span,
-                    };
-                    let rest_guard = self.guard(&rest, &FxHashMap::default())?;
-                    if rest_guard.kind == PredKind::True {
-                        self.guard(first, input)
-                    } else {
-                        let whole = Subst {
-                            kind: SubstKind::Sequence(parts.to_vec()),
-                            span,
-                        };
-                        self.feasible(&whole, input)
-                    }
-                }
+                Some((first, rest)) => self.sequence_guard(first, rest, input, span),
             },
             SubstKind::Choice(parts) => {
                 let guards = parts
@@ -732,12 +717,70 @@ impl Translator {
                 let parts = vec![rename_pred(p, &inner), self.guard(body, &inner)?];
                 Ok(exists(vars.clone(), and(parts, span), span))
             }
-            SubstKind::Let(..) | SubstKind::Var(..) => self.feasible(s, input),
-            SubstKind::Pre(p, body) | SubstKind::Assert(p, body) => Ok(and(
+            SubstKind::Let(binds, body) => {
+                let (binds, inner) = rename_lets(binds, input);
+                Ok(let_pred(binds, self.guard(body, &inner)?, span))
+            }
+            SubstKind::Var(vars, body) => {
+                for v in vars {
+                    self.types.insert(v.name.clone(), v.ty.clone());
+                }
+                self.guard(body, &shadow(input, vars.iter().map(|v| &v.name)))
+            }
+            SubstKind::Pre(p, body) => Ok(and(
                 vec![rename_pred(p, input), self.guard(body, input)?],
                 span,
             )),
+            // A false ASSERT aborts (the interpreter reports it); it does not block.
+            SubstKind::Assert(_, body) => self.guard(body, input),
         }
+    }
+
+    /// `first; rest` is enabled when `first` is and `rest` is in some state `first` leads to. After a
+    /// plain assignment that state is known: `rest`'s guard is evaluated under a LET of the assigned
+    /// values (no search); otherwise the intermediate values are existentially quantified.
+    fn sequence_guard(
+        &mut self,
+        first: &Subst,
+        rest: &[Subst],
+        input: &Renaming,
+        span: Span,
+    ) -> Result<Pred, Diagnostic> {
+        let rest = Subst {
+            kind: SubstKind::Sequence(rest.to_vec()),
+            span,
+        };
+        let mut mid = input.clone();
+        if let SubstKind::Assign(items) = &first.kind {
+            let mut binds = Vec::with_capacity(items.len());
+            for (target, e) in items {
+                let root = target_root(target);
+                let value = updated(target, rename_expr(e, input), input)?;
+                let local = self.typed(&root.name, fresh(&root.name), first.span)?;
+                mid.insert(root.name.clone(), local.name.clone());
+                binds.push((local, value));
+            }
+            let after = self.guard(&rest, &mid)?;
+            return Ok(let_pred(binds, after, span));
+        }
+        let mut locals = Vec::new();
+        let mut out = Renaming::default();
+        for x in writes(first) {
+            let local = self.typed(&x, fresh(&x), first.span)?;
+            out.insert(x.clone(), local.name.clone());
+            mid.insert(x, local.name.clone());
+            locals.push(local);
+        }
+        let after = self.guard(&rest, &mid)?;
+        let before = self.guard(first, input)?;
+        if after.kind == PredKind::True {
+            return Ok(before);
+        }
+        let step = self.ba(first, input, &out)?;
+        Ok(and(
+            vec![before, exists(locals, and(vec![step, after], span), span)],
+            span,
+        ))
     }
 
     /// IF/CASE: the first branch whose condition holds is taken; without ELSE nothing happens.
@@ -750,17 +793,26 @@ impl Translator {
     ) -> Result<Pred, Diagnostic> {
         let mut alternatives = Vec::new();
         let mut earlier: Vec<Pred> = Vec::new();
+        let mut guards_all_true = true;
         for (c, b) in conds {
             let mut parts: Vec<Pred> = earlier.iter().map(|p| not(p.clone())).collect();
             parts.push(c.clone());
-            parts.push(self.guard(b, input)?);
+            let g = self.guard(b, input)?;
+            guards_all_true &= g.kind == PredKind::True;
+            parts.push(g);
             alternatives.push(and(parts, b.span));
             earlier.push(c);
         }
-        let mut parts: Vec<Pred> = earlier.into_iter().map(not).collect();
-        if let Some(b) = otherwise {
-            parts.push(self.guard(b, input)?);
+        let last = match otherwise {
+            Some(b) => self.guard(b, input)?,
+            None => Pred::truth(span),
+        };
+        if guards_all_true && last.kind == PredKind::True {
+            // Some branch is always taken and none blocks.
+            return Ok(Pred::truth(span));
         }
+        let mut parts: Vec<Pred> = earlier.into_iter().map(not).collect();
+        parts.push(last);
         alternatives.push(and(parts, span));
         Ok(or(alternatives, span))
     }
@@ -1015,6 +1067,14 @@ pub fn or(parts: Vec<Pred>, span: Span) -> Pred {
         1 => out.pop().expect("one disjunct"),
         _ => Pred::new(PredKind::Or(out), span),
     }
+}
+
+/// `LET binds IN body`, or `body` when it is TRUE or FALSE.
+fn let_pred(binds: Vec<(TypedName, Expr)>, body: Pred, span: Span) -> Pred {
+    if binds.is_empty() || matches!(body.kind, PredKind::True | PredKind::False) {
+        return body;
+    }
+    Pred::new(PredKind::Let(binds, Box::new(body)), span)
 }
 
 /// `#vars.(body)`, or `body` when there is nothing to quantify.
