@@ -57,7 +57,7 @@ pub struct BmcResult {
 }
 
 /// The most feasible operation sequences kept per length: beyond, the search says UNKNOWN.
-pub(crate) const MAX_SEQUENCES: usize = 4000;
+pub const MAX_SEQUENCES: usize = 4000;
 
 /// The path of one operation sequence: its variables (constants, states 0..=k, the parameters of each
 /// step) and its predicate, the invariant assumed on states 0..k-1.

@@ -22,6 +22,18 @@ const REPLAYED: &str = "solution re-checked and trace replayed by the interprete
 const COMPLETE: &str =
     "complete Unsat: exhaustive search, not cut by MININT..MAXINT or default deferred-set sizes";
 
+/// The limits that can change a verdict (ARCHITECTURE: no silent bounds).
+fn settings_json(model: &Model) -> Json {
+    let s = model.context.settings();
+    json!({
+        "MAXINT": s.maxint.to_string(),
+        "MININT": s.minint.to_string(),
+        "DEFAULT_SETSIZE": s.default_setsize,
+        "backend": s.backend.name(),
+        "max_operation_sequences_per_length": crate::check::bmc::MAX_SEQUENCES,
+    })
+}
+
 fn ms(d: Duration) -> u64 {
     d.as_millis() as u64
 }
@@ -114,7 +126,7 @@ pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
     if json {
         println!(
             "{}",
-            json!({"command": "cbc", "exit": exit as i32, "results": rows})
+            json!({"command": "cbc", "exit": exit as i32, "results": rows, "settings": settings_json(model)})
         );
     }
     exit
@@ -139,7 +151,7 @@ pub fn deadlock(model: &Model, outcome: &DeadlockOutcome, elapsed: Duration, jso
         DeadlockOutcome::Unknown(r) => ("UNKNOWN", r.clone(), Exit::Unknown),
     };
     if json {
-        let mut out = json!({"command": "cbc-deadlock", "status": status, "justification": justification, "time_ms": ms(elapsed)});
+        let mut out = json!({"command": "cbc-deadlock", "status": status, "justification": justification, "time_ms": ms(elapsed), "settings": settings_json(model)});
         if let DeadlockOutcome::Deadlock { constants, state } = outcome {
             out["constants"] = printer.assignment_json(constants, None);
             out["state"] = printer.assignment_json(state, None);
@@ -216,7 +228,7 @@ pub fn assertions(
     if json {
         println!(
             "{}",
-            json!({"command": "cbc-assertions", "proof": proof, "results": rows, "assertions_on_variables_skipped": on_state, "time_ms": ms(elapsed)})
+            json!({"command": "cbc-assertions", "proof": proof, "results": rows, "assertions_on_variables_skipped": on_state, "time_ms": ms(elapsed), "settings": settings_json(model)})
         );
     } else {
         if checks.is_empty() {
@@ -250,7 +262,7 @@ pub fn sequence(model: &Model, outcome: &SequenceOutcome, elapsed: Duration, jso
     if json {
         println!(
             "{}",
-            json!({"command": "cbc-sequence", "status": status, "justification": justification, "trace": trace_json(&printer, trace), "time_ms": ms(elapsed)})
+            json!({"command": "cbc-sequence", "status": status, "justification": justification, "trace": trace_json(&printer, trace), "time_ms": ms(elapsed), "settings": settings_json(model)})
         );
     } else {
         println!("{status} ({justification}) [{} ms]", ms(elapsed));
@@ -310,7 +322,7 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
     if json {
         println!(
             "{}",
-            json!({"command": "bmc", "status": status, "justification": justification, "depth": result.depth, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed)})
+            json!({"command": "bmc", "status": status, "justification": justification, "depth": result.depth, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
@@ -353,7 +365,7 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
     if json {
         println!(
             "{}",
-            json!({"command": "kinduction", "status": status, "justification": justification, "max_k": result.max_k, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed)})
+            json!({"command": "kinduction", "status": status, "justification": justification, "max_k": result.max_k, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
