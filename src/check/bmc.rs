@@ -206,6 +206,9 @@ pub(crate) fn extend(
     let m = model.machine();
     let mut next = Vec::new();
     for seq in frontier {
+        if let Err(e) = model.context.check_deadline(m.span) {
+            return Ok(Err(e.to_string()));
+        }
         for op in 0..m.operations.len() {
             let mut s = seq.clone();
             s.push(op);
@@ -239,6 +242,10 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
     let mut frontier: Vec<Vec<usize>> = vec![vec![]];
     for k in 0..=depth {
         for seq in &frontier {
+            if let Err(e) = model.context.check_deadline(model.machine().span) {
+                undecided.push((k, e.to_string()));
+                break;
+            }
             match check_target(model, seq, true, target)? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(BmcResult {

@@ -58,6 +58,10 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
     let mut base: Vec<Vec<usize>> = vec![vec![]];
     let mut step: Vec<Vec<usize>> = vec![vec![]];
     for k in 1..=max_k {
+        if let Err(e) = model.context.check_deadline(model.machine().span) {
+            reason = e.to_string();
+            break;
+        }
         for seq in &base {
             match check_target(model, seq, true, Target::InvariantViolation)? {
                 SequenceResult::Counterexample(trace, violated) => {
