@@ -196,12 +196,11 @@ fn confirm(
     }
 }
 
-/// The one-operation extensions of `frontier` whose paths (invariant assumed on all states but the
-/// last) are satisfiable or undecided; `Err` with a reason when there are more than `MAX_SEQUENCES`.
+/// The one-operation extensions of `frontier` whose paths from the INITIALISATION (invariant assumed on
+/// all states but the last) are satisfiable or undecided; `Err` with a reason when there are more than `MAX_SEQUENCES`.
 pub(crate) fn extend(
     model: &Model,
     frontier: &[Vec<usize>],
-    from_init: bool,
 ) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
     let m = model.machine();
     let mut next = Vec::new();
@@ -212,7 +211,7 @@ pub(crate) fn extend(
         for op in 0..m.operations.len() {
             let mut s = seq.clone();
             s.push(op);
-            let (_, found) = Path::new(m, &s, from_init)?.search(model, None);
+            let (_, found) = Path::new(m, &s, true)?.search(model, None);
             if !matches!(found, Search::Empty { complete: true }) {
                 next.push(s);
                 if next.len() > MAX_SEQUENCES {
@@ -270,7 +269,7 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
         if k == depth {
             break;
         }
-        match extend(model, &frontier, true)? {
+        match extend(model, &frontier)? {
             Ok(next) => frontier = next,
             Err(why) => {
                 undecided.push((k + 1, why));

@@ -11,7 +11,7 @@
 //! proved by any k (the answer is then UNKNOWN, never wrong).
 
 use super::Model;
-use super::bmc::{SequenceResult, Target, check_target, extend};
+use super::bmc::{MAX_SEQUENCES, SequenceResult, Target, check_target, extend};
 use super::cbc::require_variables;
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, Span};
@@ -37,7 +37,8 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
-/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why).
+/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why); the step case
+/// only for sequences whose shorter suffix has a counterexample to induction.
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
     require_variables(model)?;
     if max_k == 0 {
@@ -56,13 +57,22 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
     let mut base_complete = true;
     let mut reason = String::new();
     let mut base: Vec<Vec<usize>> = vec![vec![]];
-    let mut step: Vec<Vec<usize>> = vec![vec![]];
+    // Operation sequences of length k-1 whose step case was not a complete Unsat. A sequence of length k
+    // whose suffix is not among them needs no question: its step case contains the suffix's (shifted by
+    // one state) and is Unsat too.
+    let mut failing: Vec<Vec<usize>> = vec![vec![]];
+    let ops = model.machine().operations.len();
     for k in 1..=max_k {
         if let Err(e) = model.context.check_deadline(model.machine().span) {
             reason = e.to_string();
             break;
         }
         for seq in &base {
+            if let Err(e) = model.context.check_deadline(model.machine().span) {
+                base_complete = false;
+                reason = e.to_string();
+                break;
+            }
             match check_target(model, seq, true, Target::InvariantViolation)? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
@@ -77,33 +87,37 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
                 }
             }
         }
-        step = match extend(model, &step, false)? {
-            Ok(next) => next,
-            Err(why) => {
-                reason = format!("step case for k = {k}: {why}");
+        let mut still_failing = Vec::new();
+        for suffix in &failing {
+            for op in 0..ops {
+                let mut seq = vec![op];
+                seq.extend_from_slice(suffix);
+                match check_target(model, &seq, false, Target::InvariantViolation)? {
+                    SequenceResult::None => continue,
+                    SequenceResult::Solution | SequenceResult::Counterexample(..) => {
+                        reason = format!("the invariant is not {k}-inductive");
+                    }
+                    SequenceResult::Undecided(why) => {
+                        reason = format!("step case for k = {k}: {why}");
+                    }
+                }
+                still_failing.push(seq);
+            }
+            if still_failing.len() > MAX_SEQUENCES {
                 break;
             }
-        };
-        let mut step_holds = true;
-        for seq in &step {
-            match check_target(model, seq, false, Target::InvariantViolation)? {
-                SequenceResult::None => {}
-                SequenceResult::Solution | SequenceResult::Counterexample(..) => {
-                    step_holds = false;
-                    reason = format!("the invariant is not {k}-inductive");
-                    break;
-                }
-                SequenceResult::Undecided(why) => {
-                    step_holds = false;
-                    reason = format!("step case for k = {k}: {why}");
-                    break;
-                }
-            }
         }
-        if step_holds && base_complete {
+        if still_failing.is_empty() && base_complete {
             return Ok(result(KInductionOutcome::Proved { k }));
         }
-        base = match extend(model, &base, true)? {
+        if still_failing.len() > MAX_SEQUENCES {
+            reason = format!(
+                "step case for k = {k}: more than {MAX_SEQUENCES} operation sequences without a complete Unsat"
+            );
+            break;
+        }
+        failing = still_failing;
+        base = match extend(model, &base)? {
             Ok(next) => next,
             Err(why) => {
                 reason = format!("base case at length {k}: {why}");
