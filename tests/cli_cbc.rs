@@ -217,6 +217,37 @@ fn kinduction_proves_an_invariant_that_is_not_inductive() {
 }
 
 #[test]
+fn kinduction_needs_three_states_for_the_shift_register() {
+    let (code, _) = bsolve_json(&["cbc", &model("ShiftRegister.mch"), "shift"]);
+    assert_eq!(code, 1);
+    let (code, json) = bsolve_json(&["kinduction", &model("ShiftRegister.mch")]);
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json["justification"].as_str().unwrap().contains("k = 3"),
+        "{json}"
+    );
+}
+
+#[test]
+fn kinduction_proves_a_corpus_invariant_that_cbc_refutes() {
+    let lift = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/models/B/Demo/Lift_inf.mch");
+    if !lift.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return;
+    }
+    let lift = lift.display().to_string();
+    let (code, json) = bsolve_json(&["cbc", &lift]);
+    assert_eq!(code, 1, "{json}");
+    let (code, json) = bsolve_json(&["kinduction", &lift]);
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json["justification"].as_str().unwrap().contains("k = 2"),
+        "{json}"
+    );
+}
+
+#[test]
 fn kinduction_finds_reachable_violations_and_proves_inductive_invariants() {
     let (code, json) = bsolve_json(&["kinduction", &model("VerySimpleCounterWrong.mch")]);
     assert_eq!(code, 1, "{json}");

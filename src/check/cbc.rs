@@ -324,7 +324,8 @@ pub(crate) fn violated_conjuncts(
     constants: &[Value],
     state: &[Value],
 ) -> Result<Vec<Span>, Diagnostic> {
-    let env = state_env(model, constants, state).map_err(|e| usage(format!("internal: {e}")))?;
+    let env = state_env(model, constants, state)
+        .map_err(|e| Diagnostic::new(DiagKind::Internal, model.machine().span, e))?;
     let mut out = Vec::new();
     for c in model.machine().invariant.conjuncts() {
         match model.context.eval_pred(c, &env) {
