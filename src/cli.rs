@@ -142,14 +142,18 @@ enum Command {
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
     },
-    /// Constraint-based invariant preservation: for OP (default all, with the INITIALISATION), a state
-    /// satisfying PROPERTIES and INVARIANT, parameters and an after-state violating the INVARIANT (the
-    /// state need not be reachable). Exit code: 0 preserved, 1 counterexample, 2 unknown.
+    /// Constraint-based checking that operations preserve the invariant.
+    ///
+    /// For OP (default all, with the INITIALISATION): a state satisfying PROPERTIES and INVARIANT,
+    /// parameters and an after-state violating the INVARIANT (the state need not be reachable).
+    /// Exit code: 0 preserved, 1 counterexample, 2 unknown.
     Cbc {
         file: PathBuf,
         /// An operation name, or `all`.
         operation: Option<String>,
     },
+    /// Constraint-based deadlock checking.
+    ///
     /// A state satisfying PROPERTIES and INVARIANT (and --pred) where no operation is enabled (not
     /// necessarily reachable). Exit code: 0 none exists, 1 deadlock found, 2 unknown.
     CbcDeadlock {
@@ -158,19 +162,24 @@ enum Command {
         #[arg(long, value_name = "P")]
         pred: Option<String>,
     },
-    /// ASSERTIONS on constants only, under PROPERTIES: constants falsifying one, or a proof.
-    /// Exit code: 0 holds (with --proof: proved), 1 counterexample, 2 unknown.
+    /// Static ASSERTIONS (on constants only) under PROPERTIES.
+    ///
+    /// Constants falsifying an assertion, or a proof. Exit code: 0 holds (with --proof: proved),
+    /// 1 counterexample, 2 unknown.
     CbcAssertions {
         file: PathBuf,
         /// Accept only complete answers (no bounded search).
         #[arg(long)]
         proof: bool,
     },
-    /// Constants, an initial state and parameters making "op1;op2;..." executable; the trace is replayed.
-    /// Exit code: 0 found, 1 not executable, 2 unknown.
+    /// Constraint-based search for an executable operation sequence.
+    ///
+    /// Constants, an initial state and parameters making "op1;op2;..." executable; the trace is
+    /// replayed. Exit code: 0 found, 1 not executable, 2 unknown.
     CbcSequence { file: PathBuf, operations: String },
-    /// Bounded model checking: paths of 0..DEPTH operations from the INITIALISATION ending in an
-    /// invariant violation (or a deadlock), shortest first. `bmc FILE DEPTH` or `bmc DEPTH FILE`.
+    /// Bounded model checking from the INITIALISATION (`bmc FILE DEPTH` or `bmc DEPTH FILE`).
+    ///
+    /// Paths of 0..DEPTH operations ending in an invariant violation (or a deadlock), shortest first.
     /// Exit code: 1 counterexample, 2 none up to DEPTH (bounded) or unknown, 3 bad DEPTH.
     Bmc {
         #[arg(num_args = 2, required = true, allow_negative_numbers = true, value_names = ["FILE", "DEPTH"])]
@@ -179,9 +188,10 @@ enum Command {
         #[arg(long)]
         deadlock: bool,
     },
-    /// k-induction: the invariant proved for all reachable states when, for some k <= K, no path of k
-    /// invariant states leads to a violation and none is reachable within k-1 steps.
-    /// Exit code: 0 proved, 1 counterexample, 2 unknown.
+    /// k-induction: prove the invariant for all reachable states, or find a violation.
+    ///
+    /// Proved when, for some k <= K, no path of k invariant states leads to a violation and none is
+    /// reachable within k-1 steps. Exit code: 0 proved, 1 counterexample, 2 unknown.
     Kinduction {
         file: PathBuf,
         #[arg(long, default_value_t = 8, value_name = "K")]
