@@ -110,6 +110,9 @@ enum Command {
         /// Depth-first search.
         #[arg(long)]
         dfs: bool,
+        /// Threads expanding states (default: one per core; 1 = sequential).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        workers: Option<u32>,
     },
     /// Decide a predicate in the context of FILE: SAT with a solution, UNSAT, or UNKNOWN.
     ///
@@ -315,8 +318,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             no_assertions,
             bfs: _,
             dfs,
+            workers,
         } => {
             let model = Model::load(file, &options)?;
+            // The budget also bounds each constraint-solving call (a constant setup, an ANY).
+            start_clock(&model, g);
             let mc_options = McOptions {
                 max_states: *max_states,
                 timeout: g.timeout.map(Duration::from_millis),
@@ -328,6 +334,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 } else {
                     SearchOrder::BreadthFirst
                 },
+                workers: workers.map(|w| w as usize),
+                progress: !g.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
             };
             cmd_mc(&model, &mc_options, g)
         }
@@ -779,6 +787,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "processed": result.processed,
                 "partial_enumeration": result.partial_enumeration,
                 "time_ms": result.elapsed.as_millis() as u64,
+                "peak_memory_kib": result.peak_memory_kib,
                 "trace": trace,
                 "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },
             })
@@ -798,6 +807,15 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if g.verbose
+            && let Some(kib) = result.peak_memory_kib
+        {
+            println!(
+                "peak memory: {} KiB ({:.0} bytes per state)",
+                kib,
+                kib as f64 * 1024.0 / result.states.max(1) as f64
+            );
+        }
     }
     Ok(exit)
 }

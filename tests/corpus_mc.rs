@@ -51,7 +51,11 @@ fn expected() -> HashMap<String, Recorded> {
 fn check(model: &Model, options: &McOptions) -> Result<(&'static str, McResult), String> {
     let result = model_check(model, options).map_err(|d| d.to_string())?;
     let verdict = match result.verdict {
-        Verdict::Deadlock => "deadlock",
+        // ProB's root node has no successor when no constant setup or initial state exists: it records
+        // a deadlock (B/Puzzles/NQueensMAXINT.mch: no 3-queens solution, deadlock with 0 states).
+        Verdict::Deadlock
+        | Verdict::NoConstantSetup { complete: true }
+        | Verdict::NoInitialisation => "deadlock",
         Verdict::InvariantViolation(_) => "invariant",
         Verdict::NoErrorFound => "none",
         ref other => return Err(format!("no comparable verdict: {other:?}")),

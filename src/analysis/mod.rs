@@ -21,4 +21,4 @@ pub mod partition;
 #[cfg(test)]
 mod corpus_soundness;
 #[cfg(test)]
-mod test_formula;
+pub(crate) mod test_formula;

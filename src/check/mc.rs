@@ -12,7 +12,7 @@
 use super::Model;
 use super::setup::{Assignment, constant_names};
 use crate::diag::{DiagKind, Diagnostic, Span};
-use crate::eval::{Env, EvalError, State};
+use crate::eval::{Env, EvalError, State, Transition};
 use crate::ir::Pred;
 use crate::syntax::ast::Name;
 use crate::value::Value;
@@ -36,6 +36,10 @@ pub struct McOptions {
     pub check_invariant: bool,
     pub check_assertions: bool,
     pub order: SearchOrder,
+    /// Threads expanding states (None: one per core).
+    pub workers: Option<usize>,
+    /// Show a progress bar (states, transitions, queue, states/s) on stderr.
+    pub progress: bool,
 }
 
 impl Default for McOptions {
@@ -47,6 +51,8 @@ impl Default for McOptions {
             check_invariant: true,
             check_assertions: true,
             order: SearchOrder::BreadthFirst,
+            workers: None,
+            progress: false,
         }
     }
 }
@@ -97,6 +103,8 @@ pub struct McResult {
     /// searched within MININT..MAXINT): "no error found" then holds for the explored part only.
     pub partial_enumeration: bool,
     pub elapsed: Duration,
+    /// The process's peak resident memory after the search, in KiB (where the OS reports it).
+    pub peak_memory_kib: Option<u64>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -108,8 +116,24 @@ enum NodeKey {
 
 struct Node {
     key: NodeKey,
-    /// Predecessor and the step that led here (for traces).
-    parent: Option<(u32, Step)>,
+    /// Predecessor and the edge that led here (for traces).
+    parent: Option<(u32, Edge)>,
+}
+
+/// What labels an edge: kept small because every node stores the one it was found by; the trace's
+/// `Step`s (names, changed variables) are built from it only when a trace is printed.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Label {
+    SetupConstants,
+    Initialisation,
+    Operation(u32),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Edge {
+    label: Label,
+    params: Vec<Value>,
+    outputs: Vec<Value>,
 }
 
 struct Explorer<'m> {
@@ -120,13 +144,29 @@ struct Explorer<'m> {
     setups: Vec<Arc<Vec<Value>>>,
     nodes: Vec<Node>,
     index: FxHashMap<NodeKey, u32>,
-    edges: FxHashSet<(u32, String, Vec<Value>, u32)>,
+    /// Distinct edges: source, operation (or setup/initialisation), parameters, target.
+    edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
     processed: usize,
     partial_enumeration: bool,
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
+    /// Threads that expand states in parallel.
+    workers: usize,
+    progress: Option<indicatif::ProgressBar>,
+}
+
+/// A state's successors, computed before they are added to the graph.
+#[derive(Default)]
+struct Expansion {
+    /// False for states outside SCOPE, which are not expanded.
+    in_scope: bool,
+    transitions: Vec<Transition>,
+    /// The successors' parameters were enumerated completely.
+    complete: bool,
+    /// Per transition, the checks of its target if that was a new state when computed.
+    checks: Vec<Option<Result<Option<Verdict>, Diagnostic>>>,
 }
 
 /// Runs the model checker.
@@ -159,8 +199,15 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         partial_enumeration: false,
         static_assertions,
         dynamic_assertions,
+        workers: options
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        progress: options.progress.then(progress_bar),
     };
     let (verdict, at) = explorer.run(start);
+    if let Some(bar) = &explorer.progress {
+        bar.finish_and_clear();
+    }
     let trace = at.map(|n| explorer.trace_to(n)).unwrap_or_default();
     Ok(McResult {
         verdict,
@@ -170,7 +217,24 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         processed: explorer.processed,
         partial_enumeration: explorer.partial_enumeration,
         elapsed: start.elapsed(),
+        peak_memory_kib: peak_memory_kib(),
     })
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar
+}
+
+/// VmHWM from /proc/self/status (Linux); None elsewhere.
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn is_set_name(model: &Model, name: &Name) -> bool {
@@ -186,36 +250,120 @@ impl<'m> Explorer<'m> {
     /// trace leads to.
     fn run(&mut self, start: Instant) -> (Verdict, Option<u32>) {
         self.add_node(NodeKey::Root, None);
-        while let Some(node) = self.next_node() {
-            if let Some(limit) = self.options.max_states
-                && self.nodes.len() > limit
-            {
-                return (
-                    Verdict::Incomplete(format!("--max-states {limit} reached")),
-                    None,
-                );
+        loop {
+            let batch = self.next_batch();
+            if batch.is_empty() {
+                return (Verdict::NoErrorFound, None);
             }
-            if let Some(timeout) = self.options.timeout
-                && start.elapsed() > timeout
-            {
-                return (
-                    Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())),
-                    None,
-                );
-            }
-            self.processed += 1;
-            match self.expand(node) {
-                Ok(None) => {}
-                Ok(Some(found)) => return found,
-                // An ill-defined expression in a reachable state is an error of the model; anything else
-                // (a set too large to enumerate, an unsupported construct) only stops the search.
-                Err(e) if e.kind == DiagKind::WellDefinedness => {
-                    return (Verdict::WellDefinedness(e), Some(node));
+            // Successors of a batch of states are computed on all cores, then merged in queue order: the
+            // graph, the counts and the trace are those of the sequential search.
+            let expansions = self.expand_all(&batch);
+            self.show_progress(start);
+            for (node, expansion) in batch.into_iter().zip(expansions) {
+                if let Some(limit) = self.options.max_states
+                    && self.nodes.len() > limit
+                {
+                    return (
+                        Verdict::Incomplete(format!("--max-states {limit} reached")),
+                        None,
+                    );
                 }
-                Err(e) => return (Verdict::Incomplete(e.to_string()), None),
+                if let Some(timeout) = self.options.timeout
+                    && start.elapsed() > timeout
+                {
+                    return (
+                        Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())),
+                        None,
+                    );
+                }
+                self.processed += 1;
+                let outcome = match expansion {
+                    Some(expansion) => expansion.and_then(|e| self.merge_state(node, e)),
+                    None => self.expand(node),
+                };
+                match outcome {
+                    Ok(None) => {}
+                    Ok(Some(found)) => return found,
+                    // An ill-defined expression in a reachable state is an error of the model; anything
+                    // else (a set too large to enumerate, an unsupported construct) only stops the search.
+                    Err(e) if e.kind == DiagKind::WellDefinedness => {
+                        return (Verdict::WellDefinedness(e), Some(node));
+                    }
+                    Err(e) => return (Verdict::Incomplete(e.to_string()), None),
+                }
             }
         }
-        (Verdict::NoErrorFound, None)
+    }
+
+    fn show_progress(&self, start: Instant) {
+        if let Some(bar) = &self.progress {
+            let states = self.nodes.len() - 1;
+            let rate = states as f64 / start.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "states: {states}, transitions: {}, queue: {}, {rate:.0} states/s",
+                self.edges.len(),
+                self.queue.len()
+            ));
+            bar.tick();
+        }
+    }
+
+    /// The next nodes to expand: one node, or in breadth-first order a run of state nodes from the front
+    /// of the queue (at most what the state limit still allows).
+    fn next_batch(&mut self) -> Vec<u32> {
+        const BATCH: usize = 256;
+        let Some(first) = self.next_node() else {
+            return vec![];
+        };
+        let mut batch = vec![first];
+        if self.options.order == SearchOrder::DepthFirst || self.workers < 2 {
+            return batch;
+        }
+        let is_state = |e: &Explorer, n: u32| matches!(e.nodes[n as usize].key, NodeKey::State(..));
+        if !is_state(self, first) {
+            return batch;
+        }
+        while batch.len() < BATCH
+            && let Some(&n) = self.queue.front()
+            && is_state(self, n)
+        {
+            batch.push(n);
+            self.queue.pop_front();
+        }
+        batch
+    }
+
+    /// For each state node of the batch, its expansion computed in parallel; `None` for other nodes
+    /// (expanded sequentially).
+    fn expand_all(&self, batch: &[u32]) -> Vec<Option<Result<Expansion, Diagnostic>>> {
+        let expand_one = |n: u32| match &self.nodes[n as usize].key {
+            NodeKey::State(setup, vars) => Some(self.expand_state(*setup, vars)),
+            _ => None,
+        };
+        if batch.len() < 2 || self.workers < 2 {
+            return batch.iter().map(|&n| expand_one(n)).collect();
+        }
+        let chunk = batch.len().div_ceil(self.workers);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || part.iter().map(|&n| expand_one(n)).collect::<Vec<_>>())
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![Some(Err(Diagnostic::new(
+                            DiagKind::Internal,
+                            Span::default(),
+                            "a model-checking worker thread panicked",
+                        )))]
+                    })
+                })
+                .collect()
+        })
     }
 
     fn next_node(&mut self) -> Option<u32> {
@@ -236,7 +384,10 @@ impl<'m> Explorer<'m> {
                 self.expand_setup(node, 0)
             }
             NodeKey::Setup(setup) => self.expand_setup(node, setup),
-            NodeKey::State(setup, vars) => self.expand_state(node, setup, &vars),
+            NodeKey::State(setup, vars) => {
+                let expansion = self.expand_state(setup, &vars)?;
+                self.merge_state(node, expansion)
+            }
         }
     }
 
@@ -250,13 +401,11 @@ impl<'m> Explorer<'m> {
                 None,
             )));
         }
-        let names = constant_names(self.model);
         for values in found.solutions {
             let setup = self.setups.len() as u32;
-            let changed = names.iter().cloned().zip(values.iter().cloned()).collect();
             self.setups.push(Arc::new(values));
-            let step = step("SETUP_CONSTANTS", vec![], vec![], changed);
-            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), step, vec![]);
+            let edge = Edge::plain(Label::SetupConstants);
+            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), edge);
             if new {
                 let env = self.env(setup, None);
                 if let Some(v) = self.check_static_assertions(&env)? {
@@ -281,30 +430,23 @@ impl<'m> Explorer<'m> {
             return Ok(Some((Verdict::NoInitialisation, Some(from))));
         }
         for state in states {
-            let changed = self.variable_assignment(&state.values, None);
-            let step = step("INITIALISATION", vec![], vec![], changed);
-            let (id, new) = self.add_edge(
-                from,
-                NodeKey::State(setup, Arc::new(state.values)),
-                step,
-                vec![],
-            );
-            if new && let Some(v) = self.check_state(id)? {
+            let edge = Edge::plain(Label::Initialisation);
+            let (id, new) =
+                self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), edge);
+            if new && let Some(v) = self.check_node(id)? {
                 return Ok(Some((v, Some(id))));
             }
         }
         Ok(None)
     }
 
-    fn expand_state(
-        &mut self,
-        node: u32,
-        setup: u32,
-        vars: &Arc<Vec<Value>>,
-    ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+    /// The successors of a state and the verdicts of the checks on those not yet seen; read-only, so
+    /// that states can be expanded in parallel.
+    fn expand_state(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<Expansion, Diagnostic> {
         if !self.in_scope(setup, vars)? {
-            return Ok(None);
+            return Ok(Expansion::default());
         }
+        let in_scope = true;
         let constants = self.setups[setup as usize].clone();
         let state = State {
             values: vars.as_ref().clone(),
@@ -313,6 +455,39 @@ impl<'m> Explorer<'m> {
             self.model
                 .context
                 .successors_with_completeness(&constants, &state, self.max_ops)?;
+        let checks = transitions
+            .iter()
+            .map(|t| {
+                let key = NodeKey::State(setup, Arc::new(t.target.values.clone()));
+                (!self.index.contains_key(&key)).then(|| self.check_state(setup, &t.target.values))
+            })
+            .collect();
+        Ok(Expansion {
+            in_scope,
+            transitions,
+            complete,
+            checks,
+        })
+    }
+
+    /// Adds an expanded state's successors to the graph; `Some` when an error is found.
+    fn merge_state(
+        &mut self,
+        node: u32,
+        expansion: Expansion,
+    ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        let NodeKey::State(setup, _) = self.nodes[node as usize].key else {
+            return Ok(None);
+        };
+        let Expansion {
+            in_scope,
+            transitions,
+            complete,
+            checks,
+        } = expansion;
+        if !in_scope {
+            return Ok(None);
+        }
         self.partial_enumeration |= !complete;
         if transitions.is_empty() && self.options.check_deadlock {
             // No transition found among partially enumerated parameters (an integer beyond
@@ -329,42 +504,42 @@ impl<'m> Explorer<'m> {
             }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
-        let machine = self.model.machine();
-        for t in transitions {
-            let op = &machine.operations[t.operation];
-            let params = op
-                .params
-                .iter()
-                .map(|p| p.name.clone())
-                .zip(t.params.iter().cloned())
-                .collect();
-            let outputs = op
-                .outputs
-                .iter()
-                .map(|p| p.name.clone())
-                .zip(t.outputs.iter().cloned())
-                .collect();
-            let changed = self.variable_assignment(&t.target.values, Some(vars));
-            let label_args = t.params.clone();
-            let step = step(&op.name, params, outputs, changed);
+        for (t, check) in transitions.into_iter().zip(checks) {
+            let edge = Edge {
+                label: Label::Operation(t.operation as u32),
+                params: t.params,
+                outputs: t.outputs,
+            };
             let key = NodeKey::State(setup, Arc::new(t.target.values));
-            let (id, new) = self.add_edge(node, key, step, label_args);
-            if new && let Some(v) = self.check_state(id)? {
+            let (id, new) = self.add_edge(node, key, edge);
+            if !new {
+                continue;
+            }
+            // A state first found in this batch was not in the index when the checks ran.
+            let verdict = match check {
+                Some(verdict) => verdict?,
+                None => self.check_node(id)?,
+            };
+            if let Some(v) = verdict {
                 return Ok(Some((v, Some(id))));
             }
         }
         Ok(None)
     }
 
+    fn check_node(&self, id: u32) -> Result<Option<Verdict>, Diagnostic> {
+        match &self.nodes[id as usize].key {
+            NodeKey::State(setup, vars) => self.check_state(*setup, vars),
+            _ => Ok(None),
+        }
+    }
+
     /// Invariant and dynamic assertions of a newly found state (states outside SCOPE are not checked).
-    fn check_state(&self, id: u32) -> Result<Option<Verdict>, Diagnostic> {
-        let NodeKey::State(setup, vars) = &self.nodes[id as usize].key else {
-            return Ok(None);
-        };
-        if !self.in_scope(*setup, vars)? {
+    fn check_state(&self, setup: u32, vars: &[Value]) -> Result<Option<Verdict>, Diagnostic> {
+        if !self.in_scope(setup, vars)? {
             return Ok(None);
         }
-        let env = self.env(*setup, Some(vars));
+        let env = self.env(setup, Some(vars));
         let machine = self.model.machine();
         if self.options.check_invariant {
             for conjunct in machine.invariant.conjuncts() {
@@ -400,7 +575,7 @@ impl<'m> Explorer<'m> {
         Ok(None)
     }
 
-    fn in_scope(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<bool, Diagnostic> {
+    fn in_scope(&self, setup: u32, vars: &[Value]) -> Result<bool, Diagnostic> {
         match &self.model.machine().scope {
             Some(scope) => Ok(self
                 .model
@@ -411,20 +586,20 @@ impl<'m> Explorer<'m> {
     }
 
     /// The environment of a node: its constants and, for a state, its variables.
-    fn env(&self, setup: u32, vars: Option<&Arc<Vec<Value>>>) -> Env {
+    fn env(&self, setup: u32, vars: Option<&[Value]>) -> Env {
         let mut env = Env::new();
         for (name, value) in constant_names(self.model)
             .into_iter()
             .zip(self.setups[setup as usize].iter())
         {
-            env = env.with(name, value.clone());
+            env.bind(name, value.clone());
         }
         if let Some(vars) = vars {
             for (v, value) in self.model.machine().variables.iter().zip(vars.iter()) {
-                env = env.with(v.name.clone(), value.clone());
+                env.bind(v.name.clone(), value.clone());
             }
         }
-        env
+        env.freeze()
     }
 
     /// Variables and their new values; with `before`, only those that changed.
@@ -439,7 +614,7 @@ impl<'m> Explorer<'m> {
             .collect()
     }
 
-    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Step)>) -> (u32, bool) {
+    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Edge)>) -> (u32, bool) {
         if let Some(&id) = self.index.get(&key) {
             return (id, false);
         }
@@ -450,31 +625,78 @@ impl<'m> Explorer<'m> {
         (id, true)
     }
 
-    /// Adds the edge `from --step--> key` (and the node, if new).
-    fn add_edge(&mut self, from: u32, key: NodeKey, step: Step, args: Vec<Value>) -> (u32, bool) {
-        let label = step.label.clone();
-        let (id, new) = self.add_node(key, Some((from, step)));
-        self.edges.insert((from, label, args, id));
+    /// Adds the edge `from --edge--> key` (and the node, if new).
+    fn add_edge(&mut self, from: u32, key: NodeKey, edge: Edge) -> (u32, bool) {
+        let (label, params) = (edge.label.clone(), edge.params.clone());
+        let (id, new) = self.add_node(key, Some((from, edge)));
+        self.edges.insert((from, label, params, id));
         (id, new)
     }
 
     fn trace_to(&self, mut node: u32) -> Vec<Step> {
         let mut steps = vec![];
-        while let Some((parent, step)) = &self.nodes[node as usize].parent {
-            steps.push(step.clone());
+        while let Some((parent, edge)) = &self.nodes[node as usize].parent {
+            steps.push(self.step(*parent, edge, node));
             node = *parent;
         }
         steps.reverse();
         steps
     }
+
+    /// The printable step of the edge `from --edge--> to`.
+    fn step(&self, from: u32, edge: &Edge, to: u32) -> Step {
+        let machine = self.model.machine();
+        let named = |names: &[crate::ir::TypedName], values: &[Value]| -> Assignment {
+            names
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(values.iter().cloned())
+                .collect()
+        };
+        let before = match &self.nodes[from as usize].key {
+            NodeKey::State(_, vars) => Some(vars),
+            _ => None,
+        };
+        let (label, params, outputs, changed) = match (&edge.label, &self.nodes[to as usize].key) {
+            (Label::SetupConstants, NodeKey::Setup(setup)) => {
+                let names = constant_names(self.model);
+                let values = &self.setups[*setup as usize];
+                let changed = names.into_iter().zip(values.iter().cloned()).collect();
+                ("SETUP_CONSTANTS".to_string(), vec![], vec![], changed)
+            }
+            (Label::Operation(k), NodeKey::State(_, vars)) => {
+                let op = &machine.operations[*k as usize];
+                (
+                    op.name.to_string(),
+                    named(&op.params, &edge.params),
+                    named(&op.outputs, &edge.outputs),
+                    self.variable_assignment(vars, before),
+                )
+            }
+            (_, NodeKey::State(_, vars)) => (
+                "INITIALISATION".to_string(),
+                vec![],
+                vec![],
+                self.variable_assignment(vars, None),
+            ),
+            _ => ("INITIALISATION".to_string(), vec![], vec![], vec![]),
+        };
+        Step {
+            label,
+            params,
+            outputs,
+            changed,
+        }
+    }
 }
 
-fn step(label: &str, params: Assignment, outputs: Assignment, changed: Assignment) -> Step {
-    Step {
-        label: label.to_string(),
-        params,
-        outputs,
-        changed,
+impl Edge {
+    fn plain(label: Label) -> Edge {
+        Edge {
+            label,
+            params: vec![],
+            outputs: vec![],
+        }
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Context {
     /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
     solver_nodes: AtomicU64,
     solver_rejected: AtomicU64,
+    /// Per operation, what its successors are searched over (computed once: see `transitions`).
+    pub(super) operation_plans: std::sync::OnceLock<Vec<super::transitions::OperationPlan>>,
 }
 
 impl Context {
@@ -79,6 +81,7 @@ impl Context {
             epoch: Instant::now(),
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
+            operation_plans: std::sync::OnceLock::new(),
         })
     }
 

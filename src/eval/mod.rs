@@ -101,8 +101,13 @@ impl From<Value> for Val {
 
 /// Scoped bindings `Name -> Val`. Later bindings shadow earlier ones; quantifiers push and truncate, so
 /// binding a bound variable costs no allocation beyond the vector's growth.
+///
+/// The bindings of a state (constants and variables) are cloned for every operation, parameter
+/// candidate and solver check; `freeze` moves them into a shared base so that those clones copy only
+/// the few bindings made since.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
+    base: Arc<Vec<(Name, Val)>>,
     bindings: Vec<(Name, Val)>,
 }
 
@@ -126,10 +131,21 @@ impl Env {
         self.bindings.push((name, value));
     }
 
+    /// The same bindings, all in the shared base: clones of the result are cheap.
+    pub fn freeze(mut self) -> Env {
+        if !self.bindings.is_empty() {
+            let mut base = Arc::unwrap_or_clone(self.base);
+            base.append(&mut self.bindings);
+            self.base = Arc::new(base);
+        }
+        self
+    }
+
     pub fn get(&self, name: &str) -> Option<&Val> {
         self.bindings
             .iter()
             .rev()
+            .chain(self.base.iter().rev())
             .find(|(n, _)| &**n == name)
             .map(|(_, v)| v)
     }
@@ -143,11 +159,21 @@ impl Env {
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.bindings.len()
+        self.base.len() + self.bindings.len()
     }
 
     pub(crate) fn truncate(&mut self, len: usize) {
-        self.bindings.truncate(len);
+        let base = self.base.len();
+        if len >= base {
+            self.bindings.truncate(len - base);
+        } else {
+            // Below the shared base (not done by the scoped push/truncate pairs): unshare it.
+            let mut kept = self.base[..len].to_vec();
+            kept.append(&mut self.bindings);
+            kept.truncate(len);
+            self.base = Arc::default();
+            self.bindings = kept;
+        }
     }
 }
 

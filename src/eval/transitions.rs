@@ -23,6 +23,14 @@ pub struct Transition {
     pub target: State,
 }
 
+/// What an operation's enablings are searched over: its parameters (and guard LET identifiers), the
+/// guard that bounds them, and its `MAX_OPERATIONS_<op>` limit.
+pub(crate) struct OperationPlan {
+    searched: Vec<TypedName>,
+    guard: Pred,
+    limit: Option<usize>,
+}
+
 /// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
 /// possibly under LETs, whose identifiers are then searched together with the parameters (returned first),
 /// so that a guard such as `LET y BE y = v+1 IN SELECT p : {y, y+1} THEN .. END END` bounds `p`.
@@ -142,7 +150,7 @@ impl Context {
         for (v, val) in self.machine().variables.iter().zip(&state.values) {
             env.bind(v.name.clone(), val.clone());
         }
-        Ok(env)
+        Ok(env.freeze())
     }
 
     /// Enabled operations from `state`, with parameters enumerated; at most `max_per_op` transitions per
@@ -170,26 +178,17 @@ impl Context {
         let mut env = self.state_env(constants, state)?;
         let mut out = Vec::new();
         let mut all = true;
-        for (k, op) in m.operations.iter().enumerate() {
-            let cap = self
-                .settings()
-                .operation_limits
-                .iter()
-                .find(|(n, _)| *n == op.name)
-                .map_or(max_per_op, |(_, l)| (*l).min(max_per_op));
-            let (locals, guard) = parameter_guard(&op.body.kind)
-                .filter(|(locals, _)| {
-                    // A LET identifier hiding a parameter would make the search bind it twice.
-                    locals
-                        .iter()
-                        .all(|l| op.params.iter().all(|p| p.name != l.name))
-                })
-                .unwrap_or_else(|| (Vec::new(), Pred::truth(op.span)));
-            let searched: Vec<TypedName> = op.params.iter().chain(&locals).cloned().collect();
+        for (k, plan) in self.operation_plans().iter().enumerate() {
+            let op = &m.operations[k];
+            let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let complete =
-                self.solve_for(&searched, &guard, &mut env, false, &mut |ctx, env| {
+            let complete = self.solve_for(
+                &plan.searched,
+                &plan.guard,
+                &mut env,
+                false,
+                &mut |ctx, env| {
                     let params = ctx.bound_values(&op.params, env, op.span)?;
                     for updates in ctx.execute(&op.body, env)? {
                         let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
@@ -202,11 +201,43 @@ impl Context {
                         }
                     }
                     Ok(true)
-                })?;
+                },
+            )?;
             all &= complete && !cut;
             out.extend(found);
         }
         Ok((out, all))
+    }
+
+    /// The operations' search plans, computed on first use: the successor function asks for them in
+    /// every state, and deriving a guard clones its predicate.
+    fn operation_plans(&self) -> &[OperationPlan] {
+        self.operation_plans.get_or_init(|| {
+            self.machine()
+                .operations
+                .iter()
+                .map(|op| {
+                    let (locals, guard) = parameter_guard(&op.body.kind)
+                        .filter(|(locals, _)| {
+                            // A LET identifier hiding a parameter would make the search bind it twice.
+                            locals
+                                .iter()
+                                .all(|l| op.params.iter().all(|p| p.name != l.name))
+                        })
+                        .unwrap_or_else(|| (Vec::new(), Pred::truth(op.span)));
+                    OperationPlan {
+                        searched: op.params.iter().chain(&locals).cloned().collect(),
+                        guard,
+                        limit: self
+                            .settings()
+                            .operation_limits
+                            .iter()
+                            .find(|(n, _)| *n == op.name)
+                            .map(|(_, l)| *l),
+                    }
+                })
+                .collect()
+        })
     }
 
     fn transition(

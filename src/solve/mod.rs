@@ -12,6 +12,7 @@
 //! Backends: `brute` is the interpreter's enumeration oracle (`eval::enumerate`); `native` is the
 //! propagating finite-domain solver (`native`). `auto` runs native.
 
+mod determined;
 pub mod native;
 
 use crate::eval::{Context, Env, EvalError};
@@ -128,9 +129,16 @@ pub fn stream(
             Ok(true)
         }
     };
-    let complete = match route(ctx, problem, backend) {
-        Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
-        _ => native::solve(ctx, problem, &mut checked, &mut stats)?,
+    let routed = route(ctx, problem, backend);
+    let determined = match routed {
+        // The oracle stays a plain enumeration.
+        Backend::Brute => None,
+        _ => determined::solve(ctx, problem, &mut checked, &mut stats)?,
+    };
+    let complete = match (determined, routed) {
+        (Some(complete), _) => complete,
+        (None, Backend::Brute) => brute(ctx, problem, &mut checked, &mut stats)?,
+        (None, _) => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
         && !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred));
