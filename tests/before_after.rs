@@ -2,7 +2,9 @@
 //! of a sample of corpus machines, the successors found by solving BA(op)(x, p, x') with the state bound
 //! must be exactly the interpreter's successors (`Context::successors`), operation by operation.
 
-use bsolve::analysis::before_after::{copy_name, enabling, is_exact, operation, state_copy};
+use bsolve::analysis::before_after::{
+    copy_name, enabling, initialisation, is_exact, operation, state_copy,
+};
 use bsolve::check::{Model, Options};
 use bsolve::eval::{Context, Env, State};
 use bsolve::solve::{self, Backend, Problem};
@@ -100,6 +102,40 @@ fn check_enabling(
     Ok(())
 }
 
+/// The initial states by solving BA(INITIALISATION) equal the interpreter's (when it enumerates them all).
+fn compare_initialisation(ctx: &Context, constants: &[Value]) -> Result<(), String> {
+    const LIMIT: usize = 500;
+    let m = ctx.machine();
+    let Ok(mut expected) = ctx.initial_states(constants, LIMIT) else {
+        return Ok(());
+    };
+    if expected.len() >= LIMIT {
+        return Ok(());
+    }
+    let env = ctx.constants_env(constants).map_err(|e| e.to_string())?;
+    let pred = initialisation(m, 0).map_err(|d| d.to_string())?;
+    let vars = state_copy(m, 0);
+    let mut problem = Problem::new(&vars, &pred, &env);
+    problem.sizes_matter = false;
+    let found = solve::solve_all(ctx, &problem, Backend::Auto, LIMIT).map_err(|e| e.to_string())?;
+    if !found.complete {
+        return Ok(());
+    }
+    let mut got: Vec<State> = found
+        .solutions
+        .into_iter()
+        .map(|values| State { values })
+        .collect();
+    got.sort();
+    expected.sort();
+    if got != expected {
+        return Err(format!(
+            "initial states: interpreter {expected:?}\nbefore-after {got:?}"
+        ));
+    }
+    Ok(())
+}
+
 /// Compares both on up to `max_states` states reached breadth-first; returns how many states agreed,
 /// or the first difference.
 fn compare_machine(path: &Path, max_states: usize, budget: Duration) -> Result<usize, String> {
@@ -119,6 +155,9 @@ fn compare_machine(path: &Path, max_states: usize, budget: Duration) -> Result<u
     else {
         return Ok(0);
     };
+    if is_exact(&m.initialisation) {
+        compare_initialisation(ctx, &constants)?;
+    }
     let Ok(mut queue) = ctx.initial_states(&constants, 2) else {
         return Ok(0);
     };
