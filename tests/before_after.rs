@@ -6,7 +6,7 @@ use bsolve::analysis::before_after::{
     copy_name, enabling, initialisation, is_exact, operation, state_copy,
 };
 use bsolve::check::{Model, Options};
-use bsolve::eval::{Context, Env, State};
+use bsolve::eval::{Context, Env, EvalError, State};
 use bsolve::solve::{self, Backend, Problem};
 use bsolve::value::Value;
 use std::collections::BTreeSet;
@@ -41,11 +41,12 @@ fn by_before_after(
             .collect();
         let mut problem = Problem::new(&vars, &t.pred, &env);
         problem.sizes_matter = false;
-        let found =
-            solve::solve_all(ctx, &problem, Backend::Auto, 5000).map_err(|e| e.to_string())?;
-        if !found.complete {
-            return Ok(None);
-        }
+        // A resource limit of the solver (a type too large to enumerate, the time budget) decides nothing.
+        let found = match solve::solve_all(ctx, &problem, Backend::Auto, 5000) {
+            Ok(found) if found.complete => found,
+            Ok(_) | Err(EvalError::Limit(_)) => return Ok(None),
+            Err(e) => return Err(e.to_string()),
+        };
         let np = t.params.len();
         let nout = t.outputs.len();
         for sol in found.solutions {
@@ -117,10 +118,11 @@ fn compare_initialisation(ctx: &Context, constants: &[Value]) -> Result<(), Stri
     let vars = state_copy(m, 0);
     let mut problem = Problem::new(&vars, &pred, &env);
     problem.sizes_matter = false;
-    let found = solve::solve_all(ctx, &problem, Backend::Auto, LIMIT).map_err(|e| e.to_string())?;
-    if !found.complete {
-        return Ok(());
-    }
+    let found = match solve::solve_all(ctx, &problem, Backend::Auto, LIMIT) {
+        Ok(found) if found.complete => found,
+        Ok(_) | Err(EvalError::Limit(_)) => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
     let mut got: Vec<State> = found
         .solutions
         .into_iter()
@@ -222,7 +224,7 @@ fn before_after_successors_equal_the_interpreters_on_corpus_machines() {
     }
     let mut machines = 0;
     let mut failures = Vec::new();
-    for name in CORPUS_MACHINES.iter().step_by(9) {
+    for name in CORPUS_MACHINES.iter().step_by(3) {
         match compare_machine(&corpus.join(name), 4, Duration::from_secs(3)) {
             Ok(n) if n > 0 => machines += 1,
             Ok(_) => {}
@@ -231,5 +233,5 @@ fn before_after_successors_equal_the_interpreters_on_corpus_machines() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(machines >= 15, "only {machines} corpus machines compared");
+    assert!(machines >= 60, "only {machines} corpus machines compared");
 }
