@@ -157,6 +157,14 @@ pub fn invariant_preservation(
         out.push(check_initialisation(model)?);
     }
     for op in ops {
+        if let Err(e) = model.context.check_deadline(op.span) {
+            out.push(OperationCheck {
+                operation: op.name.to_string(),
+                outcome: CbcOutcome::Unknown(e.to_string()),
+                elapsed: Duration::ZERO,
+            });
+            continue;
+        }
         // An operation the translation cannot take is UNKNOWN; the others are still checked.
         out.push(match check_operation(model, op) {
             Err(d) if d.kind == DiagKind::Unsupported => OperationCheck {
