@@ -145,6 +145,61 @@ enum Command {
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
     },
+    /// Constraint-based checking that operations preserve the invariant.
+    ///
+    /// For OP (default all, with the INITIALISATION): a state satisfying PROPERTIES and INVARIANT,
+    /// parameters and an after-state violating the INVARIANT (the state need not be reachable).
+    /// Exit code: 0 preserved, 1 counterexample, 2 unknown.
+    Cbc {
+        file: PathBuf,
+        /// An operation name, or `all`.
+        operation: Option<String>,
+    },
+    /// Constraint-based deadlock checking.
+    ///
+    /// A state satisfying PROPERTIES and INVARIANT (and --pred) where no operation is enabled (not
+    /// necessarily reachable). Exit code: 0 none exists, 1 deadlock found, 2 unknown.
+    CbcDeadlock {
+        file: PathBuf,
+        /// Only states satisfying this predicate over the constants and variables.
+        #[arg(long, value_name = "P")]
+        pred: Option<String>,
+    },
+    /// Static ASSERTIONS (on constants only) under PROPERTIES.
+    ///
+    /// Constants falsifying an assertion, or a proof. Exit code: 0 holds (with --proof: proved),
+    /// 1 counterexample, 2 unknown.
+    CbcAssertions {
+        file: PathBuf,
+        /// Accept only complete answers (no bounded search).
+        #[arg(long)]
+        proof: bool,
+    },
+    /// Constraint-based search for an executable operation sequence.
+    ///
+    /// Constants, an initial state and parameters making "op1;op2;..." executable; the trace is
+    /// replayed. Exit code: 0 found, 1 not executable, 2 unknown.
+    CbcSequence { file: PathBuf, operations: String },
+    /// Bounded model checking from the INITIALISATION (`bmc FILE DEPTH` or `bmc DEPTH FILE`).
+    ///
+    /// Paths of 0..DEPTH operations ending in an invariant violation (or a deadlock), shortest first.
+    /// Exit code: 1 counterexample, 2 none up to DEPTH (bounded) or unknown, 3 bad DEPTH.
+    Bmc {
+        #[arg(num_args = 2, required = true, allow_negative_numbers = true, value_names = ["FILE", "DEPTH"])]
+        args: Vec<String>,
+        /// Look for deadlocks instead of invariant violations.
+        #[arg(long)]
+        deadlock: bool,
+    },
+    /// k-induction: prove the invariant for all reachable states, or find a violation.
+    ///
+    /// Proved when, for some k <= K, no path of k invariant states leads to a violation and none is
+    /// reachable within k-1 steps. Exit code: 0 proved, 1 counterexample, 2 unknown.
+    Kinduction {
+        file: PathBuf,
+        #[arg(long, default_value_t = 8, value_name = "K")]
+        max_k: usize,
+    },
     /// Run a benchmark suite (default benchmarks/suite.csv) over several backends; print a table and write
     /// bench_results.csv and bench_results.md. Exit code 1 when some backend gave a wrong answer.
     Bench {
@@ -167,6 +222,12 @@ const SUBCOMMANDS: &[&str] = &[
     "mc",
     "solve",
     "bench",
+    "cbc",
+    "cbc-deadlock",
+    "cbc-assertions",
+    "cbc-sequence",
+    "bmc",
+    "kinduction",
     "help",
 ];
 
@@ -302,6 +363,12 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             }
             (None, None) => Err(usage("solve: give --pred or --pred-file".into())),
         },
+        Command::Cbc { .. }
+        | Command::CbcDeadlock { .. }
+        | Command::CbcAssertions { .. }
+        | Command::CbcSequence { .. }
+        | Command::Bmc { .. }
+        | Command::Kinduction { .. } => cmd_symbolic(&cli.command, &options, g),
         Command::Bench {
             suite,
             backends,
@@ -855,5 +922,86 @@ fn print_settings(model: &Model, g: &Global) {
             "settings: MAXINT={} MININT={} DEFAULT_SETSIZE={} MAX_INITIALISATIONS={} MAX_OPERATIONS={}",
             s.maxint, s.minint, s.default_setsize, s.max_initialisations, s.max_operations
         );
+    }
+}
+
+/// The symbolic checks (check::cbc, check::bmc, check::kinduction), reported by report::symbolic.
+fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit, Diagnostic> {
+    use bsolve::check::{bmc, cbc, kinduction};
+    use bsolve::report::symbolic;
+    let load = |file: &Path| -> Result<Model, Diagnostic> {
+        let model = Model::load(file, options)?;
+        print_settings(&model, g);
+        start_clock(&model, g);
+        Ok(model)
+    };
+    match command {
+        Command::Cbc { file, operation } => {
+            let model = load(file)?;
+            let checks = cbc::invariant_preservation(&model, operation.as_deref())?;
+            Ok(symbolic::cbc(&model, &checks, g.json))
+        }
+        Command::CbcDeadlock { file, pred } => {
+            let model = load(file)?;
+            let (outcome, elapsed) = cbc::deadlock(&model, pred.as_deref())?;
+            Ok(symbolic::deadlock(&model, &outcome, elapsed, g.json))
+        }
+        Command::CbcAssertions { file, proof } => {
+            let model = load(file)?;
+            let start = std::time::Instant::now();
+            let (checks, on_state) = cbc::assertions(&model)?;
+            Ok(symbolic::assertions(
+                &model,
+                &checks,
+                on_state,
+                *proof,
+                start.elapsed(),
+                g.json,
+            ))
+        }
+        Command::CbcSequence { file, operations } => {
+            let model = load(file)?;
+            let (outcome, elapsed) = cbc::sequence(&model, operations)?;
+            Ok(symbolic::sequence(&model, &outcome, elapsed, g.json))
+        }
+        Command::Bmc { args, deadlock } => {
+            let (file, depth) = file_and_depth(args)?;
+            let model = load(&file)?;
+            let target = if *deadlock {
+                bmc::Target::Deadlock
+            } else {
+                bmc::Target::InvariantViolation
+            };
+            let result = bmc::bmc(&model, depth, target)?;
+            Ok(symbolic::bmc(&model, &result, target, g.json))
+        }
+        Command::Kinduction { file, max_k } => {
+            let model = load(file)?;
+            let result = kinduction::kinduction(&model, *max_k)?;
+            Ok(symbolic::kinduction(&model, &result, g.json))
+        }
+        _ => unreachable!("cmd_symbolic is called for the symbolic checks only"),
+    }
+}
+
+/// `bmc FILE DEPTH` or `bmc DEPTH FILE`: the depth is the argument that is an integer and not an existing
+/// file; it must be positive.
+fn file_and_depth(args: &[String]) -> Result<(PathBuf, usize), Diagnostic> {
+    let is_depth = |a: &String| a.parse::<i64>().is_ok() && !Path::new(a).exists();
+    let (file, depth) = match args {
+        [a, b] if is_depth(b) => (a, b),
+        [a, b] if is_depth(a) => (b, a),
+        _ => {
+            return Err(usage(format!(
+                "bmc: expected FILE DEPTH, got `{}` (DEPTH must be an integer)",
+                args.join(" ")
+            )));
+        }
+    };
+    match depth.parse::<i64>() {
+        Ok(d) if d > 0 => Ok((PathBuf::from(file), d as usize)),
+        _ => Err(usage(format!(
+            "bmc: DEPTH must be a positive number of operations, got {depth}"
+        ))),
     }
 }

@@ -8,8 +8,12 @@
 //!   interpretation iterated to a fixpoint (Plagge & Leuschel 2012, §3.4); it may prove the conjunction
 //!   unsatisfiable.
 //!
-//! All three are sound over-approximations: they never drop a solution.
+//! * `before_after`: before-after, enabling predicates and read/write sets of operations, for the
+//!   symbolic checks (not a conjunct analysis: it turns substitutions into predicates).
+//!
+//! All three conjunct analyses are sound over-approximations: they never drop a solution.
 
+pub mod before_after;
 pub mod deterministic;
 pub mod interval;
 pub mod partition;

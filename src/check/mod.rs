@@ -2,8 +2,11 @@
 //! stages, `solve`). They return plain result structs; `report` turns them into text, JSON and exit codes.
 
 pub mod bench;
+pub mod bmc;
+pub mod cbc;
 mod csv_table;
 pub mod evaluate;
+pub mod kinduction;
 pub mod mc;
 pub mod model;
 pub mod setup;

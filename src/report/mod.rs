@@ -2,6 +2,7 @@
 //! codes of ARCHITECTURE.md (0 holds / found, 1 counterexample / no solution, 2 unknown, 3 bad input,
 //! 4 internal error).
 
+pub mod symbolic;
 pub mod text;
 
 use crate::diag::{DiagKind, Diagnostic};

@@ -1,0 +1,329 @@
+//! End-to-end tests of the symbolic checks: `cbc`, `cbc-deadlock`, `cbc-assertions`, `cbc-sequence`,
+//! `bmc`, `kinduction` on ProB's documented examples (B_REFERENCE §4, §8) and the project's models, their
+//! JSON output, exit codes (0 holds, 1 counterexample, 2 unknown, 3 bad input) and bad input.
+
+mod common;
+
+use common::{bsolve, model_arg as model};
+use serde_json::Value as Json;
+
+fn bsolve_json(args: &[&str]) -> (i32, Json) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (code, out, err) = bsolve(&all);
+    let json =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
+    (code, json)
+}
+
+/// A machine written to a temporary file.
+fn temp_machine(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("bsolve-cbc-{}-{name}.mch", std::process::id()));
+    std::fs::write(&path, text).expect("write temp machine");
+    path.display().to_string()
+}
+
+fn operations(trace: &Json) -> Vec<&str> {
+    trace
+        .as_array()
+        .expect("trace")
+        .iter()
+        .map(|s| s["operation"].as_str().expect("operation"))
+        .collect()
+}
+
+#[test]
+fn bmc_finds_the_very_simple_counter_violation_at_depth_one() {
+    let (code, json) = bsolve_json(&["bmc", &model("VerySimpleCounterWrong.mch"), "10"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION at depth 1", "{json}");
+    assert!(json["justification"].as_str().unwrap().contains("replayed"));
+    assert_eq!(
+        operations(&json["trace"]),
+        ["SETUP_CONSTANTS", "INITIALISATION", "Inc"]
+    );
+    let last = &json["trace"][2];
+    assert_eq!(last["changed"]["ct"], "33554432", "{json}");
+    assert_eq!(json["violated"][0]["text"], "ct < lim");
+    // ProB: 120 ms. Generous here: debug build on a shared machine.
+    assert!(json["time_ms"].as_u64().unwrap() < 2000, "{json}");
+}
+
+#[test]
+fn bmc_accepts_the_depth_before_the_file() {
+    let (code, out, _) = bsolve(&["bmc", "10", &model("VerySimpleCounterWrong.mch")]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("INVARIANT VIOLATION at depth 1"), "{out}");
+    assert!(out.contains("Inc(1000)"), "{out}");
+}
+
+#[test]
+fn bmc_finds_the_mutex_violation_with_a_shortest_trace() {
+    let (code, json) = bsolve_json(&["bmc", &model("MutexWrong.mch"), "6"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION at depth 4", "{json}");
+    assert_eq!(operations(&json["trace"]).len(), 5);
+}
+
+#[test]
+fn bmc_deadlock_mode_finds_the_counter_stopping_at_three() {
+    let (code, json) = bsolve_json(&["bmc", &model("Deadlocking.mch"), "5", "--deadlock"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "DEADLOCK at depth 3", "{json}");
+    assert_eq!(
+        operations(&json["trace"]),
+        ["INITIALISATION", "step", "step", "step"]
+    );
+}
+
+#[test]
+fn bmc_without_counterexample_is_bounded_and_says_so() {
+    let (code, json) = bsolve_json(&["bmc", &model("scheduler.mch"), "3"]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(json["status"], "NO COUNTEREXAMPLE up to depth 3", "{json}");
+    assert!(
+        json["justification"]
+            .as_str()
+            .unwrap()
+            .contains("complete Unsat")
+    );
+}
+
+#[test]
+fn wiki_example1_sequence_finds_the_overflow_values() {
+    let (code, json) = bsolve_json(&[
+        "cbc-sequence",
+        &model("Wiki_Example1.mch"),
+        "Sety;BothOverflow",
+    ]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "SEQUENCE FOUND");
+    let trace = &json["trace"];
+    assert_eq!(
+        operations(trace),
+        ["SETUP_CONSTANTS", "INITIALISATION", "Sety", "BothOverflow"]
+    );
+    let n: i64 = trace[0]["changed"]["n"].as_str().unwrap().parse().unwrap();
+    let x: i64 = trace[1]["changed"]["x"].as_str().unwrap().parse().unwrap();
+    let yy: i64 = trace[2]["parameters"]["yy"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n >= 256 && x == yy && x > 255 && x <= n, "{json}");
+    assert!(json["time_ms"].as_u64().unwrap() < 2000, "{json}");
+}
+
+#[test]
+fn an_impossible_sequence_is_not_executable() {
+    // BothOverflow needs y > 255, which the INITIALISATION (y := 0) never gives.
+    let (code, json) = bsolve_json(&["cbc-sequence", &model("Wiki_Example1.mch"), "BothOverflow"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "NOT EXECUTABLE");
+}
+
+#[test]
+fn scheduler_cbc_all_preserves_the_invariant() {
+    let (code, json) = bsolve_json(&["cbc", &model("scheduler.mch"), "all"]);
+    assert_eq!(code, 0, "{json}");
+    let results = json["results"].as_array().unwrap();
+    let names: Vec<&str> = results
+        .iter()
+        .map(|r| r["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["INITIALISATION", "new", "del", "ready", "swap"]);
+    assert!(results.iter().all(|r| r["status"] == "PRESERVED"), "{json}");
+}
+
+#[test]
+fn cbc_reports_the_operation_state_parameters_and_violated_conjunct() {
+    let (code, json) = bsolve_json(&["cbc", &model("MutexWrong.mch"), "enter"]);
+    assert_eq!(code, 1, "{json}");
+    let r = &json["results"][0];
+    assert_eq!(r["operation"], "enter");
+    assert_eq!(r["status"], "COUNTEREXAMPLE");
+    let cex = &r["counterexample"];
+    assert!(cex["parameters"]["p"].is_string(), "{json}");
+    assert_eq!(cex["violated"][0]["text"], "card(phase~[{critical}]) <= 1");
+}
+
+#[test]
+fn cbc_deadlock_finds_a_state_and_pred_restricts_it() {
+    let (code, json) = bsolve_json(&["cbc-deadlock", &model("CbcDeadlock.mch")]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["state"]["mode"], "3");
+    assert_eq!(json["state"]["x"], "{aa,bb}");
+    let (code, json) = bsolve_json(&[
+        "cbc-deadlock",
+        &model("CbcDeadlock.mch"),
+        "--pred",
+        "mode < 3",
+    ]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO DEADLOCK");
+    let (code, json) = bsolve_json(&[
+        "cbc-deadlock",
+        &model("CbcDeadlock.mch"),
+        "--pred",
+        "card(x) = 2",
+    ]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["state"]["mode"], "3");
+}
+
+#[test]
+fn scheduler_has_no_cbc_deadlock() {
+    let (code, json) = bsolve_json(&["cbc-deadlock", &model("scheduler.mch")]);
+    assert_eq!(code, 0, "{json}");
+}
+
+#[test]
+fn cbc_assertions_proves_one_and_refutes_the_other() {
+    let (code, json) = bsolve_json(&["cbc-assertions", &model("StaticAssertions.mch"), "--proof"]);
+    assert_eq!(code, 1, "{json}");
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results[0]["status"], "PROVED");
+    assert_eq!(results[1]["status"], "COUNTEREXAMPLE");
+    assert_ne!(results[1]["constants"]["n"], "1");
+}
+
+#[test]
+fn cbc_assertions_proof_refuses_a_bounded_search() {
+    let file = temp_machine(
+        "square",
+        "MACHINE Square\nCONSTANTS k\nPROPERTIES k : INTEGER\nASSERTIONS k * k /= 2\nEND",
+    );
+    let (code, json) = bsolve_json(&["cbc-assertions", &file]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["results"][0]["status"], "NO COUNTEREXAMPLE FOUND");
+    let (code, json) = bsolve_json(&["cbc-assertions", &file, "--proof"]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(json["results"][0]["status"], "UNKNOWN");
+}
+
+#[test]
+fn kinduction_proves_an_invariant_that_is_not_inductive() {
+    let (code, json) = bsolve_json(&["cbc", &model("DelayedCopy.mch")]);
+    assert_eq!(
+        code, 1,
+        "cbc alone finds a counterexample to induction: {json}"
+    );
+    let (code, json) = bsolve_json(&["kinduction", &model("DelayedCopy.mch")]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "PROVED for all reachable states");
+    assert!(json["justification"].as_str().unwrap().contains("k = 2"));
+    let (code, json) = bsolve_json(&["kinduction", &model("DelayedCopy.mch"), "--max-k", "1"]);
+    assert_eq!(code, 2, "{json}");
+}
+
+#[test]
+fn kinduction_needs_three_states_for_the_shift_register() {
+    let (code, _) = bsolve_json(&["cbc", &model("ShiftRegister.mch"), "shift"]);
+    assert_eq!(code, 1);
+    let (code, json) = bsolve_json(&["kinduction", &model("ShiftRegister.mch")]);
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json["justification"].as_str().unwrap().contains("k = 3"),
+        "{json}"
+    );
+}
+
+#[test]
+fn kinduction_proves_a_corpus_invariant_that_cbc_refutes() {
+    let lift = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/models/B/Demo/Lift_inf.mch");
+    if !lift.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return;
+    }
+    let lift = lift.display().to_string();
+    let (code, json) = bsolve_json(&["cbc", &lift]);
+    assert_eq!(code, 1, "{json}");
+    let (code, json) = bsolve_json(&["kinduction", &lift]);
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json["justification"].as_str().unwrap().contains("k = 2"),
+        "{json}"
+    );
+}
+
+#[test]
+fn kinduction_finds_reachable_violations_and_proves_inductive_invariants() {
+    let (code, json) = bsolve_json(&["kinduction", &model("VerySimpleCounterWrong.mch")]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(operations(&json["trace"]).last(), Some(&"Inc"));
+    let (code, _) = bsolve_json(&["kinduction", &model("scheduler.mch")]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn bad_depths_are_bad_input() {
+    for depth in ["0", "-1", "ten"] {
+        let (code, _, err) = bsolve(&["bmc", &model("VerySimpleCounterWrong.mch"), depth]);
+        assert_eq!(code, 3, "depth {depth}: {err}");
+        assert!(err.contains("DEPTH"), "{err}");
+    }
+}
+
+#[test]
+fn a_machine_without_variables_is_bad_input() {
+    for cmd in ["cbc", "cbc-deadlock", "kinduction"] {
+        let (code, _, err) = bsolve(&[cmd, &model("SendMoreMoney.mch")]);
+        assert_eq!(code, 3, "{cmd}: {err}");
+        assert!(err.contains("has no VARIABLES"), "{err}");
+    }
+    let (code, _, err) = bsolve(&["bmc", &model("SendMoreMoney.mch"), "3"]);
+    assert_eq!(code, 3, "{err}");
+}
+
+#[test]
+fn an_unknown_operation_name_is_bad_input() {
+    let (code, _, err) = bsolve(&["cbc", &model("scheduler.mch"), "start"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("no operation `start`"), "{err}");
+    let (code, _, err) = bsolve(&["cbc-sequence", &model("scheduler.mch"), "new;start"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("no operation `start`"), "{err}");
+}
+
+#[test]
+fn a_while_without_invariant_and_a_call_of_an_unknown_operation_are_bad_input() {
+    let while_file = temp_machine(
+        "while",
+        "MACHINE W\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\nOPERATIONS\n\
+         op = WHILE x < 3 DO x := x + 1 VARIANT 3 - x END\nEND",
+    );
+    let (code, _, err) = bsolve(&["cbc", &while_file]);
+    assert_eq!(code, 3);
+    assert!(err.contains("INVARIANT"), "{err}");
+    let call_file = temp_machine(
+        "call",
+        "MACHINE U\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\nOPERATIONS\n\
+         op = BEGIN nosuch END\nEND",
+    );
+    let (code, _, err) = bsolve(&["bmc", &call_file, "2"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("unknown operation `nosuch`"), "{err}");
+}
+
+#[test]
+fn a_while_with_invariant_is_checked_through_its_invariant() {
+    let file = temp_machine(
+        "while-inv",
+        "MACHINE W2\nVARIABLES x\nINVARIANT x : 0..3\nINITIALISATION x := 0\nOPERATIONS\n\
+         op = BEGIN x := 0; WHILE x < 3 DO x := x + 1 INVARIANT x <= 3 VARIANT 3 - x END END\nEND",
+    );
+    let (code, json) = bsolve_json(&["cbc", &file]);
+    assert_eq!(code, 0, "{json}");
+}
+
+#[test]
+fn a_bad_pred_is_bad_input() {
+    let (code, _, err) = bsolve(&[
+        "cbc-deadlock",
+        &model("CbcDeadlock.mch"),
+        "--pred",
+        "zz = {}",
+    ]);
+    assert_eq!(code, 3, "{err}");
+}
