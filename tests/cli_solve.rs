@@ -238,3 +238,18 @@ fn setup_constants_timeout_is_unknown_exit_2() {
     assert_eq!(code, 2, "{err}");
     assert!(out.starts_with("UNKNOWN ("), "{out}");
 }
+
+#[test]
+fn sets_defined_from_other_unknowns_are_computed_so_their_unsat_is_a_proof() {
+    // Guessing `s` within a carrier cut to MININT..MAXINT could only give UNKNOWN; computing it from
+    // `s = {n}` once n is labelled decides the predicate.
+    let (code, out, err) = bsolve(&["solve", "--pred", "n : 1..2 & s = {n} & 3 : s"]);
+    assert_eq!((code, out.as_str()), (1, "UNSAT\n"), "{err}");
+    let (code, out, err) = bsolve(&[
+        "solve",
+        "--pred",
+        "n : 1..20 & s = {x | x : 1..n & x mod 3 = 0} & card(s) = 4 & n mod 2 = 1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("n = 13"), "{out}");
+}

@@ -433,6 +433,11 @@ impl<'p> Builder<'_, 'p> {
                     return Ok(shape);
                 }
             }
+            // A set defined by an equation over other unknowns (`s = {n}`, `r = f~`) is computed from
+            // it once they are labelled, rather than guessed within a cut carrier.
+            if !elem.is_finite() && self.defining_equation(&v.name).is_some() {
+                return Ok(self.dependent_atom());
+            }
             // The type's values as carrier; when the type has integers they are cut to MININT..MAXINT, and
             // the model remembers that its search is incomplete (as ProB's enumeration warning).
             if let Ok((items, complete)) = self.ctx.type_values(elem, v.span)
@@ -450,6 +455,9 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         let mut dom = self.type_domain(&v.ty, v);
+        if matches!(dom, Dom::Any) && self.defining_equation(&v.name).is_some() {
+            return Ok(self.dependent_atom());
+        }
         for (op, s, c) in &typings {
             if *op != CompareOp::In {
                 continue;
@@ -460,6 +468,28 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         Ok(Shape::Scalar(self.new_atom(dom)))
+    }
+
+    /// A conjunct `x = E` (or `E = x`) whose E does not mention x: once E's unknowns are labelled, it
+    /// gives x's one candidate (`search::defined_candidates`).
+    fn defining_equation(&self, name: &str) -> Option<&'p Pred> {
+        self.conjuncts.iter().copied().find(|c| {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
+                return false;
+            };
+            let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+            [(l, r), (r, l)]
+                .iter()
+                .any(|(x, e)| is_x(x) && !ir::free_names::of_expr(e).contains(name))
+        })
+    }
+
+    /// An atom of unlistable values computed from its defining equation: labelled after the others,
+    /// when that equation's other side is fixed.
+    fn dependent_atom(&mut self) -> Shape {
+        let a = self.new_atom(Dom::Any);
+        self.late.push(a);
+        Shape::Scalar(a)
     }
 
     /// The domain a scalar gets from `x : S` with S known.
