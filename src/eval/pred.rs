@@ -43,9 +43,11 @@ impl Context {
                     Ok(false)
                 })?;
                 if found || complete {
-                    Ok(found)
-                } else {
-                    Err(undecidable(p, vars, "#"))
+                    return Ok(found);
+                }
+                match self.solver_domain(vars, body, env, 1) {
+                    Some(solutions) => Ok(!solutions.is_empty()),
+                    None => Err(undecidable(p, vars, "#")),
                 }
             }
             PredKind::Forall(vars, body) => {
@@ -60,10 +62,24 @@ impl Context {
                     Ok(holds)
                 })?;
                 if !holds || complete {
-                    Ok(holds)
-                } else {
-                    Err(undecidable(p, vars, "!"))
+                    return Ok(holds);
                 }
+                let limit = self.settings().enumeration_limit;
+                let Some(points) = self.solver_domain(vars, domain, env, limit) else {
+                    return Err(undecidable(p, vars, "!"));
+                };
+                let mark = env.len();
+                for point in points {
+                    for (v, x) in vars.iter().zip(point) {
+                        env.bind(v.name.clone(), x);
+                    }
+                    let holds = self.eval_pred_in(claim, env);
+                    env.truncate(mark);
+                    if !holds? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
             }
             PredKind::Compare(op, a, b) => self.compare(*op, a, b, env),
             PredKind::If(c, a, b) => {
@@ -128,6 +144,29 @@ impl Context {
                 Ok(if op == CompareOp::Lt { x < y } else { x <= y })
             }
         }
+    }
+}
+
+impl Context {
+    /// The solutions of a quantifier's domain that the interpreter's enumeration could not bound (the
+    /// bounds come from inequalities such as `i > 0 & i < j & j <= n`), found by the propagating solver:
+    /// all of them when its search is exhaustive and finds fewer than `limit`, else None. The oracle
+    /// (`--backend brute`) never asks the solver.
+    fn solver_domain(
+        &self,
+        vars: &[TypedName],
+        domain: &Pred,
+        env: &Env,
+        limit: usize,
+    ) -> Option<Vec<Vec<Value>>> {
+        if self.settings().backend == crate::solve::Backend::Brute {
+            return None;
+        }
+        let mut problem = crate::solve::Problem::new(vars, domain, env);
+        problem.sizes_matter = false;
+        let found =
+            crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit).ok()?;
+        (found.complete || (limit == 1 && !found.solutions.is_empty())).then_some(found.solutions)
     }
 }
 

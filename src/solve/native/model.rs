@@ -676,13 +676,8 @@ impl<'p> Builder<'_, 'p> {
                     PredKind::And(independent.into_iter().cloned().collect()),
                     p.span,
                 );
-                if let Ok(e) = self
-                    .ctx
-                    .solve_by_enumeration(xs, &domain, &self.env, MAX_INSTANCES)
-                    && e.complete
-                {
-                    let points = e
-                        .solutions
+                if let Some(solutions) = self.guard_solutions(xs, &domain) {
+                    let points = solutions
                         .into_iter()
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
                         .collect();
@@ -723,6 +718,29 @@ impl<'p> Builder<'_, 'p> {
                 .collect();
         }
         Some((points, PredRef::Borrowed(body)))
+    }
+
+    /// All values of the bound variables satisfying a quantifier's guard part that mentions no unknown,
+    /// if there are at most MAX_INSTANCES: by the interpreter's enumeration when their types or
+    /// memberships bound them, else by a nested propagating search (a guard such as
+    /// `i1 > 0 & i1 < j1 & j1 <= n` bounds i1 and j1 only through its inequalities).
+    fn guard_solutions(&self, xs: &[TypedName], guard: &Pred) -> Option<Vec<Vec<Value>>> {
+        if let Ok(e) = self
+            .ctx
+            .solve_by_enumeration(xs, guard, &self.env, MAX_INSTANCES)
+        {
+            return e.complete.then_some(e.solutions);
+        }
+        let mut problem = crate::solve::Problem::new(xs, guard, &self.env);
+        problem.sizes_matter = false;
+        let found = crate::solve::solve_all(
+            self.ctx,
+            &problem,
+            crate::solve::Backend::Native,
+            MAX_INSTANCES + 1,
+        )
+        .ok()?;
+        found.complete.then_some(found.solutions)
     }
 
     /// Adds one constraint; a constraint mentioning no search variable is decided now (true: dropped,
