@@ -12,6 +12,7 @@
 //! Backends: `brute` is the interpreter's enumeration oracle (`eval::enumerate`); `native` is the
 //! propagating finite-domain solver (`native`). `auto` runs native.
 
+pub mod kodkod;
 pub mod native;
 
 use crate::eval::{Context, Env, EvalError};
@@ -30,6 +31,8 @@ pub enum Backend {
     Brute,
     /// The propagating finite-domain solver.
     Native,
+    /// Translation to SAT (`kodkod`), the native solver for what does not translate.
+    Kodkod,
 }
 
 impl Backend {
@@ -38,6 +41,7 @@ impl Backend {
             Backend::Auto => "auto",
             Backend::Brute => "brute",
             Backend::Native => "native",
+            Backend::Kodkod => "kodkod",
         }
     }
 }
@@ -130,6 +134,7 @@ pub fn stream(
     };
     let complete = match route(ctx, problem, backend) {
         Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
+        Backend::Kodkod => kodkod::solve(ctx, problem, &mut checked, &mut stats)?,
         _ => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
