@@ -33,9 +33,9 @@ fn the_pigeonhole_instance_is_unsatisfiable() {
             s.add_clause(row);
         }
         for h in 0..2 {
-            for i in 0..3 {
-                for j in i + 1..3 {
-                    s.add_clause(&[-p[i][h], -p[j][h]]);
+            for (i, a) in p.iter().enumerate() {
+                for b in &p[i + 1..] {
+                    s.add_clause(&[-a[h], -b[h]]);
                 }
             }
         }

@@ -46,14 +46,17 @@ impl BitVec {
     /// A vector of fresh inputs for the values `lo..hi`, and the condition that it lies in the range.
     pub fn fresh(c: &mut Circuit, lo: i64, hi: i64) -> (BitVec, Lit) {
         let w = width(lo, hi);
-        let v = BitVec {
+        // The range comparisons use the range a vector claims: before the constraint holds, the bits may
+        // encode any value of their width.
+        let mut v = BitVec {
             bits: (0..w).map(|_| c.input()).collect(),
-            lo,
-            hi,
+            lo: -(1i64 << (w - 1)),
+            hi: (1i64 << (w - 1)) - 1,
         };
         let above = v.ge_const(c, lo);
         let below = v.le_const(c, hi);
         let inside = c.and(above, below);
+        (v.lo, v.hi) = (lo, hi);
         (v, inside)
     }
 
@@ -274,6 +277,22 @@ mod tests {
                 assert_eq!(val(&n), (a & 1) + (b & 1) + 1);
                 assert!(sum.lo <= a + b && a + b <= sum.hi);
             }
+        }
+    }
+
+    #[test]
+    fn a_fresh_vector_is_constrained_to_its_range() {
+        let mut c = Circuit::new();
+        let (x, inside) = BitVec::fresh(&mut c, 1, 10);
+        for pattern in 0..32i64 {
+            let inputs: Vec<(usize, bool)> = x
+                .bits
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.node(), (pattern >> i) & 1 == 1))
+                .collect();
+            let v = x.value(|l| eval(&c, l, &inputs));
+            assert_eq!(eval(&c, inside, &inputs), (1..=10).contains(&v), "{v}");
         }
     }
 

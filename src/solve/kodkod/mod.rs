@@ -86,7 +86,7 @@ pub(crate) fn solve(
                 None => Ok(true),
             }
         }
-        Err(d) if ctx.settings().kodkod_only => Err(EvalError::Unsupported(d)),
+        Err(d) if ctx.settings().kodkod_only => Err(EvalError::Unsupported(located(d))),
         Err(d) => {
             record(|r| {
                 r.fallbacks += 1;
@@ -94,6 +94,17 @@ pub(crate) fn solve(
             });
             super::native::solve(ctx, problem, on_solution, stats)
         }
+    }
+}
+
+/// The diagnostic with its position in the message too: answers print only the message.
+fn located(d: Diagnostic) -> Diagnostic {
+    match d.span.location() {
+        Some((file, line, col)) => {
+            let message = format!("{} at {file}:{line}:{col}", d.message);
+            Diagnostic { message, ..d }
+        }
+        None => d,
     }
 }
 

@@ -228,7 +228,7 @@ impl<'a> Translator<'a> {
     }
 
     /// The term choosing among `choices` (at most one condition true when well-defined).
-    fn from_choices(&mut self, ty: &Type, choices: &[(Value, Lit)], span: Span) -> Tr<Term> {
+    fn choose_among(&mut self, ty: &Type, choices: &[(Value, Lit)], span: Span) -> Tr<Term> {
         Ok(match ty {
             Type::Integer => {
                 let mut values = Vec::with_capacity(choices.len());
@@ -274,8 +274,8 @@ impl<'a> Translator<'a> {
                     .map(|(v, l)| (pair_parts(v).1.clone(), *l))
                     .collect();
                 Term::Pair(
-                    Box::new(self.from_choices(a, &firsts, span)?),
-                    Box::new(self.from_choices(b, &seconds, span)?),
+                    Box::new(self.choose_among(a, &firsts, span)?),
+                    Box::new(self.choose_among(b, &seconds, span)?),
                 )
             }
             _ => {
@@ -428,7 +428,7 @@ impl<'a> Translator<'a> {
         let lits: Vec<Lit> = matches.iter().map(|(_, l)| *l).collect();
         let defined = self.circuit.exactly_one(&lits);
         self.wd.push(defined);
-        self.from_choices(&e.ty, &matches, e.span)
+        self.choose_among(&e.ty, &matches, e.span)
     }
 
     fn checked(&self, lo: i128, hi: i128, span: Span) -> Tr<()> {
@@ -531,7 +531,7 @@ impl<'a> Translator<'a> {
             beyond = self.circuit.or(beyond, *l);
         }
         self.wd.push(beyond);
-        match self.from_choices(&Type::Integer, &choices, span)? {
+        match self.choose_among(&Type::Integer, &choices, span)? {
             Term::Int(b) => Ok(b),
             _ => unreachable!("integer choices give an integer"),
         }
