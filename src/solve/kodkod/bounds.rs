@@ -32,6 +32,8 @@ pub struct Bounds {
     pub constraints: Vec<Lit>,
     /// Every input standing for an unknown, with what it means (for DIMACS comments and blocking).
     pub primary: Vec<(Lit, String)>,
+    /// Per unknown, the end of its inputs in `primary`.
+    pub ends: Vec<usize>,
 }
 
 /// Declares the unknowns `vars` in the translator.
@@ -45,6 +47,7 @@ pub fn declare(
         terms: Vec::with_capacity(vars.len()),
         constraints: Vec::new(),
         primary: Vec::new(),
+        ends: Vec::with_capacity(vars.len()),
     };
     for (v, i) in vars.iter().zip(info) {
         let term = match &v.ty {
@@ -62,6 +65,7 @@ pub fn declare(
         };
         tr.declare(v.name.clone(), term.clone());
         b.terms.push(term);
+        b.ends.push(b.primary.len());
     }
     Ok(b)
 }

@@ -92,9 +92,115 @@ pub(crate) fn solve(
                 r.fallbacks += 1;
                 r.last_unsupported = Some(d.render());
             });
-            super::native::solve(ctx, problem, on_solution, stats)
+            route_components(ctx, problem, on_solution, stats)
         }
     }
+}
+
+/// The most solutions of the SAT part kept in memory to combine with the native part's.
+const MAX_SAT_PART_SOLUTIONS: usize = 100_000;
+
+/// Plagge & Leuschel §3.6: the components (classes of conjuncts sharing unknowns) that translate
+/// completely go to SAT, the others to the native solver; components share no unknown, so the solutions
+/// are the products of both parts'. Symmetry reduction is of whole solutions: then native solves all.
+fn route_components(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    let conjuncts = problem.pred.conjuncts();
+    let components = crate::analysis::partition::components(problem.vars, &conjuncts);
+    let mut sat_part = (Vec::new(), Vec::new());
+    let mut native_part = (Vec::new(), Vec::new());
+    if !problem.symmetry && components.len() > 1 {
+        for comp in &components {
+            let vars: Vec<_> = comp.vars.iter().map(|&i| problem.vars[i].clone()).collect();
+            let pred = conjunction(comp.conjuncts.iter().map(|&i| conjuncts[i]), problem.pred.span);
+            let sub = Problem {
+                vars: &vars,
+                pred: &pred,
+                ..*problem
+            };
+            let part = if prepare(ctx, &sub).is_ok() {
+                &mut sat_part
+            } else {
+                &mut native_part
+            };
+            part.0.extend(comp.vars.iter().copied());
+            part.1.extend(comp.conjuncts.iter().copied());
+        }
+    }
+    if sat_part.0.is_empty() {
+        return super::native::solve(ctx, problem, on_solution, stats);
+    }
+    let sub_problem = |(vs, cs): &(Vec<usize>, Vec<usize>)| {
+        let vars: Vec<_> = vs.iter().map(|&i| problem.vars[i].clone()).collect();
+        let pred = conjunction(cs.iter().map(|&i| conjuncts[i]), problem.pred.span);
+        (vars, pred)
+    };
+    let (sat_vars, sat_pred) = sub_problem(&sat_part);
+    let sat_problem = Problem {
+        vars: &sat_vars,
+        pred: &sat_pred,
+        ..*problem
+    };
+    let Ok(prepared) = prepare(ctx, &sat_problem) else {
+        return super::native::solve(ctx, problem, on_solution, stats);
+    };
+    let mut sat_solutions = Vec::new();
+    let mut too_many = false;
+    let mut collect = |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
+        sat_solutions.push((values.to_vec(), witnesses.to_vec()));
+        too_many = sat_solutions.len() > MAX_SAT_PART_SOLUTIONS;
+        Ok(!too_many)
+    };
+    let sat_complete = match prepared {
+        Some(p) => run(ctx, &sat_problem, p, &mut collect, stats)?,
+        None => true,
+    };
+    if too_many {
+        return super::native::solve(ctx, problem, on_solution, stats);
+    }
+    if sat_solutions.is_empty() {
+        return Ok(sat_complete);
+    }
+    let (native_vars, native_pred) = sub_problem(&native_part);
+    let native_problem = Problem {
+        vars: &native_vars,
+        pred: &native_pred,
+        ..*problem
+    };
+    let native_complete = super::native::solve(
+        ctx,
+        &native_problem,
+        &mut |values, witnesses| {
+            for (sat_values, sat_witnesses) in &sat_solutions {
+                let mut all = vec![Value::empty_set(); problem.vars.len()];
+                for (&i, v) in sat_part.0.iter().zip(sat_values) {
+                    all[i] = v.clone();
+                }
+                for (&i, v) in native_part.0.iter().zip(values) {
+                    all[i] = v.clone();
+                }
+                let mut w = sat_witnesses.clone();
+                w.extend(witnesses.iter().cloned());
+                if !on_solution(&all, &w)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        },
+        stats,
+    )?;
+    Ok(sat_complete && native_complete)
+}
+
+fn conjunction<'p>(conjuncts: impl Iterator<Item = &'p crate::ir::Pred>, span: Span) -> crate::ir::Pred {
+    crate::ir::Pred::new(
+        crate::ir::PredKind::And(conjuncts.cloned().collect()),
+        span,
+    )
 }
 
 /// The diagnostic with its position in the message too: answers print only the message.
@@ -119,6 +225,10 @@ struct Prepared<'a> {
     bounds: bounds::Bounds,
     roots: Vec<Lit>,
     symmetry: Vec<Vec<SetPermutation>>,
+    /// The problem's own unknowns come first in `bounds`; after them the variables of top-level
+    /// existentials, whose values are reported as witnesses.
+    outputs: usize,
+    witnesses: Vec<crate::syntax::ast::Name>,
 }
 
 /// The most permutations of the deferred sets the orbit test tries per solution.
@@ -129,8 +239,28 @@ fn prepare<'a>(
     ctx: &'a Context,
     problem: &Problem<'_>,
 ) -> Result<Option<Prepared<'a>>, Diagnostic> {
-    let conjuncts = problem.pred.conjuncts();
-    let analysis = interval::analyse(ctx, problem.vars, &conjuncts, problem.env);
+    // Top-level existentials are skolemised: their variables become unknowns too (their values are
+    // witnesses the re-check uses), when the names clash with nothing else in scope.
+    let mut vars = problem.vars.to_vec();
+    let mut conjuncts = Vec::new();
+    let mut witnesses = Vec::new();
+    for c in problem.pred.conjuncts() {
+        match &c.kind {
+            crate::ir::PredKind::Exists(xs, body)
+                if xs.iter().all(|x| {
+                    !vars.iter().any(|v| v.name == x.name)
+                        && problem.env.get(&x.name).is_none()
+                        && !ctx.is_global(&x.name)
+                }) =>
+            {
+                vars.extend(xs.iter().cloned());
+                witnesses.extend(xs.iter().map(|x| x.name.clone()));
+                conjuncts.extend(body.conjuncts());
+            }
+            _ => conjuncts.push(c),
+        }
+    }
+    let analysis = interval::analyse(ctx, &vars, &conjuncts, problem.env);
     if analysis.contradiction.is_some() {
         return Ok(None);
     }
@@ -140,7 +270,7 @@ fn prepare<'a>(
         Vec::new()
     };
     let mut tr = translate::Translator::new(ctx, problem.env);
-    let bounds = bounds::declare(&mut tr, problem.vars, &conjuncts, &analysis.vars)?;
+    let bounds = bounds::declare(&mut tr, &vars, &conjuncts, &analysis.vars)?;
     let mut roots = bounds.constraints.clone();
     for c in &conjuncts {
         roots.push(tr.pred(c, true)?.holds);
@@ -150,6 +280,8 @@ fn prepare<'a>(
         bounds,
         roots,
         symmetry,
+        outputs: problem.vars.len(),
+        witnesses,
     }))
 }
 
@@ -217,13 +349,18 @@ fn run(
         .iter()
         .map(|(l, _)| enc.lit(&p.tr.circuit, *l))
         .collect();
+    // Blocking the problem's own unknowns only: one solution per assignment of them, whatever witness.
+    let main_inputs = match p.outputs {
+        0 => 0,
+        n => p.bounds.ends[n - 1],
+    };
     if let Some(path) = &settings.dump_cnf {
         dump(&enc, &p, &primary, problem, path, span)?;
     }
     let result = if enc.contradiction {
         Ok(true)
     } else {
-        enumerate(ctx, &mut enc, &p, &primary, on_solution, span)
+        enumerate(ctx, &mut enc, &p, &primary[..main_inputs], on_solution, span)
     };
     let s = enc.solver.stats();
     record(|r| {
@@ -250,14 +387,20 @@ fn enumerate(
         ctx.check_deadline(span)?;
         match enc.solver.solve(&[]) {
             SolveResult::Sat => {
-                let values: Vec<Value> = p
+                let mut values: Vec<Value> = p
                     .bounds
                     .terms
                     .iter()
                     .map(|t| solutions::value_of(enc, t))
                     .collect();
+                let witnesses: Vec<_> = p
+                    .witnesses
+                    .iter()
+                    .cloned()
+                    .zip(values.drain(p.outputs..))
+                    .collect();
                 if (p.symmetry.is_empty() || solutions::is_orbit_least(&values, &p.symmetry))
-                    && !on_solution(&values, &[])?
+                    && !on_solution(&values, &witnesses)?
                 {
                     return Ok(true);
                 }

@@ -479,6 +479,10 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
+            ExprKind::Binary(op @ (BinaryOp::Div | BinaryOp::Mod), a, b) => {
+                let (x, y) = (self.int(a)?, self.int(b)?);
+                self.divide(*op == BinaryOp::Div, &x, &y, e.span)
+            }
             ExprKind::Unary(UnaryOp::Neg, a) => {
                 let x = self.int(a)?;
                 Ok(x.neg(&mut self.circuit))
@@ -511,6 +515,40 @@ impl<'a> Translator<'a> {
             },
             ExprKind::Binder(BinderKind::Sigma, xs, cond, body) => self.sigma(e, xs, cond, body),
             _ => Err(unsupported(e.span, describe(e))),
+        }
+    }
+
+    /// `a / b` (truncating) or `a mod b` (floored), as the interpreter computes them, chosen among the
+    /// results for every pair of candidate operands; ill-defined when b is 0.
+    fn divide(&mut self, div: bool, a: &BitVec, b: &BitVec, span: Span) -> Tr<BitVec> {
+        const MAX_PAIRS: i64 = 4_096;
+        let (na, nb) = (a.hi - a.lo + 1, b.hi - b.lo + 1);
+        if na.saturating_mul(nb) > MAX_PAIRS {
+            return Err(unsupported(
+                span,
+                format!("a division over too many candidate operands ({na} × {nb})"),
+            ));
+        }
+        let mut choices = Vec::new();
+        for x in a.lo..=a.hi {
+            let at_x = a.eq_const(&mut self.circuit, x);
+            for y in (b.lo..=b.hi).filter(|&y| y != 0) {
+                let at_y = b.eq_const(&mut self.circuit, y);
+                let both = self.circuit.and(at_x, at_y);
+                let (vx, vy) = (crate::value::Int::Small(x), crate::value::Int::Small(y));
+                let r = if div { vx.div(&vy) } else { vx.modulo(&vy) };
+                if let Some(r) = r
+                    && both != FALSE
+                {
+                    choices.push((Value::Int(r), both));
+                }
+            }
+        }
+        let zero = b.eq_const(&mut self.circuit, 0);
+        self.wd.push(!zero);
+        match self.choose_among(&Type::Integer, &choices, span)? {
+            Term::Int(v) => Ok(v),
+            _ => unreachable!("integer choices give an integer"),
         }
     }
 
