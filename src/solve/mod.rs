@@ -288,10 +288,10 @@ fn holds_with_witnesses(
                         }
                         holds_with_witnesses(ctx, body, &mut inner, witnesses, used)?
                     }
-                    None => ctx.eval_pred(c, env)?,
+                    None => ctx.eval_pred_in(c, env)?,
                 }
             }
-            _ => ctx.eval_pred(c, env)?,
+            _ => ctx.eval_pred_in(c, env)?,
         };
         if !holds {
             return Ok(false);

@@ -116,7 +116,10 @@ fn route_components(
     if !problem.symmetry && components.len() > 1 {
         for comp in &components {
             let vars: Vec<_> = comp.vars.iter().map(|&i| problem.vars[i].clone()).collect();
-            let pred = conjunction(comp.conjuncts.iter().map(|&i| conjuncts[i]), problem.pred.span);
+            let pred = conjunction(
+                comp.conjuncts.iter().map(|&i| conjuncts[i]),
+                problem.pred.span,
+            );
             let sub = Problem {
                 vars: &vars,
                 pred: &pred,
@@ -196,11 +199,11 @@ fn route_components(
     Ok(sat_complete && native_complete)
 }
 
-fn conjunction<'p>(conjuncts: impl Iterator<Item = &'p crate::ir::Pred>, span: Span) -> crate::ir::Pred {
-    crate::ir::Pred::new(
-        crate::ir::PredKind::And(conjuncts.cloned().collect()),
-        span,
-    )
+fn conjunction<'p>(
+    conjuncts: impl Iterator<Item = &'p crate::ir::Pred>,
+    span: Span,
+) -> crate::ir::Pred {
+    crate::ir::Pred::new(crate::ir::PredKind::And(conjuncts.cloned().collect()), span)
 }
 
 /// The diagnostic with its position in the message too: answers print only the message.
@@ -260,17 +263,16 @@ fn prepare<'a>(
             _ => conjuncts.push(c),
         }
     }
-    let analysis = interval::analyse(ctx, &vars, &conjuncts, problem.env);
-    if analysis.contradiction.is_some() {
+    let Some(ranges) = integer_ranges(ctx, &vars, &conjuncts, problem) else {
         return Ok(None);
-    }
+    };
     let symmetry = if problem.symmetry {
         deferred_permutations(ctx, problem.pred.span)?
     } else {
         Vec::new()
     };
     let mut tr = translate::Translator::new(ctx, problem.env);
-    let bounds = bounds::declare(&mut tr, &vars, &conjuncts, &analysis.vars)?;
+    let bounds = bounds::declare(&mut tr, &vars, &conjuncts, &ranges)?;
     let mut roots = bounds.constraints.clone();
     for c in &conjuncts {
         roots.push(tr.pred(c, true)?.holds);
@@ -283,6 +285,61 @@ fn prepare<'a>(
         outputs: problem.vars.len(),
         witnesses,
     }))
+}
+
+/// The interval analysis's ranges for the unknowns whose type mentions INTEGER (the others' candidates
+/// come from their finite types), from the conjuncts mentioning them; `None` when it proves there is no
+/// solution. The analysis is the costly part of translating a large propositional problem, so it only
+/// sees what it can bound.
+fn integer_ranges(
+    ctx: &Context,
+    vars: &[crate::ir::TypedName],
+    conjuncts: &[&crate::ir::Pred],
+    problem: &Problem<'_>,
+) -> Option<Vec<interval::VarInfo>> {
+    let unknown = interval::VarInfo {
+        int: interval::Range::full(),
+        card: interval::Range::at_least(0),
+        elem: interval::Range::full(),
+    };
+    let numeric: Vec<usize> = (0..vars.len())
+        .filter(|&i| mentions_integer(&vars[i].ty))
+        .collect();
+    let mut ranges = vec![unknown; vars.len()];
+    if numeric.is_empty() {
+        return Some(ranges);
+    }
+    let names: Vec<&crate::syntax::ast::Name> = numeric.iter().map(|&i| &vars[i].name).collect();
+    let relevant: Vec<&crate::ir::Pred> = conjuncts
+        .iter()
+        .copied()
+        .filter(|c| {
+            crate::ir::free_names::of_pred(c)
+                .iter()
+                .any(|n| names.contains(&n))
+        })
+        .collect();
+    let numeric_vars: Vec<crate::ir::TypedName> =
+        numeric.iter().map(|&i| vars[i].clone()).collect();
+    let analysis = interval::analyse(ctx, &numeric_vars, &relevant, problem.env);
+    if analysis.contradiction.is_some() {
+        return None;
+    }
+    for (&i, info) in numeric.iter().zip(analysis.vars) {
+        ranges[i] = info;
+    }
+    Some(ranges)
+}
+
+fn mentions_integer(ty: &crate::types::Type) -> bool {
+    use crate::types::Type;
+    match ty {
+        Type::Integer => true,
+        Type::Set(t) => mentions_integer(t),
+        Type::Pair(a, b) => mentions_integer(a) || mentions_integer(b),
+        Type::Struct(fields) => fields.iter().any(|(_, t)| mentions_integer(t)),
+        _ => false,
+    }
 }
 
 /// Every combination of permutations of the deferred sets' elements except the identity.
@@ -360,7 +417,14 @@ fn run(
     let result = if enc.contradiction {
         Ok(true)
     } else {
-        enumerate(ctx, &mut enc, &p, &primary[..main_inputs], on_solution, span)
+        enumerate(
+            ctx,
+            &mut enc,
+            &p,
+            &primary[..main_inputs],
+            on_solution,
+            span,
+        )
     };
     let s = enc.solver.stats();
     record(|r| {
