@@ -218,7 +218,10 @@ fn an_untranslatable_construct_under_kodkod_only_names_itself_and_its_position()
     let arg = path.display().to_string();
     let (code, stdout, _) = bsolve(&["--kodkod-only", &arg]);
     assert_eq!(code, 2, "{stdout}");
-    assert!(stdout.contains("unsupported: the operator Power"), "{stdout}");
+    assert!(
+        stdout.contains("unsupported: the operator Power"),
+        "{stdout}"
+    );
     assert!(stdout.contains(":3:38"), "{stdout}");
     // Without --kodkod-only the native solver takes the problem.
     let (code, stdout, _) = bsolve(&["--kodkod", "setup-constants", "--all", &arg]);

@@ -228,10 +228,14 @@ struct Prepared<'a> {
     bounds: bounds::Bounds,
     roots: Vec<Lit>,
     symmetry: Vec<Vec<SetPermutation>>,
-    /// The problem's own unknowns come first in `bounds`; after them the variables of top-level
-    /// existentials, whose values are reported as witnesses.
+    /// Per variable (the problem's own first, then those of top-level existentials, whose values are
+    /// reported as witnesses): its value when a deterministic equation fixed it, else its index in
+    /// `bounds.terms`.
+    slots: Vec<Result<Value, usize>>,
     outputs: usize,
     witnesses: Vec<crate::syntax::ast::Name>,
+    /// The inputs of the problem's own unknowns: `bounds.primary[..main_inputs]`.
+    main_inputs: usize,
 }
 
 /// The most permutations of the deferred sets the orbit test tries per solution.
@@ -263,7 +267,31 @@ fn prepare<'a>(
             _ => conjuncts.push(c),
         }
     }
-    let Some(ranges) = integer_ranges(ctx, &vars, &conjuncts, problem) else {
+    // Plagge & Leuschel §3.6: deterministic equations are evaluated first and enter as exact bounds
+    // (here: known values, so the translation folds them away).
+    let mut env = problem.env.clone();
+    let mut fixed: Vec<Option<Value>> = vec![None; vars.len()];
+    let known = |n: &str| problem.env.get(n).is_some() || ctx.is_global(n);
+    for d in crate::analysis::deterministic::definitions(&vars, &conjuncts, &known) {
+        let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
+            break;
+        };
+        let is_var = |e: &crate::ir::Expr| matches!(&e.kind, crate::ir::ExprKind::Var(n) if *n == vars[d.var].name);
+        let side = if is_var(l) { r } else { l };
+        match ctx.eval_expr(side, &env) {
+            Ok(v) => {
+                env.bind(vars[d.var].name.clone(), v.clone());
+                fixed[d.var] = Some(v);
+            }
+            // Later definitions may need this one: leave them to the translation.
+            Err(_) => break,
+        }
+    }
+    let open: Vec<crate::ir::TypedName> = (0..vars.len())
+        .filter(|&i| fixed[i].is_none())
+        .map(|i| vars[i].clone())
+        .collect();
+    let Some(ranges) = integer_ranges(ctx, &open, &conjuncts, &env) else {
         return Ok(None);
     };
     let symmetry = if problem.symmetry {
@@ -271,8 +299,26 @@ fn prepare<'a>(
     } else {
         Vec::new()
     };
-    let mut tr = translate::Translator::new(ctx, problem.env);
-    let bounds = bounds::declare(&mut tr, &vars, &conjuncts, &ranges)?;
+    let mut tr = translate::Translator::new(ctx, &env);
+    let bounds = bounds::declare(&mut tr, &open, &conjuncts, &ranges)?;
+    let mut next = 0;
+    let slots: Vec<Result<Value, usize>> = fixed
+        .into_iter()
+        .map(|f| {
+            f.ok_or_else(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect();
+    let open_outputs = slots[..problem.vars.len()]
+        .iter()
+        .filter(|s| s.is_err())
+        .count();
+    let main_inputs = match open_outputs {
+        0 => 0,
+        n => bounds.ends[n - 1],
+    };
     let mut roots = bounds.constraints.clone();
     for c in &conjuncts {
         roots.push(tr.pred(c, true)?.holds);
@@ -282,8 +328,10 @@ fn prepare<'a>(
         bounds,
         roots,
         symmetry,
+        slots,
         outputs: problem.vars.len(),
         witnesses,
+        main_inputs,
     }))
 }
 
@@ -295,7 +343,7 @@ fn integer_ranges(
     ctx: &Context,
     vars: &[crate::ir::TypedName],
     conjuncts: &[&crate::ir::Pred],
-    problem: &Problem<'_>,
+    env: &crate::eval::Env,
 ) -> Option<Vec<interval::VarInfo>> {
     let unknown = interval::VarInfo {
         int: interval::Range::full(),
@@ -321,7 +369,7 @@ fn integer_ranges(
         .collect();
     let numeric_vars: Vec<crate::ir::TypedName> =
         numeric.iter().map(|&i| vars[i].clone()).collect();
-    let analysis = interval::analyse(ctx, &numeric_vars, &relevant, problem.env);
+    let analysis = interval::analyse(ctx, &numeric_vars, &relevant, env);
     if analysis.contradiction.is_some() {
         return None;
     }
@@ -407,10 +455,7 @@ fn run(
         .map(|(l, _)| enc.lit(&p.tr.circuit, *l))
         .collect();
     // Blocking the problem's own unknowns only: one solution per assignment of them, whatever witness.
-    let main_inputs = match p.outputs {
-        0 => 0,
-        n => p.bounds.ends[n - 1],
-    };
+    let main_inputs = p.main_inputs;
     if let Some(path) = &settings.dump_cnf {
         dump(&enc, &p, &primary, problem, path, span)?;
     }
@@ -452,10 +497,12 @@ fn enumerate(
         match enc.solver.solve(&[]) {
             SolveResult::Sat => {
                 let mut values: Vec<Value> = p
-                    .bounds
-                    .terms
+                    .slots
                     .iter()
-                    .map(|t| solutions::value_of(enc, t))
+                    .map(|s| match s {
+                        Ok(v) => v.clone(),
+                        Err(i) => solutions::value_of(enc, &p.bounds.terms[*i]),
+                    })
                     .collect();
                 let witnesses: Vec<_> = p
                     .witnesses

@@ -1060,6 +1060,10 @@ impl<'a> Translator<'a> {
         let mut all = Vec::new();
         self.ground(xs, &domain.conjuncts(), p.span, &mut |tr, _| {
             let d = tr.pred(domain, false)?;
+            if d.holds == FALSE && d.defined == TRUE {
+                // An instance outside the domain: the claim need not be translated.
+                return Ok(());
+            }
             let k = tr.pred(claim, false)?;
             if d.defined != TRUE || (!top && k.defined != TRUE) {
                 return Err(ill_defined_body(p.span));
