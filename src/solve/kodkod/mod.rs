@@ -569,3 +569,6 @@ fn dump(
         ))
     })
 }
+
+#[cfg(test)]
+mod tests;
