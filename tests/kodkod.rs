@@ -3,7 +3,8 @@
 //!
 //! The random predicates are solved under `--kodkod-only` semantics (KODKOD_ONLY_FULL): a predicate that
 //! does not translate is an error there and is only counted, so every compared answer came from SAT.
-//! `BSOLVE_DIFF_SEED` / `BSOLVE_DIFF_CASES` replay cases as in `tests/differential.rs`.
+//! `BSOLVE_DIFF_SEED` / `BSOLVE_DIFF_CASES` replay cases as in `tests/differential.rs`;
+//! `BSOLVE_DIFF_VERBOSE=1` prints why each untranslated case was refused.
 
 mod common;
 #[path = "differential/compare.rs"]
@@ -132,8 +133,11 @@ fn random_predicates_agree_with_brute_force() {
             r
         };
         let sat = run(&sat_model, Backend::Kodkod);
-        if let Err(EvalError::Unsupported(_)) = &sat {
+        if let Err(EvalError::Unsupported(d)) = &sat {
             untranslated += 1;
+            if std::env::var_os("BSOLVE_DIFF_VERBOSE").is_some() {
+                eprintln!("not translated: {}", d.message);
+            }
             continue;
         }
         translated += 1;

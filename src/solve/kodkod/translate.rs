@@ -360,19 +360,39 @@ impl<'a> Translator<'a> {
     }
 
     /// The value of a known expression: `None` when the interpreter cannot give it as a value (an
-    /// infinite set), an error when it is ill-defined.
-    fn known_value(&self, e: &Expr) -> Tr<Option<Value>> {
+    /// infinite set). An ill-defined one makes the predicate around it ill-defined; any value of its
+    /// type stands in for it.
+    fn known_value(&mut self, e: &Expr) -> Tr<Option<Value>> {
         if !self.is_known(e) {
             return Ok(None);
         }
         match self.ctx.eval_expr(e, &self.env) {
             Ok(v) => Ok(Some(v)),
-            Err(EvalError::WellDefinedness(_)) => Err(unsupported(
-                e.span,
-                "an expression over known values that is ill-defined",
-            )),
+            Err(EvalError::WellDefinedness(_)) => {
+                self.wd.push(FALSE);
+                self.placeholder(&e.ty)
+                    .map(Some)
+                    .ok_or_else(|| unsupported(e.span, "an ill-defined expression of this type"))
+            }
             Err(_) => Ok(None),
         }
+    }
+
+    /// Some value of type `ty`.
+    fn placeholder(&self, ty: &Type) -> Option<Value> {
+        Some(match ty {
+            Type::Integer => Value::int(0),
+            Type::Bool => Value::Bool(false),
+            Type::Given(n) => self
+                .ctx
+                .given_set(n, Span::default())
+                .ok()?
+                .first()?
+                .clone(),
+            Type::Pair(a, b) => Value::pair(self.placeholder(a)?, self.placeholder(b)?),
+            Type::Set(_) => Value::empty_set(),
+            _ => return None,
+        })
     }
 
     pub fn expr(&mut self, e: &Expr) -> Tr<Term> {
@@ -923,8 +943,10 @@ impl<'a> Translator<'a> {
                 {
                     let mark = self.wd.len();
                     let candidates = self.set(s);
-                    self.wd.truncate(mark);
-                    if let Ok(set) = candidates {
+                    // A set that may be ill-defined cannot bound the instances: the interpreter
+                    // would stop at it.
+                    let defined = self.wd.drain(mark..).all(|l| l == TRUE);
+                    if let (Ok(set), true) = (candidates, defined) {
                         found = Some(set.into_keys().collect::<Vec<_>>());
                         break;
                     }
