@@ -97,8 +97,10 @@ pub(crate) fn solve(
     }
 }
 
-/// The most solutions of the SAT part kept in memory to combine with the native part's.
-const MAX_SAT_PART_SOLUTIONS: usize = 100_000;
+/// The most solutions of the SAT part collected to combine with the native part's; beyond, the
+/// native solver takes the whole problem (independent components with many solutions each multiply,
+/// and collecting them all would cost more than the native search).
+const MAX_SAT_PART_SOLUTIONS: usize = 1_000;
 
 /// Plagge & Leuschel §3.6: the components (classes of conjuncts sharing unknowns) that translate
 /// completely go to SAT, the others to the native solver; components share no unknown, so the solutions
