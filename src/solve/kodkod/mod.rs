@@ -273,6 +273,8 @@ fn prepare<'a>(
     // (here: known values, so the translation folds them away).
     let mut env = problem.env.clone();
     let mut fixed: Vec<Option<Value>> = vec![None; vars.len()];
+    // The defining equations hold by construction.
+    let mut defining = vec![false; conjuncts.len()];
     let known = |n: &str| problem.env.get(n).is_some() || ctx.is_global(n);
     for d in crate::analysis::deterministic::definitions(&vars, &conjuncts, &known) {
         let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
@@ -284,6 +286,7 @@ fn prepare<'a>(
             Ok(v) => {
                 env.bind(vars[d.var].name.clone(), v.clone());
                 fixed[d.var] = Some(v);
+                defining[d.conjunct] = true;
             }
             // Later definitions may need this one: leave them to the translation.
             Err(_) => break,
@@ -322,7 +325,7 @@ fn prepare<'a>(
         n => bounds.ends[n - 1],
     };
     let mut roots = bounds.constraints.clone();
-    for c in &conjuncts {
+    for (c, _) in conjuncts.iter().zip(&defining).filter(|(_, d)| !**d) {
         roots.push(tr.pred(c, true)?.holds);
     }
     Ok(Some(Prepared {

@@ -1002,6 +1002,17 @@ impl<'a> Translator<'a> {
 
     fn pred_inner(&mut self, p: &Pred, top: bool) -> Tr<Truth> {
         let c = |holds: Lit, defined: Lit| Truth { holds, defined };
+        // Over known values only, the interpreter decides it (ill-defined included).
+        if free_names::of_pred(p)
+            .iter()
+            .all(|n| !self.unknowns.contains_key(n))
+        {
+            match self.ctx.eval_pred(p, &self.env) {
+                Ok(b) => return Ok(c(if b { TRUE } else { FALSE }, TRUE)),
+                Err(EvalError::WellDefinedness(_)) => return Ok(c(FALSE, FALSE)),
+                Err(_) => {}
+            }
+        }
         match &p.kind {
             PredKind::True => Ok(c(TRUE, TRUE)),
             PredKind::False => Ok(c(FALSE, TRUE)),
