@@ -86,6 +86,8 @@ pub(crate) fn solve(
                 None => Ok(true),
             }
         }
+        // A timeout while translating is a timeout, not an untranslatable construct.
+        Err(d) if d.kind == crate::diag::DiagKind::Limit => Err(EvalError::Limit(d)),
         Err(d) if ctx.settings().kodkod_only => Err(EvalError::Unsupported(located(d))),
         Err(d) => {
             record(|r| {
@@ -326,6 +328,7 @@ fn prepare<'a>(
     };
     let mut roots = bounds.constraints.clone();
     for (c, _) in conjuncts.iter().zip(&defining).filter(|(_, d)| !**d) {
+        ctx.check_deadline(c.span)?;
         roots.push(tr.pred(c, true)?.holds);
     }
     Ok(Some(Prepared {

@@ -907,6 +907,10 @@ impl<'a> Translator<'a> {
         let mut result = Ok(());
         let mut values = Vec::with_capacity(xs.len());
         for mut i in 0..total {
+            if let Err(e) = self.ctx.check_deadline(span) {
+                result = Err(Diagnostic::from(e));
+                break;
+            }
             values.clear();
             for d in domains.iter().rev() {
                 values.push(d[i % d.len()].clone());
