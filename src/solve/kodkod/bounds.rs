@@ -195,6 +195,21 @@ fn set_candidates(
             None => None,
         };
     }
+    // A relation from integers (a function, a sequence): the analysis bounds its domain.
+    if let Type::Pair(first, second) = elem
+        && **first == Type::Integer
+        && cands.is_none()
+        && let (Some(lo), Some(hi), Some(seconds)) = (
+            info.elem.lo.as_ref().and_then(|x| x.to_i64()),
+            info.elem.hi.as_ref().and_then(|x| x.to_i64()),
+            finite_values(tr.ctx, second),
+        )
+        && (hi.saturating_sub(lo).saturating_add(1)).saturating_mul(seconds.len() as i64)
+            <= MAX_ELEMENTS as i64
+    {
+        let firsts: Vec<Value> = (lo..=hi).map(Value::int).collect();
+        cands = Some(set::product(&firsts, &seconds));
+    }
     match cands {
         Some(c) if c.len() <= MAX_ELEMENTS => Ok(c),
         Some(_) => Err(unsupported(

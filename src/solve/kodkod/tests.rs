@@ -55,6 +55,14 @@ fn relations_and_functions() {
 }
 
 #[test]
+fn sequences() {
+    // Sequences of BOOL of length at most 2: 1 + 2 + 4.
+    assert_eq!(count("s : seq(BOOL) & size(s) <= 2"), 7);
+    assert_eq!(count("s : iseq(BOOL) & size(s) = 2"), 2);
+    assert_eq!(count("s : seq1(BOOL) & size(s) <= 1"), 2);
+}
+
+#[test]
 fn sets_cardinality_sums_and_extrema() {
     assert_eq!(
         count("s <: 1..4 & card(s) = 2 & SIGMA(y).(y : s | y) = 5"),

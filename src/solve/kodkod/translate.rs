@@ -517,7 +517,8 @@ impl<'a> Translator<'a> {
                     x.sub(&mut self.circuit, &one)
                 })
             }
-            ExprKind::Unary(UnaryOp::Card, s) => {
+            // A sequence's size is its cardinality (its domain is 1..n).
+            ExprKind::Unary(UnaryOp::Card | UnaryOp::Size, s) => {
                 let s = self.set(s)?;
                 let lits: Vec<Lit> = s.values().copied().collect();
                 Ok(BitVec::count(&mut self.circuit, &lits))
@@ -1188,6 +1189,15 @@ impl<'a> Translator<'a> {
                 }
                 Ok(sub)
             }
+            ExprKind::Unary(
+                op @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1),
+                t,
+            ) => {
+                let (f, t) = (self.set(x)?, self.set(t)?);
+                let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1);
+                let non_empty = matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1);
+                Ok(self.sequence(&f, &t, injective, non_empty))
+            }
             ExprKind::Binary(op, a, b) if op.is_arrow() => {
                 let (f, a, b) = (self.set(x)?, self.set(a)?, self.set(b)?);
                 Ok(self.arrow(*op, &f, &a, &b))
@@ -1197,6 +1207,44 @@ impl<'a> Translator<'a> {
                 Ok(self.member(&t, &set))
             }
         }
+    }
+
+    /// `f : seq(T)` and its variants: a function into T whose domain is `1..n` for some n.
+    fn sequence(&mut self, f: &SetTerm, t: &SetTerm, injective: bool, non_empty: bool) -> Lit {
+        let mut conds = Vec::new();
+        let mut dom: BTreeMap<i64, Vec<Lit>> = BTreeMap::new();
+        let mut by_value: BTreeMap<&Value, Vec<Lit>> = BTreeMap::new();
+        for (k, l) in f {
+            let (i, v) = pair_parts(k);
+            let in_t = t.get(v).copied().unwrap_or(FALSE);
+            conds.push(self.circuit.implies(*l, in_t));
+            match i.as_int().and_then(|i| i.to_i64()).filter(|&i| i >= 1) {
+                Some(i) => dom.entry(i).or_default().push(*l),
+                None => conds.push(!*l),
+            }
+            by_value.entry(v).or_default().push(*l);
+        }
+        let mut present = BTreeMap::new();
+        for (i, lits) in &dom {
+            conds.push(self.circuit.at_most_one(lits));
+            present.insert(*i, self.circuit.or_all(lits.iter().copied()));
+        }
+        // Contiguous from 1: index i present only if i - 1 is.
+        for (i, p) in &present {
+            if *i > 1 {
+                let before = present.get(&(i - 1)).copied().unwrap_or(FALSE);
+                conds.push(self.circuit.implies(*p, before));
+            }
+        }
+        if injective {
+            for lits in by_value.values() {
+                conds.push(self.circuit.at_most_one(lits));
+            }
+        }
+        if non_empty {
+            conds.push(present.get(&1).copied().unwrap_or(FALSE));
+        }
+        self.circuit.and_all(conds)
     }
 
     /// `f : A op B` for the relation and function arrows.
