@@ -28,12 +28,24 @@ struct Cli {
 #[derive(Args, Debug, Clone)]
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
-    /// reference oracle), `auto` (the best available: native). kodkod and z3 are not available yet.
+    /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `auto` (the
+    /// best available: native). z3 is not available yet.
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
     #[arg(long, global = true)]
     kodkod: bool,
+    /// With the kodkod backend: fail, naming the construct, when a problem does not translate to SAT
+    /// (instead of handing it to the native solver).
+    #[arg(long, global = true)]
+    kodkod_only: bool,
+    /// The SAT solver of the kodkod backend: cadical (default) or varisat.
+    #[arg(long, global = true, value_name = "SOLVER")]
+    sat_solver: Option<String>,
+    /// With the kodkod backend: write the CNF of each SAT problem to FILE (DIMACS, with comments naming
+    /// the B unknown behind each variable).
+    #[arg(long, global = true, value_name = "FILE")]
+    dump_cnf: Option<PathBuf>,
     /// Shorthand for --backend z3.
     #[arg(long, global = true)]
     z3: bool,
@@ -392,7 +404,7 @@ fn start_clock(model: &Model, g: &Global) {
 
 /// The backend asked for; one that does not exist yet is an honest "unknown".
 fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
-    let backend = if g.kodkod {
+    let backend = if g.kodkod || g.kodkod_only {
         Backend::Kodkod
     } else if g.z3 {
         Backend::Z3
@@ -403,6 +415,7 @@ fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
         Backend::Auto => Ok(solve::Backend::Auto),
         Backend::Brute => Ok(solve::Backend::Brute),
         Backend::Native => Ok(solve::Backend::Native),
+        Backend::Kodkod => Ok(solve::Backend::Kodkod),
         other => Err(Diagnostic::unsupported(
             Span::default(),
             format!(
@@ -430,11 +443,36 @@ fn options(g: &Global) -> Result<Options, Diagnostic> {
                 Ok((set, n))
             })
             .collect::<Result<Vec<_>, Diagnostic>>()?;
+    let mut prefs = prefs;
+    prefs.extend(kodkod_prefs(g)?);
     Ok(Options {
         prefs,
         cards,
         ..Options::default()
     })
+}
+
+/// `--kodkod-only`, `--sat-solver`, `--dump-cnf` as the preferences the kodkod backend reads. The dump
+/// file is created here, so that an unwritable path is a usage error before any work.
+fn kodkod_prefs(g: &Global) -> Result<Vec<(String, String)>, Diagnostic> {
+    let mut prefs = Vec::new();
+    if g.kodkod_only {
+        prefs.push(("KODKOD_ONLY_FULL".into(), "TRUE".into()));
+    }
+    if let Some(name) = &g.sat_solver {
+        if solver_bridges::SolverKind::parse(name).is_none() {
+            return Err(usage(format!(
+                "--sat-solver {name}: expected cadical or varisat"
+            )));
+        }
+        prefs.push(("KODKOD_SAT_SOLVER".into(), name.clone()));
+    }
+    if let Some(path) = &g.dump_cnf {
+        std::fs::File::create(path)
+            .map_err(|e| usage(format!("--dump-cnf {}: cannot write: {e}", path.display())))?;
+        prefs.push(("KODKOD_DUMP_CNF".into(), path.display().to_string()));
+    }
+    Ok(prefs)
 }
 
 fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {
@@ -911,6 +949,24 @@ fn print_solver_stats(model: &Model, g: &Global) {
     if g.verbose && !g.json {
         let (nodes, rejected) = model.context.solver_stats();
         eprintln!("solver: {nodes} search nodes, {rejected} solutions rejected by the re-check");
+        let sat = solve::kodkod::report();
+        if sat.translated + sat.fallbacks > 0 {
+            eprintln!(
+                "kodkod: {} problems by SAT ({}), {} handed to native; {} variables, {} clauses, {} conflicts, {} SAT calls; translation {:.1?}, SAT {:.1?}",
+                sat.translated,
+                sat.solver,
+                sat.fallbacks,
+                sat.vars,
+                sat.clauses,
+                sat.conflicts,
+                sat.solve_calls,
+                sat.translate_time,
+                sat.solve_time
+            );
+            if let Some(why) = &sat.last_unsupported {
+                eprintln!("kodkod: last untranslated construct: {why}");
+            }
+        }
     }
 }
 

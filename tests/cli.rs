@@ -255,9 +255,9 @@ fn bad_input_gives_a_located_diagnostic_and_exit_3() {
 
 #[test]
 fn unavailable_backend_is_an_honest_unknown() {
-    let (code, _, err) = bsolve(&["setup-constants", "--kodkod", &model("Loop.mch")]);
+    let (code, _, err) = bsolve(&["setup-constants", "--z3", &model("Loop.mch")]);
     assert_eq!(code, 2);
-    assert!(err.contains("unsupported: backend `kodkod`"), "{err}");
+    assert!(err.contains("unsupported: backend `z3`"), "{err}");
 }
 
 #[test]

@@ -49,6 +49,8 @@ pub struct Case {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BenchBackend {
     Available(Backend),
+    /// The kodkod backend with a chosen SAT solver (`kodkod-varisat`; plain `kodkod` is CaDiCaL).
+    Sat(solver_bridges::SolverKind),
     Unsupported(String),
 }
 
@@ -58,6 +60,9 @@ impl BenchBackend {
             "native" => BenchBackend::Available(Backend::Native),
             "brute" => BenchBackend::Available(Backend::Brute),
             "auto" => BenchBackend::Available(Backend::Auto),
+            "kodkod" => BenchBackend::Available(Backend::Kodkod),
+            "kodkod-cadical" => BenchBackend::Sat(solver_bridges::SolverKind::Cadical),
+            "kodkod-varisat" => BenchBackend::Sat(solver_bridges::SolverKind::Varisat),
             other => BenchBackend::Unsupported(other.to_string()),
         }
     }
@@ -65,6 +70,8 @@ impl BenchBackend {
     pub fn name(&self) -> &str {
         match self {
             BenchBackend::Available(b) => b.name(),
+            BenchBackend::Sat(solver_bridges::SolverKind::Cadical) => "kodkod-cadical",
+            BenchBackend::Sat(solver_bridges::SolverKind::Varisat) => "kodkod-varisat",
             BenchBackend::Unsupported(n) => n,
         }
     }
@@ -194,15 +201,23 @@ pub fn run_suite(cases: &[Case], backends: &[BenchBackend]) -> Vec<Row> {
 /// Loads the model with the backend, then asks the case's question under its deadline.
 pub fn run_case(case: &Case, backend: &BenchBackend) -> Outcome {
     let start = Instant::now();
-    let BenchBackend::Available(backend) = *backend else {
-        return Outcome::new(
-            "unsupported",
-            "backend not available in this version",
-            start,
-        );
+    let (backend, prefs) = match backend {
+        BenchBackend::Available(b) => (*b, Vec::new()),
+        BenchBackend::Sat(kind) => (
+            Backend::Kodkod,
+            vec![("KODKOD_SAT_SOLVER".to_string(), kind.name().to_string())],
+        ),
+        BenchBackend::Unsupported(_) => {
+            return Outcome::new(
+                "unsupported",
+                "backend not available in this version",
+                start,
+            );
+        }
     };
     let options = Options {
         backend,
+        prefs,
         ..Options::default()
     };
     let model = match Model::load(&case.model, &options) {

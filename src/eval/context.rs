@@ -115,6 +115,12 @@ impl Context {
         self.deadline.store(ns, Ordering::Relaxed);
     }
 
+    /// The instant after which searches stop, if any (for solvers that poll a clock of their own).
+    pub fn deadline(&self) -> Option<Instant> {
+        let ns = self.deadline.load(Ordering::Relaxed);
+        (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns))
+    }
+
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
     /// is honoured within one node's work.
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {

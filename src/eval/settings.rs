@@ -28,6 +28,13 @@ pub struct Settings {
     pub max_while_steps: usize,
     /// The backend the interpreter asks when it must choose values (constants, ANY, parameters).
     pub backend: crate::solve::Backend,
+    /// Under the kodkod backend: fail on a problem that does not translate to SAT instead of handing it
+    /// to the native solver (`--kodkod-only`).
+    pub kodkod_only: bool,
+    /// The SAT solver of the kodkod backend (`--sat-solver`).
+    pub sat_solver: solver_bridges::SolverKind,
+    /// Where the kodkod backend writes the CNF of each problem it solves (`--dump-cnf`).
+    pub dump_cnf: Option<std::path::PathBuf>,
     /// Preferences bsolve accepts but does not interpret (e.g. TIME_OUT, CLPFD), as given.
     pub other: Vec<(String, String)>,
 }
@@ -49,6 +56,9 @@ impl Default for Settings {
             enumeration_limit: 1_000_000,
             max_while_steps: 1_000_000,
             backend: crate::solve::Backend::Auto,
+            kodkod_only: false,
+            sat_solver: solver_bridges::SolverKind::default(),
+            dump_cnf: None,
             other: Vec::new(),
         }
     }
@@ -142,6 +152,19 @@ impl Settings {
             "MAX_OPERATIONS" => self.max_operations = nat()?,
             "ENUMERATION_LIMIT" => self.enumeration_limit = nat()?,
             "MAX_WHILE_STEPS" => self.max_while_steps = nat()?,
+            // ProB's names for the Kodkod backend's preferences (B_REFERENCE §5), and the CNF dump.
+            "KODKOD_ONLY_FULL" => {
+                self.kodkod_only = match value.trim() {
+                    "TRUE" | "true" => true,
+                    "FALSE" | "false" => false,
+                    _ => return Err(bad("TRUE or FALSE")),
+                }
+            }
+            "KODKOD_SAT_SOLVER" => {
+                self.sat_solver = solver_bridges::SolverKind::parse(value.trim())
+                    .ok_or_else(|| bad("cadical or varisat"))?
+            }
+            "KODKOD_DUMP_CNF" => self.dump_cnf = Some(value.trim().into()),
             _ => self.other.push((name.to_string(), value.to_string())),
         }
         Ok(())

@@ -13,6 +13,7 @@
 //! propagating finite-domain solver (`native`). `auto` runs native.
 
 mod determined;
+pub mod kodkod;
 pub mod native;
 
 use crate::eval::{Context, Env, EvalError};
@@ -31,6 +32,8 @@ pub enum Backend {
     Brute,
     /// The propagating finite-domain solver.
     Native,
+    /// Translation to SAT (`kodkod`), the native solver for what does not translate.
+    Kodkod,
 }
 
 impl Backend {
@@ -39,6 +42,7 @@ impl Backend {
             Backend::Auto => "auto",
             Backend::Brute => "brute",
             Backend::Native => "native",
+            Backend::Kodkod => "kodkod",
         }
     }
 }
@@ -138,6 +142,7 @@ pub fn stream(
     let complete = match (determined, routed) {
         (Some(complete), _) => complete,
         (None, Backend::Brute) => brute(ctx, problem, &mut checked, &mut stats)?,
+        (None, Backend::Kodkod) => kodkod::solve(ctx, problem, &mut checked, &mut stats)?,
         (None, _) => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
@@ -291,10 +296,10 @@ fn holds_with_witnesses(
                         }
                         holds_with_witnesses(ctx, body, &mut inner, witnesses, used)?
                     }
-                    None => ctx.eval_pred(c, env)?,
+                    None => ctx.eval_pred_in(c, env)?,
                 }
             }
-            _ => ctx.eval_pred(c, env)?,
+            _ => ctx.eval_pred_in(c, env)?,
         };
         if !holds {
             return Ok(false);

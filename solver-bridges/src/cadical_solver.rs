@@ -1,0 +1,118 @@
+//! CaDiCaL through the `cadical` crate: the deadline is its terminate callback, the conflict count its
+//! learnt-clause callback (CaDiCaL learns one clause per conflict).
+
+use crate::{Lit, SatSolver, SatStats, SolveResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The callbacks CaDiCaL polls while solving.
+struct Watch {
+    deadline: Option<Instant>,
+    /// Shared with the adapter, which reads it through `&self`.
+    learnt: Arc<AtomicU64>,
+}
+
+impl cadical::Callbacks for Watch {
+    fn terminate(&mut self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+    fn max_length(&self) -> i32 {
+        // Every learnt clause, so that the count is the number of conflicts (the clause is not copied).
+        i32::MAX
+    }
+    fn learn(&mut self, _clause: &[i32]) {
+        self.learnt.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+pub struct Cadical {
+    solver: cadical::Solver<Watch>,
+    learnt: Arc<AtomicU64>,
+    vars: i32,
+    clauses: usize,
+    solve_time: Duration,
+    solve_calls: u64,
+}
+
+impl Cadical {
+    pub fn new() -> Cadical {
+        let mut solver = cadical::Solver::new();
+        let learnt = Arc::new(AtomicU64::new(0));
+        solver.set_callbacks(Some(Watch {
+            deadline: None,
+            learnt: learnt.clone(),
+        }));
+        Cadical {
+            solver,
+            learnt,
+            vars: 0,
+            clauses: 0,
+            solve_time: Duration::ZERO,
+            solve_calls: 0,
+        }
+    }
+}
+
+impl Default for Cadical {
+    fn default() -> Cadical {
+        Cadical::new()
+    }
+}
+
+impl SatSolver for Cadical {
+    fn name(&self) -> &'static str {
+        "cadical"
+    }
+    fn new_var(&mut self) -> Lit {
+        self.vars += 1;
+        self.vars
+    }
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.clauses += 1;
+        self.solver.add_clause(clause.iter().copied());
+    }
+    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        // CaDiCaL polls the callback only inside its search; an easy instance may never reach a poll.
+        if self
+            .solver
+            .get_callbacks()
+            .is_some_and(|w| w.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            return SolveResult::Interrupted;
+        }
+        let start = Instant::now();
+        let result = self.solver.solve_with(assumptions.iter().copied());
+        self.solve_time += start.elapsed();
+        self.solve_calls += 1;
+        match result {
+            Some(true) => SolveResult::Sat,
+            Some(false) => SolveResult::Unsat,
+            None => SolveResult::Interrupted,
+        }
+    }
+    fn value(&self, lit: Lit) -> bool {
+        self.solver.value(lit).unwrap_or(false)
+    }
+    fn failed_assumptions(&self, assumptions: &[Lit]) -> Vec<Lit> {
+        assumptions
+            .iter()
+            .copied()
+            .filter(|&a| self.solver.failed(a))
+            .collect()
+    }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        if let Some(w) = self.solver.get_callbacks() {
+            w.deadline = deadline;
+        }
+    }
+    fn stats(&self) -> SatStats {
+        SatStats {
+            vars: self.vars as usize,
+            clauses: self.clauses,
+            conflicts: Some(self.learnt.load(Ordering::Relaxed)),
+            solve_time: self.solve_time,
+            solve_calls: self.solve_calls,
+        }
+    }
+}

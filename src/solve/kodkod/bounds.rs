@@ -1,0 +1,262 @@
+//! Bounds (Kodkod's `instance`): the candidate values of every unknown, and the fresh circuit inputs
+//! standing for it.
+//!
+//! * BOOL and given-set unknowns choose one of their type's values (one input per value, exactly one
+//!   true; a single input for two values).
+//! * Integer unknowns are bit-vectors over the range the interval analysis proved; an integer the analysis
+//!   cannot bound makes the problem unsupported (never a silent cut, never wraparound).
+//! * A set unknown has one input per candidate element: its upper bound. The candidates are the type's
+//!   values when finite, narrowed by the known carriers of its typing conjuncts (`r : A <-> B`,
+//!   `f : A --> B`, `s <: S`, `s : POW(S)`, `s = E`), and for sets of integers by the analysis's element
+//!   range.
+//!
+//! Known values (the environment) are never unknowns: the translation reads them as exact constants.
+
+use super::circuit::{Lit, TRUE};
+use super::integers::{self, BitVec};
+use super::translate::{SetTerm, Term, Translator, finite_values, unsupported};
+use crate::analysis::interval::{Range, VarInfo};
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp, free_names};
+use crate::types::Type;
+use crate::value::{Value, set};
+use num_traits::ToPrimitive;
+
+/// The most candidate elements a set unknown may have.
+const MAX_ELEMENTS: usize = 100_000;
+
+pub struct Bounds {
+    /// The term of each unknown, in the problem's order.
+    pub terms: Vec<Term>,
+    /// Conditions the inputs must satisfy to encode a value (one-hot, integer ranges).
+    pub constraints: Vec<Lit>,
+    /// Every input standing for an unknown, with what it means (for DIMACS comments and blocking).
+    pub primary: Vec<(Lit, String)>,
+    /// Per unknown, the end of its inputs in `primary`.
+    pub ends: Vec<usize>,
+}
+
+/// Declares the unknowns `vars` in the translator.
+pub fn declare(
+    tr: &mut Translator<'_>,
+    vars: &[TypedName],
+    conjuncts: &[&Pred],
+    info: &[VarInfo],
+) -> Result<Bounds, Diagnostic> {
+    let mut b = Bounds {
+        terms: Vec::with_capacity(vars.len()),
+        constraints: Vec::new(),
+        primary: Vec::new(),
+        ends: Vec::with_capacity(vars.len()),
+    };
+    for (v, i) in vars.iter().zip(info) {
+        let term = match &v.ty {
+            Type::Set(elem) => {
+                let cands = set_candidates(tr, vars, v, elem, conjuncts, i)?;
+                let mut s = SetTerm::new();
+                for c in cands {
+                    let l = tr.circuit.input();
+                    b.primary.push((l, format!("{} contains {c}", v.name)));
+                    s.insert(c, l);
+                }
+                Term::Set(s)
+            }
+            ty => scalar(tr, &mut b, &v.name, ty, &i.int, v.span)?,
+        };
+        tr.declare(v.name.clone(), term.clone());
+        b.terms.push(term);
+        b.ends.push(b.primary.len());
+    }
+    Ok(b)
+}
+
+fn scalar(
+    tr: &mut Translator<'_>,
+    b: &mut Bounds,
+    name: &str,
+    ty: &Type,
+    range: &Range,
+    span: Span,
+) -> Result<Term, Diagnostic> {
+    Ok(match ty {
+        Type::Integer => {
+            let (lo, hi) = match (
+                range.lo.as_ref().and_then(|v| v.to_i64()),
+                range.hi.as_ref().and_then(|v| v.to_i64()),
+            ) {
+                (Some(lo), Some(hi)) if integers::in_limits(lo, hi) => (lo, hi),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "the integer {name}, which the interval analysis cannot bound (found {}..{})",
+                            show(&range.lo),
+                            show(&range.hi)
+                        ),
+                    ));
+                }
+            };
+            let (v, inside) = BitVec::fresh(&mut tr.circuit, lo, hi);
+            for (i, bit) in v.bits.iter().enumerate() {
+                b.primary
+                    .push((*bit, format!("{name} bit {i} (range {lo}..{hi})")));
+            }
+            b.constraints.push(inside);
+            Term::Int(v)
+        }
+        Type::Bool | Type::Given(_) => {
+            let values = finite_values(tr.ctx, ty)
+                .ok_or_else(|| unsupported(span, format!("the type {ty} of {name}")))?;
+            let choices = match values.len() {
+                1 => vec![(values[0].clone(), TRUE)],
+                2 => {
+                    let l = tr.circuit.input();
+                    b.primary.push((l, format!("{name} = {}", values[1])));
+                    vec![(values[0].clone(), !l), (values[1].clone(), l)]
+                }
+                _ => {
+                    let mut choices = Vec::with_capacity(values.len());
+                    for v in values {
+                        let l = tr.circuit.input();
+                        b.primary.push((l, format!("{name} = {v}")));
+                        choices.push((v, l));
+                    }
+                    let lits: Vec<Lit> = choices.iter().map(|(_, l)| *l).collect();
+                    let one = tr.circuit.exactly_one(&lits);
+                    b.constraints.push(one);
+                    choices
+                }
+            };
+            Term::Scalar(choices)
+        }
+        Type::Pair(x, y) => {
+            let full = Range::full();
+            Term::Pair(
+                Box::new(scalar(tr, b, &format!("prj1({name})"), x, &full, span)?),
+                Box::new(scalar(tr, b, &format!("prj2({name})"), y, &full, span)?),
+            )
+        }
+        _ => {
+            return Err(unsupported(
+                span,
+                format!("the unknown {name} of type {ty}"),
+            ));
+        }
+    })
+}
+
+fn show(end: &Option<num_bigint::BigInt>) -> String {
+    end.as_ref().map_or("?".into(), |v| v.to_string())
+}
+
+/// The upper bound of a set unknown: the elements it may contain.
+fn set_candidates(
+    tr: &Translator<'_>,
+    vars: &[TypedName],
+    v: &TypedName,
+    elem: &Type,
+    conjuncts: &[&Pred],
+    info: &VarInfo,
+) -> Result<Vec<Value>, Diagnostic> {
+    if matches!(elem, Type::Set(_) | Type::String | Type::Struct(_)) {
+        return Err(unsupported(
+            v.span,
+            format!("the unknown {} of the higher-order type {}", v.name, v.ty),
+        ));
+    }
+    let mut cands = finite_values(tr.ctx, elem);
+    for c in conjuncts {
+        if let Some(carrier) = carrier(tr, vars, &v.name, c) {
+            cands = Some(match cands {
+                Some(old) => set::intersection(&old, &carrier),
+                None => carrier,
+            });
+        }
+    }
+    if *elem == Type::Integer
+        && let (Some(lo), Some(hi)) = (
+            info.elem.lo.as_ref().and_then(|x| x.to_i64()),
+            info.elem.hi.as_ref().and_then(|x| x.to_i64()),
+        )
+    {
+        cands = match cands {
+            Some(old) => Some(
+                old.into_iter()
+                    .filter(|x| {
+                        x.as_int()
+                            .and_then(|i| i.to_i64())
+                            .is_some_and(|i| lo <= i && i <= hi)
+                    })
+                    .collect(),
+            ),
+            None if hi.saturating_sub(lo) < MAX_ELEMENTS as i64 => {
+                Some((lo..=hi).map(Value::int).collect())
+            }
+            None => None,
+        };
+    }
+    // A relation from integers (a function, a sequence): the analysis bounds its domain.
+    if let Type::Pair(first, second) = elem
+        && **first == Type::Integer
+        && cands.is_none()
+        && let (Some(lo), Some(hi), Some(seconds)) = (
+            info.elem.lo.as_ref().and_then(|x| x.to_i64()),
+            info.elem.hi.as_ref().and_then(|x| x.to_i64()),
+            finite_values(tr.ctx, second),
+        )
+        && (hi.saturating_sub(lo).saturating_add(1)).saturating_mul(seconds.len() as i64)
+            <= MAX_ELEMENTS as i64
+    {
+        let firsts: Vec<Value> = (lo..=hi).map(Value::int).collect();
+        cands = Some(set::product(&firsts, &seconds));
+    }
+    match cands {
+        Some(c) if c.len() <= MAX_ELEMENTS => Ok(c),
+        Some(_) => Err(unsupported(
+            v.span,
+            format!("the set {}, which has too many candidate elements", v.name),
+        )),
+        None => Err(unsupported(
+            v.span,
+            format!(
+                "the set {}, whose elements the analysis cannot bound",
+                v.name
+            ),
+        )),
+    }
+}
+
+/// The known set a typing conjunct confines the elements of `name` to.
+fn carrier(tr: &Translator<'_>, vars: &[TypedName], name: &str, c: &Pred) -> Option<Vec<Value>> {
+    let PredKind::Compare(op, a, s) = &c.kind else {
+        return None;
+    };
+    let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+    let (op, s) = match (op, is_var(a), is_var(s)) {
+        (_, true, _) => (*op, s),
+        (CompareOp::Eq, false, true) => (CompareOp::Eq, a),
+        _ => return None,
+    };
+    let known = |e: &Expr| -> Option<Vec<Value>> {
+        if free_names::of_expr(e)
+            .iter()
+            .any(|n| vars.iter().any(|v| v.name == *n))
+        {
+            return None;
+        }
+        let v = tr.ctx.eval_expr(e, tr.env()).ok()?;
+        v.as_set().map(|items| items.to_vec())
+    };
+    match (op, &s.kind) {
+        (CompareOp::In, ExprKind::Binary(arrow, x, y)) if arrow.is_arrow() => {
+            let (x, y) = (known(x)?, known(y)?);
+            (x.len().saturating_mul(y.len()) <= MAX_ELEMENTS).then(|| set::product(&x, &y))
+        }
+        (
+            CompareOp::In,
+            ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin | UnaryOp::Pow1 | UnaryOp::Fin1, x),
+        ) => known(x),
+        (CompareOp::Subset | CompareOp::StrictSubset | CompareOp::Eq, _) => known(s),
+        _ => None,
+    }
+}

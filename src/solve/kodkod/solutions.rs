@@ -1,0 +1,105 @@
+//! Models mapped back into B values, blocking clauses for enumerating all solutions, and the orbit test
+//! used when the question asks for one solution per permutation of the deferred sets.
+
+use super::cnf::Encoder;
+use super::translate::Term;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// The value of an unknown's term in the current model.
+pub fn value_of(enc: &Encoder, term: &Term) -> Value {
+    match term {
+        Term::Scalar(choices) => choices
+            .iter()
+            .find(|(_, l)| enc.value(*l))
+            .or(choices.first())
+            .map(|(v, _)| v.clone())
+            .expect("a scalar unknown has candidates"),
+        Term::Int(b) => Value::int(b.value(|l| enc.value(l))),
+        Term::Pair(a, b) => Value::pair(value_of(enc, a), value_of(enc, b)),
+        Term::Set(s) => Value::set_from_sorted(
+            s.iter()
+                .filter(|(_, l)| enc.value(**l))
+                .map(|(k, _)| k.clone())
+                .collect(),
+        ),
+    }
+}
+
+/// The clause excluding the current assignment of the primary inputs (the unknowns' encodings): the
+/// gates are functions of them, so one clause excludes exactly one solution.
+pub fn blocking_clause(enc: &Encoder, primary: &[i32]) -> Vec<i32> {
+    primary
+        .iter()
+        .map(|&v| if enc.solver.value(v) { -v } else { v })
+        .collect()
+}
+
+/// A permutation of the elements of one deferred set.
+pub struct SetPermutation {
+    pub set: Arc<str>,
+    /// The elements, in index order.
+    pub elements: Vec<Value>,
+    pub perm: Vec<usize>,
+}
+
+/// Whether `values` is the least (in value order) of its images under every permutation of the deferred
+/// sets: one solution per orbit is reported.
+pub fn is_orbit_least(values: &[Value], perms: &[Vec<SetPermutation>]) -> bool {
+    perms.iter().all(|p| {
+        let image: Vec<Value> = values.iter().map(|v| permute(v, p)).collect();
+        image.as_slice() >= values
+    })
+}
+
+fn permute(v: &Value, p: &[SetPermutation]) -> Value {
+    match v {
+        Value::Elem(e) => match p.iter().find(|sp| sp.set == e.set) {
+            Some(sp) => sp.elements[sp.perm[e.index as usize]].clone(),
+            None => v.clone(),
+        },
+        Value::Pair(ab) => Value::pair(permute(&ab.0, p), permute(&ab.1, p)),
+        Value::Set(items) => Value::set_from_vec(items.iter().map(|x| permute(x, p)).collect()),
+        Value::Record(fields) => Value::Record(Arc::new(
+            fields
+                .iter()
+                .map(|(n, x)| (n.clone(), permute(x, p)))
+                .collect(),
+        )),
+        _ => v.clone(),
+    }
+}
+
+/// Every permutation of `0..n` except the identity.
+pub fn permutations(n: usize) -> Vec<Vec<usize>> {
+    fn go(prefix: &mut Vec<usize>, used: &mut Vec<bool>, out: &mut Vec<Vec<usize>>) {
+        if prefix.len() == used.len() {
+            out.push(prefix.clone());
+            return;
+        }
+        for i in 0..used.len() {
+            if !used[i] {
+                used[i] = true;
+                prefix.push(i);
+                go(prefix, used, out);
+                prefix.pop();
+                used[i] = false;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(&mut Vec::new(), &mut vec![false; n], &mut out);
+    out.retain(|p| p.iter().enumerate().any(|(i, &j)| i != j));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations_of_three_are_five_besides_the_identity() {
+        assert_eq!(permutations(3).len(), 5);
+        assert!(permutations(1).is_empty());
+    }
+}
