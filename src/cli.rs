@@ -28,7 +28,8 @@ struct Cli {
 #[derive(Args, Debug, Clone)]
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
-    /// reference oracle), `auto` (the best available: native). kodkod and z3 are not available yet.
+    /// reference oracle), `z3` (SMT-LIB translation decided by z3 or --smt-solver), `auto` (the best
+    /// available: native). kodkod is not available yet.
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
@@ -48,6 +49,12 @@ struct Global {
     /// Cardinality of a deferred set, e.g. --card PID=3.
     #[arg(long, global = true, value_name = "SET=N")]
     card: Vec<String>,
+    /// With --backend z3: write the SMT-LIB text sent to the solver to FILE (replayable with any solver).
+    #[arg(long, global = true, value_name = "FILE")]
+    dump_smt: Option<PathBuf>,
+    /// With --backend z3: the SMT-LIB solver command (default `z3 -in`), e.g. "cvc5 --lang smt2 --incremental".
+    #[arg(long, global = true, value_name = "CMD")]
+    smt_solver: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
@@ -328,6 +335,7 @@ fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
         Backend::Auto => Ok(solve::Backend::Auto),
         Backend::Brute => Ok(solve::Backend::Brute),
         Backend::Native => Ok(solve::Backend::Native),
+        Backend::Z3 => Ok(solve::Backend::Smt),
         other => Err(Diagnostic::unsupported(
             Span::default(),
             format!(
@@ -339,11 +347,17 @@ fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
 }
 
 fn options(g: &Global) -> Result<Options, Diagnostic> {
-    let prefs = g
+    let mut prefs = g
         .prefs
         .iter()
         .map(|p| split_assignment(p, "-p"))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(cmd) = &g.smt_solver {
+        prefs.push(("SMT_SOLVER".into(), cmd.clone()));
+    }
+    if let Some(file) = &g.dump_smt {
+        prefs.push(("DUMP_SMT".into(), file.display().to_string()));
+    }
     let cards =
         g.card
             .iter()
@@ -837,5 +851,11 @@ fn print_settings(model: &Model, g: &Global) {
             "settings: MAXINT={} MININT={} DEFAULT_SETSIZE={} MAX_INITIALISATIONS={} MAX_OPERATIONS={}",
             s.maxint, s.minint, s.default_setsize, s.max_initialisations, s.max_operations
         );
+        if s.backend == solve::Backend::Smt {
+            match solve::smt::solver_version(s) {
+                Ok(v) => eprintln!("SMT solver: {v}"),
+                Err(e) => eprintln!("SMT solver: unavailable ({e})"),
+            }
+        }
     }
 }

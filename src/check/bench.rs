@@ -58,6 +58,7 @@ impl BenchBackend {
             "native" => BenchBackend::Available(Backend::Native),
             "brute" => BenchBackend::Available(Backend::Brute),
             "auto" => BenchBackend::Available(Backend::Auto),
+            "z3" => BenchBackend::Available(Backend::Smt),
             other => BenchBackend::Unsupported(other.to_string()),
         }
     }

@@ -28,6 +28,10 @@ pub struct Settings {
     pub max_while_steps: usize,
     /// The backend the interpreter asks when it must choose values (constants, ANY, parameters).
     pub backend: crate::solve::Backend,
+    /// The SMT solver command of `--backend z3` (`--smt-solver`, preference SMT_SOLVER); `z3 -in` when unset.
+    pub smt_solver: Option<String>,
+    /// Where `--backend z3` writes the SMT-LIB text it sends (`--dump-smt`, preference DUMP_SMT).
+    pub dump_smt: Option<std::path::PathBuf>,
     /// Preferences bsolve accepts but does not interpret (e.g. TIME_OUT, CLPFD), as given.
     pub other: Vec<(String, String)>,
 }
@@ -49,6 +53,8 @@ impl Default for Settings {
             enumeration_limit: 1_000_000,
             max_while_steps: 1_000_000,
             backend: crate::solve::Backend::Auto,
+            smt_solver: None,
+            dump_smt: None,
             other: Vec::new(),
         }
     }
@@ -142,6 +148,8 @@ impl Settings {
             "MAX_OPERATIONS" => self.max_operations = nat()?,
             "ENUMERATION_LIMIT" => self.enumeration_limit = nat()?,
             "MAX_WHILE_STEPS" => self.max_while_steps = nat()?,
+            "SMT_SOLVER" => self.smt_solver = Some(value.trim().to_string()),
+            "DUMP_SMT" => self.dump_smt = Some(value.trim().into()),
             _ => self.other.push((name.to_string(), value.to_string())),
         }
         Ok(())

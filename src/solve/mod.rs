@@ -13,6 +13,7 @@
 //! propagating finite-domain solver (`native`). `auto` runs native.
 
 pub mod native;
+pub mod smt;
 
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{Pred, PredKind, TypedName};
@@ -30,6 +31,8 @@ pub enum Backend {
     Brute,
     /// The propagating finite-domain solver.
     Native,
+    /// SMT-LIB v2 translation decided by an SMT solver process (z3 by default).
+    Smt,
 }
 
 impl Backend {
@@ -38,6 +41,7 @@ impl Backend {
             Backend::Auto => "auto",
             Backend::Brute => "brute",
             Backend::Native => "native",
+            Backend::Smt => "z3",
         }
     }
 }
@@ -130,6 +134,7 @@ pub fn stream(
     };
     let complete = match route(ctx, problem, backend) {
         Backend::Brute => brute(ctx, problem, &mut checked, &mut stats)?,
+        Backend::Smt => smt::solve(ctx, problem, &mut checked, &mut stats)?,
         _ => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
