@@ -1214,6 +1214,9 @@ impl Tr<'_> {
                 self.unbind(n.min(self.scope.len()));
                 r?
             }
+            ExprKind::Binder(kind @ (BinderKind::Sigma | BinderKind::Pi), xs, cond, body) => {
+                self.sigma(*kind, xs, cond, body, span)?
+            }
             ExprKind::SetEnum(_)
             | ExprKind::SeqEnum(_)
             | ExprKind::Comprehension(..)
@@ -1262,7 +1265,33 @@ impl Tr<'_> {
                         self.hoist(vec![], format!("(<= {l} {h})"));
                         if op == UnaryOp::Min { l } else { h }
                     }
-                    _ => return Err(unsupported(span, "SMT backend: min/max of this set")),
+                    _ => {
+                        // A hoisted m: a member of the set, below (above) every member.
+                        let sort = self.sort(&Type::Integer, span)?;
+                        let m = self.fresh("m");
+                        let member = self.mem(&m, a)?;
+                        let bound = match self.term_carrier(a)? {
+                            Some(ts) => {
+                                let mut parts = Vec::new();
+                                for (t, _) in ts {
+                                    let inside = self.mem(&t, a)?;
+                                    parts.push(implies(&inside, &format!("({o} {m} {t})")));
+                                }
+                                and(&parts)
+                            }
+                            None => {
+                                let z = self.fresh("z");
+                                let inside = self.mem(&z, a)?;
+                                quantified(
+                                    "forall",
+                                    &[(z.clone(), sort.clone())],
+                                    implies(&inside, &format!("({o} {m} {z})")),
+                                )
+                            }
+                        };
+                        self.hoist(vec![(m.clone(), sort)], and(&[member, bound]));
+                        m
+                    }
                 }
             }
             _ => {
@@ -1275,7 +1304,6 @@ impl Tr<'_> {
     }
 
     fn card(&mut self, a: &Expr, span: Span) -> R<String> {
-        let elem = a.ty.element().cloned().unwrap_or(Type::Integer);
         match &a.kind {
             ExprKind::SetEnum(items) => {
                 // The number of distinct items.
@@ -1296,38 +1324,159 @@ impl Tr<'_> {
             }
             _ => {}
         }
-        let carrier = match (&a.kind, self.carrier(&elem, EXPAND_LIMIT)) {
-            (_, Some(c)) => c,
-            (ExprKind::Var(name), None) if self.lookup(name).is_none() => {
-                match self.carriers.get(name) {
-                    Some(c) => c.clone(),
-                    None => {
-                        return Err(unsupported(
-                            span,
-                            "SMT backend: card of a set without a small finite carrier",
-                        ));
-                    }
-                }
-            }
-            _ => {
-                return Err(unsupported(
-                    span,
-                    "SMT backend: card of a set without a small finite carrier",
-                ));
-            }
-        };
-        if carrier.len() > EXPAND_LIMIT {
+        let Some(ts) = self.term_carrier(a)? else {
             return Err(unsupported(
                 span,
-                "SMT backend: card of a set with a large carrier",
+                "SMT backend: card of a set without a small finite carrier",
             ));
-        }
+        };
         let mut parts = Vec::new();
-        for c in &carrier {
-            let x = self.value(c, &elem, span)?;
-            parts.push(format!("(ite {} 1 0)", self.mem(&x, a)?));
+        for (i, (t, _)) in ts.iter().enumerate() {
+            let inside = self.mem(t, a)?;
+            let new = first_occurrence(&ts, i);
+            parts.push(format!("(ite {} 1 0)", and(&[inside, new])));
         }
         Ok(sum(&parts))
+    }
+
+    /// SMT terms that include every member of a finite set (`true` marks canonical literals, distinct
+    /// when their texts differ): the carrier of a small finite element type, the items of an
+    /// enumeration, an interval with constant bounds, a variable's carrier, and what unions,
+    /// intersections, differences and restrictions of those keep. `None` when no small one is known.
+    fn term_carrier(&mut self, a: &Expr) -> R<Option<Vec<(String, bool)>>> {
+        let span = a.span;
+        let elem = a.ty.element().cloned().unwrap_or(Type::Integer);
+        if let Some(c) = self.carrier(&elem, EXPAND_LIMIT) {
+            return self.literals(&c, &elem, span).map(Some);
+        }
+        let found = match &a.kind {
+            ExprKind::SetEnum(items) => Some(
+                items
+                    .iter()
+                    .map(|i| Ok((self.term(i)?, false)))
+                    .collect::<R<Vec<_>>>()?,
+            ),
+            ExprKind::Binary(BinaryOp::Interval, lo, hi) => {
+                match (self.int_const(lo), self.int_const(hi)) {
+                    (Some(l), Some(h)) if &h - &l < BigInt::from(EXPAND_LIMIT) => {
+                        let mut out = Vec::new();
+                        let mut k = l;
+                        while k <= h {
+                            out.push((int_literal(&k), true));
+                            k += 1;
+                        }
+                        Some(out)
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Var(name) if self.lookup(name).is_none() => {
+                let values = match self.carriers.get(name) {
+                    Some(c) => Some(c.clone()),
+                    None => match self.env_value(name, span)? {
+                        Some(Value::Set(items)) if items.len() <= EXPAND_LIMIT => {
+                            Some(items.to_vec())
+                        }
+                        _ => None,
+                    },
+                };
+                match values {
+                    Some(v) if v.len() <= EXPAND_LIMIT => Some(self.literals(&v, &elem, span)?),
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinaryOp::Union, x, y) | ExprKind::If(_, x, y) => {
+                match (self.term_carrier(x)?, self.term_carrier(y)?) {
+                    (Some(mut p), Some(q)) => {
+                        p.extend(q);
+                        Some(p)
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinaryOp::Inter, x, y) => match self.term_carrier(x)? {
+                Some(p) => Some(p),
+                None => self.term_carrier(y)?,
+            },
+            ExprKind::Binary(
+                BinaryOp::SetMinus | BinaryOp::RanRestrict | BinaryOp::RanSubtract,
+                x,
+                _,
+            ) => self.term_carrier(x)?,
+            ExprKind::Binary(BinaryOp::DomRestrict | BinaryOp::DomSubtract, _, y) => {
+                self.term_carrier(y)?
+            }
+            _ => None,
+        };
+        Ok(found.filter(|ts| ts.len() <= EXPAND_LIMIT))
+    }
+
+    fn literals(&mut self, values: &[Value], ty: &Type, span: Span) -> R<Vec<(String, bool)>> {
+        values
+            .iter()
+            .map(|v| Ok((self.value(v, ty, span)?, true)))
+            .collect()
+    }
+
+    fn int_const(&self, e: &Expr) -> Option<BigInt> {
+        match &e.kind {
+            ExprKind::Int(i) => Some(i.clone()),
+            ExprKind::Unary(UnaryOp::Neg, x) => self.int_const(x).map(|i| -i),
+            ExprKind::Const(ExprConst::MaxInt) => Some(self.ctx.settings().maxint.clone()),
+            ExprKind::Const(ExprConst::MinInt) => Some(self.ctx.settings().minint.clone()),
+            _ => None,
+        }
+    }
+
+    /// `SIGMA(x).(x : S & P | E)` / `PI`: a sum (product) over a finite carrier of x.
+    fn sigma(
+        &mut self,
+        kind: BinderKind,
+        xs: &[TypedName],
+        cond: &Pred,
+        body: &Expr,
+        span: Span,
+    ) -> R<String> {
+        let [x] = xs else {
+            return Err(unsupported(span, "SMT backend: SIGMA/PI over several variables"));
+        };
+        let carrier = match self.carrier(&x.ty, EXPAND_LIMIT) {
+            Some(c) => Some(self.literals(&c, &x.ty, span)?),
+            None => match cond.conjuncts().first().map(|c| &c.kind) {
+                Some(PredKind::Compare(CompareOp::In, v, set))
+                    if matches!(&v.kind, ExprKind::Var(n) if *n == x.name) =>
+                {
+                    self.term_carrier(set)?
+                }
+                _ => None,
+            },
+        };
+        let Some(ts) = carrier else {
+            return Err(unsupported(span, "SMT backend: SIGMA/PI without a small finite domain"));
+        };
+        let mut parts = Vec::new();
+        for (i, (t, _)) in ts.iter().enumerate() {
+            self.scope.push((x.name.clone(), t.clone()));
+            let r = (|| {
+                let (tc, _) = self.pred(cond)?;
+                let chosen = and(&[tc, first_occurrence(&ts, i)]);
+                let e = self.branch(&chosen, body)?;
+                Ok((chosen, e))
+            })();
+            self.unbind(1);
+            let (chosen, e) = r?;
+            let neutral = if kind == BinderKind::Sigma { 0 } else { 1 };
+            parts.push(format!("(ite {chosen} {e} {neutral})"));
+        }
+        Ok(if kind == BinderKind::Sigma {
+            sum(&parts)
+        } else if parts.is_empty() {
+            "1".into()
+        } else if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("(* {})", parts.join(" "))
+        })
     }
 
     fn term_binary(
@@ -1423,6 +1572,21 @@ impl Tr<'_> {
         self.hoist(vec![(y.clone(), sort)], and(&[m, unique]));
         Ok(y)
     }
+}
+
+/// Whether the `i`-th carrier term differs from every earlier one.
+fn first_occurrence(ts: &[(String, bool)], i: usize) -> String {
+    let (t, lit) = &ts[i];
+    let mut parts = Vec::new();
+    for (u, ulit) in &ts[..i] {
+        if u == t {
+            return "false".into();
+        }
+        if !(*lit && *ulit) {
+            parts.push(format!("(distinct {t} {u})"));
+        }
+    }
+    and(&parts)
 }
 
 fn sum(parts: &[String]) -> String {
