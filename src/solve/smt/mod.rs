@@ -26,7 +26,7 @@ fn command(settings: &Settings) -> &str {
 /// The solver's name and version, from SMT-LIB's `(get-info :name)` / `(get-info :version)`.
 pub fn solver_version(settings: &Settings) -> Result<String, String> {
     let cmd = command(settings);
-    let mut solver = process::Solver::start(cmd, None)?;
+    let mut solver = process::Solver::start(cmd)?;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     let deadline = || {
         if std::time::Instant::now() < until {
@@ -62,15 +62,66 @@ pub(crate) fn solve(
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let span = problem.pred.span;
-    let deadline = || ctx.check_deadline(span);
     let translate::Script {
         text: script,
         outputs,
-        mut sorts,
+        sorts,
     } = translate::translate(ctx, problem.vars, problem.pred, problem.env)?;
     let settings = ctx.settings();
-    let mut solver = process::Solver::start(command(settings), settings.dump_smt.as_deref())
+    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    solver
+        .dump_to(settings.dump_smt.as_deref())
         .map_err(|e| limit_error(span, e))?;
+    let result = search(
+        ctx,
+        &mut solver,
+        script,
+        outputs,
+        sorts,
+        on_solution,
+        stats,
+        span,
+    );
+    if result.is_ok() {
+        release(solver);
+    }
+    result
+}
+
+thread_local! {
+    /// The solver process of the last question, reused (after `(reset)`) by the next one: starting z3
+    /// costs more than most questions. A process that failed or timed out is never kept.
+    static IDLE: std::cell::RefCell<Option<process::Solver>> = const { std::cell::RefCell::new(None) };
+}
+
+fn acquire(command: &str) -> Result<process::Solver, String> {
+    let idle = IDLE.with(|s| s.borrow_mut().take());
+    match idle {
+        Some(mut s) if s.command() == command => match s.send("(reset)\n") {
+            Ok(()) => Ok(s),
+            Err(_) => process::Solver::start(command),
+        },
+        _ => process::Solver::start(command),
+    }
+}
+
+fn release(mut solver: process::Solver) {
+    let _ = solver.dump_to(None);
+    IDLE.with(|s| *s.borrow_mut() = Some(solver));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    script: String,
+    outputs: Vec<translate::Output>,
+    mut sorts: translate::Sorts,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+    span: Span,
+) -> Result<bool, EvalError> {
+    let deadline = || ctx.check_deadline(span);
     let mut text = String::from("(set-option :produce-models true)\n(set-logic ALL)\n");
     text.push_str(&script);
     solver.send(&text)?;
@@ -135,18 +186,12 @@ pub(crate) fn solve(
             for (i, elem, term, _) in &unread {
                 let symbol = &outputs[*i].symbol;
                 members.push(read_members(
-                    ctx,
-                    &mut solver,
-                    &mut sorts,
-                    symbol,
-                    elem,
-                    term,
-                    span,
+                    ctx, solver, &mut sorts, symbol, elem, term, span,
                 )?);
             }
             for ((i, elem, term, e), set) in unread.into_iter().zip(members) {
                 let ty = crate::types::Type::Set(elem);
-                if !is_exactly(ctx, &mut solver, &mut sorts, &term, &set, &ty, span)? {
+                if !is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? {
                     return Err(e);
                 }
                 values[i] = set;

@@ -36,7 +36,7 @@ static DUMP_STARTED: Mutex<bool> = Mutex::new(false);
 
 impl Solver {
     /// Starts `command` (split at white space; the first word is looked up on PATH).
-    pub(crate) fn start(command: &str, dump: Option<&Path>) -> Result<Solver, String> {
+    pub(crate) fn start(command: &str) -> Result<Solver, String> {
         let mut words = command.split_whitespace();
         let program = words
             .next()
@@ -71,7 +71,22 @@ impl Solver {
                 }
             }
         });
-        let dump = match dump {
+        Ok(Solver {
+            child,
+            stdin,
+            answers,
+            dump: None,
+            command: command.to_string(),
+        })
+    }
+
+    pub(crate) fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Writes what is sent from now on to `dump` (nowhere when `None`).
+    pub(crate) fn dump_to(&mut self, dump: Option<&Path>) -> Result<(), String> {
+        self.dump = match dump {
             Some(path) => {
                 let mut started = DUMP_STARTED.lock().unwrap_or_else(|e| e.into_inner());
                 let file = if *started {
@@ -85,13 +100,7 @@ impl Solver {
             }
             None => None,
         };
-        Ok(Solver {
-            child,
-            stdin,
-            answers,
-            dump,
-            command: command.to_string(),
-        })
+        Ok(())
     }
 
     /// Sends commands (and writes them to the dump file).

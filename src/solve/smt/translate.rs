@@ -1438,21 +1438,25 @@ impl Tr<'_> {
         span: Span,
     ) -> R<String> {
         let [x] = xs else {
-            return Err(unsupported(span, "SMT backend: SIGMA/PI over several variables"));
+            return Err(unsupported(
+                span,
+                "SMT backend: SIGMA/PI over several variables",
+            ));
         };
         let carrier = match self.carrier(&x.ty, EXPAND_LIMIT) {
             Some(c) => Some(self.literals(&c, &x.ty, span)?),
             None => match cond.conjuncts().first().map(|c| &c.kind) {
-                Some(PredKind::Compare(CompareOp::In, v, set))
-                    if matches!(&v.kind, ExprKind::Var(n) if *n == x.name) =>
-                {
+                Some(PredKind::Compare(CompareOp::In, v, set)) if matches!(&v.kind, ExprKind::Var(n) if *n == x.name) => {
                     self.term_carrier(set)?
                 }
                 _ => None,
             },
         };
         let Some(ts) = carrier else {
-            return Err(unsupported(span, "SMT backend: SIGMA/PI without a small finite domain"));
+            return Err(unsupported(
+                span,
+                "SMT backend: SIGMA/PI without a small finite domain",
+            ));
         };
         let mut parts = Vec::new();
         for (i, (t, _)) in ts.iter().enumerate() {
