@@ -285,6 +285,8 @@ fn random_predicates_agree_with_brute() {
         ..Options::default()
     };
     let model = common::load_text("smt-differential", generator::MACHINE, &options);
+    // BSOLVE_SMT_VERBOSE=1 prints every case with the SMT outcome and time.
+    let verbose = std::env::var_os("BSOLVE_SMT_VERBOSE").is_some();
     let (mut unsupported, mut compared, mut unknown) = (0, 0, 0);
     let mut disagreements = Vec::new();
     for i in 0..CASES {
@@ -298,29 +300,27 @@ fn random_predicates_agree_with_brute() {
         };
         let env = Env::new();
         let problem = Problem::new(&free, &pred, &env);
-        // Enumerating by blocking clauses is slow: the SMT run stops at 200 solutions (then only
-        // inclusion in the oracle's list is checked).
+        // Enumerating by blocking clauses is slow: the SMT run stops at 100 solutions or after 1 s
+        // (then only inclusion in the oracle's list is checked).
         let solve = |backend| {
-            model
-                .context
-                .set_deadline(Some(Instant::now() + Duration::from_secs(2)));
-            let limit = if backend == Backend::Smt { 200 } else { 5_000 };
+            let (budget, limit) = if backend == Backend::Smt {
+                (Duration::from_secs(1), 100)
+            } else {
+                (Duration::from_secs(2), 5_000)
+            };
+            model.context.set_deadline(Some(Instant::now() + budget));
             let run = solve_all(&model.context, &problem, backend, limit);
             model.context.set_deadline(None);
             run
         };
-        let t0 = Instant::now();
+        let start = Instant::now();
         let smt = solve(Backend::Smt);
-        if std::env::var_os("SMT_DEBUG").is_some() {
-            let n = smt.as_ref().map(|s| s.solutions.len()).unwrap_or(0);
-            eprintln!(
-                "DBG {:?} {n} {text} {}",
-                t0.elapsed(),
-                match &smt {
-                    Err(e) => e.to_string().lines().next().unwrap_or("").to_string(),
-                    Ok(_) => String::new(),
-                }
-            );
+        if verbose {
+            let outcome = match &smt {
+                Ok(s) => format!("{} solution(s), complete {}", s.solutions.len(), s.complete),
+                Err(e) => e.to_string(),
+            };
+            eprintln!("{seed:#x} {:?} {text}: {outcome}", start.elapsed());
         }
         match &smt {
             Err(EvalError::Unsupported(_)) => {
