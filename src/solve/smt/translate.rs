@@ -75,8 +75,6 @@ pub(crate) struct Sorts {
     names: FxHashMap<Type, String>,
     /// Constructor symbol of a given-set element → the element.
     pub elements: FxHashMap<String, Value>,
-    /// Constructor symbol of a pair or record sort → its type.
-    pub constructors: FxHashMap<String, Type>,
     decls: String,
 }
 
@@ -119,7 +117,6 @@ impl Sorts {
                     self.decls,
                     "(declare-datatypes (({sort} 0)) (((mk.{sort} (fst.{sort} {sa}) (snd.{sort} {sb})))))"
                 );
-                self.constructors.insert(format!("mk.{sort}"), ty.clone());
                 self.names.insert(ty.clone(), sort.clone());
                 sort
             }
@@ -138,7 +135,6 @@ impl Sorts {
                     self.decls,
                     "(declare-datatypes (({sort} 0)) (((mk.{sort}{sels}))))"
                 );
-                self.constructors.insert(format!("mk.{sort}"), ty.clone());
                 self.names.insert(ty.clone(), sort.clone());
                 sort
             }
