@@ -455,7 +455,7 @@ mod tests {
         let o = run_case(&c, &BenchBackend::Available(Backend::Brute));
         assert_eq!(o.answer, "3");
         c.command = BenchCommand::First;
-        let o = run_case(&c, &BenchBackend::parse("z3"));
+        let o = run_case(&c, &BenchBackend::parse("kodkod"));
         assert_eq!(o.answer, "unsupported");
     }
 }
