@@ -877,8 +877,10 @@ impl Tr<'_> {
                 let Type::Set(inner) = elem else {
                     return Err(unsupported(span, "SMT backend: POW of unexpected type"));
                 };
+                // FIN(S) is POW(S) when S is finite.
                 if matches!(op, UnaryOp::Fin | UnaryOp::Fin1)
                     && self.carrier(inner, usize::MAX).is_none()
+                    && self.term_carrier(a)?.is_none()
                 {
                     return Err(unsupported(span, "SMT backend: FIN of an infinite type"));
                 }
