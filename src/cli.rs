@@ -28,8 +28,8 @@ struct Cli {
 #[derive(Args, Debug, Clone)]
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
-    /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `auto` (the
-    /// best available: native). z3 is not available yet.
+    /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `z3`
+    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (the best available: native).
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
@@ -60,6 +60,12 @@ struct Global {
     /// Cardinality of a deferred set, e.g. --card PID=3.
     #[arg(long, global = true, value_name = "SET=N")]
     card: Vec<String>,
+    /// With --backend z3: write the SMT-LIB text sent to the solver to FILE (replayable with any solver).
+    #[arg(long, global = true, value_name = "FILE")]
+    dump_smt: Option<PathBuf>,
+    /// With --backend z3: the SMT-LIB solver command (default `z3 -in`), e.g. "cvc5 --lang smt2 --incremental".
+    #[arg(long, global = true, value_name = "CMD")]
+    smt_solver: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
@@ -402,7 +408,7 @@ fn start_clock(model: &Model, g: &Global) {
     model.context.set_deadline(deadline);
 }
 
-/// The backend asked for; one that does not exist yet is an honest "unknown".
+/// The backend asked for (`--kodkod`, `--kodkod-only` and `--z3` are shorthands).
 fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
     let backend = if g.kodkod || g.kodkod_only {
         Backend::Kodkod
@@ -411,27 +417,23 @@ fn check_backend(g: &Global) -> Result<solve::Backend, Diagnostic> {
     } else {
         g.backend
     };
-    match backend {
-        Backend::Auto => Ok(solve::Backend::Auto),
-        Backend::Brute => Ok(solve::Backend::Brute),
-        Backend::Native => Ok(solve::Backend::Native),
-        Backend::Kodkod => Ok(solve::Backend::Kodkod),
-        other => Err(Diagnostic::unsupported(
-            Span::default(),
-            format!(
-                "backend `{}` is not available in this version (use --backend native or brute)",
-                format!("{other:?}").to_lowercase()
-            ),
-        )),
-    }
+    Ok(match backend {
+        Backend::Auto => solve::Backend::Auto,
+        Backend::Brute => solve::Backend::Brute,
+        Backend::Native => solve::Backend::Native,
+        Backend::Kodkod => solve::Backend::Kodkod,
+        Backend::Z3 => solve::Backend::Smt,
+    })
 }
 
 fn options(g: &Global) -> Result<Options, Diagnostic> {
-    let prefs = g
+    let mut prefs = g
         .prefs
         .iter()
         .map(|p| split_assignment(p, "-p"))
         .collect::<Result<Vec<_>, _>>()?;
+    prefs.extend(kodkod_prefs(g)?);
+    prefs.extend(smt_prefs(g));
     let cards =
         g.card
             .iter()
@@ -443,8 +445,6 @@ fn options(g: &Global) -> Result<Options, Diagnostic> {
                 Ok((set, n))
             })
             .collect::<Result<Vec<_>, Diagnostic>>()?;
-    let mut prefs = prefs;
-    prefs.extend(kodkod_prefs(g)?);
     Ok(Options {
         prefs,
         cards,
@@ -473,6 +473,18 @@ fn kodkod_prefs(g: &Global) -> Result<Vec<(String, String)>, Diagnostic> {
         prefs.push(("KODKOD_DUMP_CNF".into(), path.display().to_string()));
     }
     Ok(prefs)
+}
+
+/// `--smt-solver`, `--dump-smt` as the preferences the SMT backend reads.
+fn smt_prefs(g: &Global) -> Vec<(String, String)> {
+    let mut prefs = Vec::new();
+    if let Some(cmd) = &g.smt_solver {
+        prefs.push(("SMT_SOLVER".into(), cmd.clone()));
+    }
+    if let Some(file) = &g.dump_smt {
+        prefs.push(("DUMP_SMT".into(), file.display().to_string()));
+    }
+    prefs
 }
 
 fn split_assignment(text: &str, option: &str) -> Result<(String, String), Diagnostic> {
@@ -978,6 +990,12 @@ fn print_settings(model: &Model, g: &Global) {
             "settings: MAXINT={} MININT={} DEFAULT_SETSIZE={} MAX_INITIALISATIONS={} MAX_OPERATIONS={}",
             s.maxint, s.minint, s.default_setsize, s.max_initialisations, s.max_operations
         );
+        if s.backend == solve::Backend::Smt {
+            match solve::smt::solver_version(s) {
+                Ok(v) => eprintln!("SMT solver: {v}"),
+                Err(e) => eprintln!("SMT solver: unavailable ({e})"),
+            }
+        }
     }
 }
 

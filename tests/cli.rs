@@ -254,10 +254,10 @@ fn bad_input_gives_a_located_diagnostic_and_exit_3() {
 }
 
 #[test]
-fn unavailable_backend_is_an_honest_unknown() {
-    let (code, _, err) = bsolve(&["setup-constants", "--z3", &model("Loop.mch")]);
-    assert_eq!(code, 2);
-    assert!(err.contains("unsupported: backend `z3`"), "{err}");
+fn unknown_backend_is_a_usage_error() {
+    let (code, _, err) = bsolve(&["setup-constants", "--backend", "cplex", &model("Loop.mch")]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("cplex"), "{err}");
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn agreeing_suite_exits_0_and_writes_csv_and_markdown() {
         "bench",
         &suite,
         "--backends",
-        "brute,native,z3",
+        "brute,native,cplex",
         "--out",
         &out_arg,
     ]);
@@ -59,7 +59,7 @@ fn agreeing_suite_exits_0_and_writes_csv_and_markdown() {
         "name",
         "brute",
         "native",
-        "z3",
+        "cplex",
         "expected?",
         "backends agree",
     ] {
@@ -91,12 +91,12 @@ fn agreeing_suite_exits_0_and_writes_csv_and_markdown() {
     );
     assert!(
         csv.lines()
-            .any(|l| l.starts_with("three,all,3,z3,unsupported,")),
+            .any(|l| l.starts_with("three,all,3,cplex,unsupported,")),
         "{csv}"
     );
     let md = read(&out_dir.join("bench_results.md"));
     assert!(
-        md.starts_with("| name | command | expected | brute | native | z3 |"),
+        md.starts_with("| name | command | expected | brute | native | cplex |"),
         "{md}"
     );
     assert_eq!(md.lines().nth(1), Some("|---|---|---|---|---|---|---|---|"));

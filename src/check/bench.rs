@@ -63,6 +63,7 @@ impl BenchBackend {
             "kodkod" => BenchBackend::Available(Backend::Kodkod),
             "kodkod-cadical" => BenchBackend::Sat(solver_bridges::SolverKind::Cadical),
             "kodkod-varisat" => BenchBackend::Sat(solver_bridges::SolverKind::Varisat),
+            "z3" => BenchBackend::Available(Backend::Smt),
             other => BenchBackend::Unsupported(other.to_string()),
         }
     }
@@ -469,7 +470,7 @@ mod tests {
         let o = run_case(&c, &BenchBackend::Available(Backend::Brute));
         assert_eq!(o.answer, "3");
         c.command = BenchCommand::First;
-        let o = run_case(&c, &BenchBackend::parse("z3"));
+        let o = run_case(&c, &BenchBackend::parse("cplex"));
         assert_eq!(o.answer, "unsupported");
     }
 }

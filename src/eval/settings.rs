@@ -35,6 +35,10 @@ pub struct Settings {
     pub sat_solver: solver_bridges::SolverKind,
     /// Where the kodkod backend writes the CNF of each problem it solves (`--dump-cnf`).
     pub dump_cnf: Option<std::path::PathBuf>,
+    /// The SMT solver command of `--backend z3` (`--smt-solver`, preference SMT_SOLVER); `z3 -in` when unset.
+    pub smt_solver: Option<String>,
+    /// Where `--backend z3` writes the SMT-LIB text it sends (`--dump-smt`, preference DUMP_SMT).
+    pub dump_smt: Option<std::path::PathBuf>,
     /// Preferences bsolve accepts but does not interpret (e.g. TIME_OUT, CLPFD), as given.
     pub other: Vec<(String, String)>,
 }
@@ -59,6 +63,8 @@ impl Default for Settings {
             kodkod_only: false,
             sat_solver: solver_bridges::SolverKind::default(),
             dump_cnf: None,
+            smt_solver: None,
+            dump_smt: None,
             other: Vec::new(),
         }
     }
@@ -165,6 +171,8 @@ impl Settings {
                     .ok_or_else(|| bad("cadical or varisat"))?
             }
             "KODKOD_DUMP_CNF" => self.dump_cnf = Some(value.trim().into()),
+            "SMT_SOLVER" => self.smt_solver = Some(value.trim().to_string()),
+            "DUMP_SMT" => self.dump_smt = Some(value.trim().into()),
             _ => self.other.push((name.to_string(), value.to_string())),
         }
         Ok(())

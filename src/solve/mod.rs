@@ -15,6 +15,7 @@
 mod determined;
 pub mod kodkod;
 pub mod native;
+pub mod smt;
 
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{Pred, PredKind, TypedName};
@@ -34,6 +35,8 @@ pub enum Backend {
     Native,
     /// Translation to SAT (`kodkod`), the native solver for what does not translate.
     Kodkod,
+    /// SMT-LIB v2 translation decided by an SMT solver process (z3 by default).
+    Smt,
 }
 
 impl Backend {
@@ -43,6 +46,7 @@ impl Backend {
             Backend::Brute => "brute",
             Backend::Native => "native",
             Backend::Kodkod => "kodkod",
+            Backend::Smt => "z3",
         }
     }
 }
@@ -143,6 +147,7 @@ pub fn stream(
         (Some(complete), _) => complete,
         (None, Backend::Brute) => brute(ctx, problem, &mut checked, &mut stats)?,
         (None, Backend::Kodkod) => kodkod::solve(ctx, problem, &mut checked, &mut stats)?,
+        (None, Backend::Smt) => smt::solve(ctx, problem, &mut checked, &mut stats)?,
         (None, _) => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete

@@ -1,0 +1,295 @@
+//! The SMT backend (`--backend z3`): the problem is translated to SMT-LIB v2 (`translate`), sent to a
+//! solver process (`process`: `z3 -in`, or the `--smt-solver` command), and every model is read back
+//! into `Value`s (`model`) and excluded by a blocking clause before the next `check-sat`, until the
+//! solver answers `unsat` — a proof over unbounded integers, since the translation is exact on every
+//! well-defined assignment. `unknown`, a missing or crashed solver, and the deadline are errors (the
+//! answer is then UNKNOWN with the reason), never a verdict.
+
+mod model;
+mod process;
+mod translate;
+
+use super::{Problem, Stats};
+use crate::diag::Span;
+use crate::eval::{Context, EvalError, Settings, limit_error};
+use crate::value::Value;
+use std::fmt::Write;
+
+/// The solver command the settings ask for.
+fn command(settings: &Settings) -> &str {
+    settings
+        .smt_solver
+        .as_deref()
+        .unwrap_or(process::DEFAULT_SOLVER)
+}
+
+/// The solver's name and version, from SMT-LIB's `(get-info :name)` / `(get-info :version)`.
+pub fn solver_version(settings: &Settings) -> Result<String, String> {
+    let cmd = command(settings);
+    let mut solver = process::Solver::start(cmd)?;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let deadline = || {
+        if std::time::Instant::now() < until {
+            Ok(())
+        } else {
+            Err(limit_error(Span::default(), "no answer within 5 s"))
+        }
+    };
+    let mut ask = |what: &str| -> Result<String, String> {
+        solver
+            .send(&format!("(get-info :{what})\n"))
+            .map_err(|e| e.to_string())?;
+        let answer = solver.answer(&deadline).map_err(|e| e.to_string())?;
+        match model::parse(&answer) {
+            Ok(model::Sexp::List(items)) => match items.get(1) {
+                Some(model::Sexp::Str(s)) => Ok(s.clone()),
+                Some(model::Sexp::Atom(s)) => Ok(s.clone()),
+                _ => Err(format!("unexpected answer {answer}")),
+            },
+            _ => Err(format!("unexpected answer {answer}")),
+        }
+    };
+    let name = ask("name")?;
+    let version = ask("version")?;
+    Ok(format!("{name} {version} (`{cmd}`)"))
+}
+
+/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+pub(crate) fn solve(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    let span = problem.pred.span;
+    let translate::Script {
+        text: script,
+        outputs,
+        sorts,
+    } = translate::translate(ctx, problem.vars, problem.pred, problem.env)?;
+    let settings = ctx.settings();
+    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    solver
+        .dump_to(settings.dump_smt.as_deref())
+        .map_err(|e| limit_error(span, e))?;
+    let result = search(
+        ctx,
+        &mut solver,
+        script,
+        outputs,
+        sorts,
+        on_solution,
+        stats,
+        span,
+    );
+    if result.is_ok() {
+        release(solver);
+    }
+    result
+}
+
+thread_local! {
+    /// The solver process of the last question, reused (after `(reset)`) by the next one: starting z3
+    /// costs more than most questions. A process that failed or timed out is never kept.
+    static IDLE: std::cell::RefCell<Option<process::Solver>> = const { std::cell::RefCell::new(None) };
+}
+
+fn acquire(command: &str) -> Result<process::Solver, String> {
+    let idle = IDLE.with(|s| s.borrow_mut().take());
+    match idle {
+        Some(mut s) if s.command() == command => match s.send("(reset)\n") {
+            Ok(()) => Ok(s),
+            Err(_) => process::Solver::start(command),
+        },
+        _ => process::Solver::start(command),
+    }
+}
+
+fn release(mut solver: process::Solver) {
+    let _ = solver.dump_to(None);
+    IDLE.with(|s| *s.borrow_mut() = Some(solver));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    script: String,
+    outputs: Vec<translate::Output>,
+    mut sorts: translate::Sorts,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+    span: Span,
+) -> Result<bool, EvalError> {
+    let deadline = || ctx.check_deadline(span);
+    let mut text = String::from("(set-option :produce-models true)\n(set-logic ALL)\n");
+    text.push_str(&script);
+    solver.send(&text)?;
+    let mut queries = Vec::new();
+    let mut counts = Vec::new();
+    for o in &outputs {
+        let q = model::queries(o, &mut |v| sorts.literal(ctx, v, &o.ty_element(), span))?;
+        counts.push(q.len());
+        queries.extend(q);
+    }
+    loop {
+        solver.send("(check-sat)\n")?;
+        let answer = solver.answer(&deadline)?;
+        match answer.as_str() {
+            "unsat" => return Ok(true),
+            "sat" => {}
+            "unknown" => {
+                solver.send("(get-info :reason-unknown)\n")?;
+                let reason = solver.answer(&deadline).unwrap_or_default();
+                return Err(limit_error(
+                    span,
+                    format!("the SMT solver answered unknown {reason}"),
+                ));
+            }
+            other => {
+                return Err(limit_error(
+                    span,
+                    format!("the SMT solver answered {other}"),
+                ));
+            }
+        }
+        stats.nodes += 1;
+        let values = if queries.is_empty() {
+            Vec::new()
+        } else {
+            solver.send(&format!("(get-value ({}))\n", queries.join(" ")))?;
+            let answer = solver.answer(&deadline)?;
+            let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
+            let answers = model::pairs(&parsed)?;
+            let mut values = Vec::new();
+            let mut unread = Vec::new();
+            let mut at = 0;
+            for (i, (o, n)) in outputs.iter().zip(&counts).enumerate() {
+                let part = answers.get(at..at + n).unwrap_or_default();
+                at += n;
+                match model::read(o, part, &sorts) {
+                    Ok(v) => values.push(v),
+                    Err(e) => match (&o.ty, part.first()) {
+                        (crate::types::Type::Set(elem), Some(term))
+                            if **elem != crate::types::Type::Integer =>
+                        {
+                            unread.push((i, elem.clone(), term.clone(), e));
+                            values.push(Value::empty_set());
+                        }
+                        _ => return Err(e),
+                    },
+                }
+            }
+            // Sets printed in a form `model` does not read: their members among the ground terms of the
+            // printed term (while the model is current), then a proof that there are no others.
+            let mut members = Vec::new();
+            for (i, elem, term, _) in &unread {
+                let symbol = &outputs[*i].symbol;
+                members.push(read_members(
+                    ctx, solver, &mut sorts, symbol, elem, term, span,
+                )?);
+            }
+            for ((i, elem, term, e), set) in unread.into_iter().zip(members) {
+                let ty = crate::types::Type::Set(elem);
+                if !is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? {
+                    return Err(e);
+                }
+                values[i] = set;
+            }
+            values
+        };
+        if !on_solution(&values, &[])? {
+            return Ok(true);
+        }
+        if values.is_empty() {
+            // The only assignment of no variables has been reported.
+            return Ok(true);
+        }
+        let block = blocking_clause(ctx, &outputs, &mut sorts, &values, span)?;
+        solver.send(&block)?;
+    }
+}
+
+/// The members of the set variable `symbol`, printed as `term`, among the ground subterms of `term` of
+/// the element type.
+fn read_members(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    sorts: &mut translate::Sorts,
+    symbol: &str,
+    elem: &crate::types::Type,
+    term: &model::Sexp,
+    span: Span,
+) -> Result<Value, EvalError> {
+    let mut candidates = Vec::new();
+    model::ground_values(term, elem, sorts, &mut candidates);
+    candidates.sort();
+    candidates.dedup();
+    let mut members = Vec::new();
+    if candidates.is_empty() {
+        return Ok(Value::empty_set());
+    }
+    let mut tests = Vec::new();
+    for c in &candidates {
+        let lit = sorts.literal(ctx, c, elem, span)?;
+        tests.push(format!("(select {symbol} {lit})"));
+    }
+    solver.send(&format!("(get-value ({}))\n", tests.join(" ")))?;
+    let answer = solver.answer(&|| ctx.check_deadline(span))?;
+    let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
+    for (c, a) in candidates.iter().zip(model::pairs(&parsed)?) {
+        if a == model::Sexp::Atom("true".into()) {
+            members.push(c.clone());
+        }
+    }
+    Ok(model::set_of(members))
+}
+
+/// Whether the printed set `term` is exactly `set`, proved by the solver in a pushed scope.
+fn is_exactly(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    sorts: &mut translate::Sorts,
+    term: &model::Sexp,
+    set: &Value,
+    ty: &crate::types::Type,
+    span: Span,
+) -> Result<bool, EvalError> {
+    let lit = sorts.literal(ctx, set, ty, span)?;
+    solver.send(&format!(
+        "(push 1)\n(assert (not (= {term} {lit})))\n(check-sat)\n"
+    ))?;
+    let answer = solver.answer(&|| ctx.check_deadline(span))?;
+    solver.send("(pop 1)\n")?;
+    Ok(answer == "unsat")
+}
+
+/// `(assert (not (and (= v1 value1) ...)))` for a found solution.
+fn blocking_clause(
+    ctx: &Context,
+    outputs: &[translate::Output],
+    sorts: &mut translate::Sorts,
+    values: &[Value],
+    span: Span,
+) -> Result<String, EvalError> {
+    let mut parts = Vec::new();
+    for (o, v) in outputs.iter().zip(values) {
+        match (&o.carrier, v) {
+            (Some(carrier), Value::Set(members)) => {
+                let elem = o.ty_element();
+                for c in carrier {
+                    let lit = sorts.literal(ctx, c, &elem, span)?;
+                    let b = members.binary_search(c).is_ok();
+                    parts.push(format!("(= (select {} {lit}) {b})", o.symbol));
+                }
+            }
+            _ => {
+                let lit = sorts.literal(ctx, v, &o.ty, span)?;
+                parts.push(format!("(= {} {lit})", o.symbol));
+            }
+        }
+    }
+    let mut text = String::new();
+    let _ = writeln!(text, "(assert (not (and true {})))", parts.join(" "));
+    Ok(text)
+}

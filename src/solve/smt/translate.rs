@@ -1,0 +1,1627 @@
+//! Typed IR → SMT-LIB v2 text.
+//!
+//! Sorts: INTEGER is `Int` (unbounded), BOOL `Bool`, STRING `String`; every given set (enumerated, or
+//! deferred with the size the interpreter gave it) is a datatype of nullary constructors; pairs and records
+//! are datatypes; `POW(T)` is `(Array T Bool)`. Set expressions are never built as terms when avoidable:
+//! `e : S` is translated structurally into a formula over `e` (`mem`), and set equality and inclusion
+//! become conjunctions over the carrier of a small finite element type, or a quantifier over the element
+//! sort otherwise. Only sets used as values (inside pairs, as elements of sets) become characteristic
+//! lambdas.
+//!
+//! Well-definedness follows the interpreter (left-to-right, the L-system): every predicate is translated
+//! to a truth formula T and a definedness formula D, and the problem asserts `T & D` of the whole
+//! predicate. A function application `f(a)` inside an atom is hoisted to a fresh variable `y` with the
+//! guard `(a, y) : f` and `f` functional at `a`; the atom becomes `#y.(guard & atom[y])` and its
+//! definedness `#y.guard`. Inside binders the definedness is not asserted (it depends on the interpreter's
+//! enumeration order): a model that is ill-defined there is rejected by the re-check, never returned.
+//! The translation over-approximates the solutions the interpreter accepts, and is exact on every
+//! well-defined assignment, so `unsat` is a proof.
+//!
+//! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
+//! computes them; both require a non-zero divisor. `closure`/`closure1`, sequences operators, `**` with a
+//! non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is not
+//! listed here are `Unsupported` with their span.
+
+use crate::diag::Span;
+use crate::eval::{Context, Env, EvalError, Val, unsupported};
+use crate::ir::{
+    BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
+    free_names,
+};
+use crate::syntax::ast::Name;
+use crate::types::Type;
+use crate::value::Value;
+use num_bigint::BigInt;
+use rustc_hash::FxHashMap;
+use std::fmt::Write;
+
+/// The largest carrier over which set equality, inclusion and `card` are expanded.
+const EXPAND_LIMIT: usize = 256;
+/// The largest carrier a set variable's elements are read from.
+const CARRIER_LIMIT: usize = 10_000;
+
+type R<T> = Result<T, EvalError>;
+
+/// The translated problem.
+pub(crate) struct Script {
+    /// Sort declarations, variable declarations and the assertion.
+    pub text: String,
+    /// The problem's variables, in order.
+    pub outputs: Vec<Output>,
+    pub sorts: Sorts,
+}
+
+/// One variable of the problem as the solver knows it.
+pub(crate) struct Output {
+    pub symbol: String,
+    pub ty: Type,
+    /// For a set: every element it may contain (from its type, or a top-level typing conjunct).
+    pub carrier: Option<Vec<Value>>,
+}
+
+impl Output {
+    /// The element type of a set variable (the variable's type otherwise).
+    pub(crate) fn ty_element(&self) -> Type {
+        self.ty
+            .element()
+            .cloned()
+            .unwrap_or_else(|| self.ty.clone())
+    }
+}
+
+/// The datatypes declared, to read model terms back.
+#[derive(Default)]
+pub(crate) struct Sorts {
+    names: FxHashMap<Type, String>,
+    /// Constructor symbol of a given-set element → the element.
+    pub elements: FxHashMap<String, Value>,
+    decls: String,
+}
+
+impl Sorts {
+    pub(crate) fn sort(&mut self, ctx: &Context, ty: &Type, span: Span) -> R<String> {
+        Ok(match ty {
+            Type::Integer => "Int".into(),
+            Type::Bool => "Bool".into(),
+            Type::String => "String".into(),
+            Type::Set(t) => format!("(Array {} Bool)", self.sort(ctx, t, span)?),
+            Type::Var(_) => return Err(unsupported(span, "SMT backend: an untyped expression")),
+            Type::Given(name) => {
+                if let Some(s) = self.names.get(ty) {
+                    return Ok(s.clone());
+                }
+                let elems = ctx.given_set(name, span)?;
+                let sort = symbol("G.", name);
+                let mut ctors = String::new();
+                for e in elems.iter() {
+                    let c = element_symbol(e);
+                    let _ = write!(ctors, " ({c})");
+                    self.elements.insert(c, e.clone());
+                }
+                let _ = writeln!(
+                    self.decls,
+                    "(declare-datatypes (({sort} 0)) (({})))",
+                    ctors.trim()
+                );
+                self.names.insert(ty.clone(), sort.clone());
+                sort
+            }
+            Type::Pair(a, b) => {
+                if let Some(s) = self.names.get(ty) {
+                    return Ok(s.clone());
+                }
+                let (sa, sb) = (self.sort(ctx, a, span)?, self.sort(ctx, b, span)?);
+                let n = self.names.len();
+                let sort = format!("P{n}");
+                let _ = writeln!(
+                    self.decls,
+                    "(declare-datatypes (({sort} 0)) (((mk.{sort} (fst.{sort} {sa}) (snd.{sort} {sb})))))"
+                );
+                self.names.insert(ty.clone(), sort.clone());
+                sort
+            }
+            Type::Struct(fields) => {
+                if let Some(s) = self.names.get(ty) {
+                    return Ok(s.clone());
+                }
+                let mut sels = String::new();
+                let n = self.names.len();
+                let sort = format!("R{n}");
+                for (f, t) in fields {
+                    let s = self.sort(ctx, t, span)?;
+                    let _ = write!(sels, " ({} {s})", symbol(&format!("{sort}."), f));
+                }
+                let _ = writeln!(
+                    self.decls,
+                    "(declare-datatypes (({sort} 0)) (((mk.{sort}{sels}))))"
+                );
+                self.names.insert(ty.clone(), sort.clone());
+                sort
+            }
+        })
+    }
+
+    /// The SMT term of a value of type `ty`.
+    pub(crate) fn literal(&mut self, ctx: &Context, v: &Value, ty: &Type, span: Span) -> R<String> {
+        Ok(match (v, ty) {
+            (Value::Int(i), _) => int_literal(&i.to_bigint()),
+            (Value::Bool(b), _) => b.to_string(),
+            (Value::Str(s), _) => string_literal(s, span)?,
+            (Value::Elem(_), Type::Given(_)) => {
+                self.sort(ctx, ty, span)?;
+                element_symbol(v)
+            }
+            (Value::Pair(p), Type::Pair(a, b)) => {
+                let sort = self.sort(ctx, &Type::pair((**a).clone(), (**b).clone()), span)?;
+                let x = self.literal(ctx, &p.0, a, span)?;
+                let y = self.literal(ctx, &p.1, b, span)?;
+                format!("(mk.{sort} {x} {y})")
+            }
+            (Value::Record(fields), Type::Struct(types)) => {
+                let sort = self.sort(ctx, ty, span)?;
+                let mut args = Vec::new();
+                for ((_, x), (_, t)) in fields.iter().zip(types) {
+                    args.push(self.literal(ctx, x, t, span)?);
+                }
+                format!("(mk.{sort} {})", args.join(" "))
+            }
+            (Value::Set(elems), Type::Set(t)) => {
+                let sort = self.sort(ctx, ty, span)?;
+                let mut term = format!("((as const {sort}) false)");
+                for e in elems.iter() {
+                    let x = self.literal(ctx, e, t, span)?;
+                    term = format!("(store {term} {x} true)");
+                }
+                term
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the value {v} of type {ty}"),
+                ));
+            }
+        })
+    }
+}
+
+pub(crate) fn translate(ctx: &Context, vars: &[TypedName], pred: &Pred, env: &Env) -> R<Script> {
+    let mut tr = Tr {
+        ctx,
+        env,
+        vars,
+        scope: Vec::new(),
+        sorts: Sorts::default(),
+        fresh: 0,
+        frames: Vec::new(),
+        carriers: FxHashMap::default(),
+    };
+    let mut decls = String::new();
+    let mut outputs = Vec::new();
+    for v in vars {
+        if let Type::Set(inner) = &v.ty
+            && matches!(**inner, Type::Set(_))
+        {
+            return Err(unsupported(
+                v.span,
+                format!("SMT backend: the set-of-sets variable {}", v.name),
+            ));
+        }
+        let sort = tr.sort(&v.ty, v.span)?;
+        let symbol = var_symbol(&v.name);
+        let _ = writeln!(decls, "(declare-const {symbol} {sort})");
+        let carrier = match &v.ty {
+            Type::Set(elem) => match tr.carrier(elem, CARRIER_LIMIT) {
+                Some(c) => Some(c),
+                None => declared_carrier(ctx, env, vars, &v.name, pred),
+            },
+            _ => None,
+        };
+        if let Some(c) = &carrier {
+            tr.carriers.insert(v.name.clone(), c.clone());
+        }
+        outputs.push(Output {
+            symbol,
+            ty: v.ty.clone(),
+            carrier,
+        });
+    }
+    let (t, d) = tr.pred(pred)?;
+    let mut text = std::mem::take(&mut tr.sorts.decls);
+    text.push_str(&decls);
+    // The carriers found in typing conjuncts are implied by the predicate; asserting nothing more.
+    let _ = writeln!(text, "(assert {})", and(&[t, d]));
+    Ok(Script {
+        text,
+        outputs,
+        sorts: tr.sorts,
+    })
+}
+
+pub(crate) fn var_symbol(name: &str) -> String {
+    symbol("v.", name)
+}
+
+/// An SMT-LIB symbol for a B name: simple when the name's characters allow, quoted otherwise.
+fn symbol(prefix: &str, name: &str) -> String {
+    if name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_.$!?@%^&*+-=<>/~".contains(c))
+    {
+        format!("{prefix}{name}")
+    } else {
+        format!("|{prefix}{}|", name.replace(['|', '\\'], "_"))
+    }
+}
+
+/// The elements a set variable may contain, from a top-level typing conjunct `v <: S`, `v : POW(S)`,
+/// `v : A <-> B` (and the arrows) whose right side the interpreter evaluates to a small finite set.
+fn declared_carrier(
+    ctx: &Context,
+    env: &Env,
+    vars: &[TypedName],
+    name: &str,
+    pred: &Pred,
+) -> Option<Vec<Value>> {
+    let closed = |e: &Expr| {
+        free_names::of_expr(e)
+            .iter()
+            .all(|n| !vars.iter().any(|v| v.name == *n))
+    };
+    let finite = |e: &Expr| -> Option<Vec<Value>> {
+        if !closed(e) {
+            return None;
+        }
+        match ctx.eval_expr(e, env).ok()? {
+            Value::Set(s) if s.len() <= CARRIER_LIMIT => Some(s.to_vec()),
+            _ => None,
+        }
+    };
+    for c in pred.conjuncts() {
+        let PredKind::Compare(op, l, r) = &c.kind else {
+            continue;
+        };
+        if !matches!(&l.kind, ExprKind::Var(n) if **n == *name) {
+            continue;
+        }
+        let found = match (op, &r.kind) {
+            (CompareOp::Subset | CompareOp::StrictSubset, _) => finite(r),
+            (
+                CompareOp::In,
+                ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, s),
+            ) => finite(s),
+            (CompareOp::In, ExprKind::Binary(arrow, a, b)) if arrow.is_arrow() => {
+                let (a, b) = (finite(a)?, finite(b)?);
+                (a.len().saturating_mul(b.len()) <= CARRIER_LIMIT).then(|| {
+                    a.iter()
+                        .flat_map(|x| b.iter().map(|y| Value::pair(x.clone(), y.clone())))
+                        .collect()
+                })
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// A function application (or another partial operator) hoisted out of the term it occurs in.
+struct Hoist {
+    /// Fresh variables standing for the application's value, with their sorts.
+    vars: Vec<(String, String)>,
+    /// When the value is defined (and what it is).
+    guard: String,
+}
+
+struct Tr<'a> {
+    ctx: &'a Context,
+    env: &'a Env,
+    vars: &'a [TypedName],
+    /// Bound B names (quantified variables, comprehension variables, LET names) → SMT terms.
+    scope: Vec<(Name, String)>,
+    sorts: Sorts,
+    fresh: usize,
+    frames: Vec<Vec<Hoist>>,
+    /// The carriers of the problem's set variables (`card` of such a variable is a finite sum).
+    carriers: FxHashMap<Name, Vec<Value>>,
+}
+
+fn and(parts: &[String]) -> String {
+    let parts: Vec<&String> = parts.iter().filter(|p| *p != "true").collect();
+    if parts.iter().any(|p| *p == "false") {
+        return "false".into();
+    }
+    match parts.as_slice() {
+        [] => "true".into(),
+        [one] => (*one).clone(),
+        _ => format!(
+            "(and {})",
+            parts
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+fn or(parts: &[String]) -> String {
+    let parts: Vec<&String> = parts.iter().filter(|p| *p != "false").collect();
+    if parts.iter().any(|p| *p == "true") {
+        return "true".into();
+    }
+    match parts.as_slice() {
+        [] => "false".into(),
+        [one] => (*one).clone(),
+        _ => format!(
+            "(or {})",
+            parts
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+fn not(p: &str) -> String {
+    match p {
+        "true" => "false".into(),
+        "false" => "true".into(),
+        _ => format!("(not {p})"),
+    }
+}
+
+fn implies(a: &str, b: &str) -> String {
+    or(&[not(a), b.to_string()])
+}
+
+fn int_literal(i: &BigInt) -> String {
+    if i.sign() == num_bigint::Sign::Minus {
+        format!("(- {})", -i)
+    } else {
+        i.to_string()
+    }
+}
+
+fn quantified(q: &str, vars: &[(String, String)], body: String) -> String {
+    if vars.is_empty() || body == "true" || body == "false" {
+        return body;
+    }
+    let decls: Vec<String> = vars.iter().map(|(v, s)| format!("({v} {s})")).collect();
+    format!("({q} ({}) {body})", decls.join(" "))
+}
+
+impl Tr<'_> {
+    fn fresh(&mut self, hint: &str) -> String {
+        self.fresh += 1;
+        format!("{hint}!{}", self.fresh)
+    }
+
+    // ---- sorts and carriers ----
+
+    fn sort(&mut self, ty: &Type, span: Span) -> R<String> {
+        self.sorts.sort(self.ctx, ty, span)
+    }
+
+    fn pair_sort(&mut self, a: &Type, b: &Type, span: Span) -> R<String> {
+        self.sort(&Type::pair(a.clone(), b.clone()), span)
+    }
+
+    /// All values of a finite type with at most `limit` of them.
+    fn carrier(&self, ty: &Type, limit: usize) -> Option<Vec<Value>> {
+        let c: Vec<Value> = match ty {
+            Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Type::Given(n) => self.ctx.given_set(n, Span::default()).ok()?.to_vec(),
+            Type::Pair(a, b) => {
+                let (a, b) = (self.carrier(a, limit)?, self.carrier(b, limit)?);
+                if a.len().saturating_mul(b.len()) > limit {
+                    return None;
+                }
+                a.iter()
+                    .flat_map(|x| b.iter().map(|y| Value::pair(x.clone(), y.clone())))
+                    .collect()
+            }
+            _ => return None,
+        };
+        (c.len() <= limit).then_some(c)
+    }
+
+    // ---- values ----
+
+    fn value(&mut self, v: &Value, ty: &Type, span: Span) -> R<String> {
+        self.sorts.literal(self.ctx, v, ty, span)
+    }
+
+    // ---- predicates: (truth, definedness) ----
+
+    fn pred(&mut self, p: &Pred) -> R<(String, String)> {
+        self.ctx.check_deadline(p.span)?;
+        Ok(match &p.kind {
+            PredKind::True => ("true".into(), "true".into()),
+            PredKind::False => ("false".into(), "true".into()),
+            PredKind::And(ps) | PredKind::Or(ps) => {
+                let conj = matches!(p.kind, PredKind::And(_));
+                let parts = ps.iter().map(|q| self.pred(q)).collect::<R<Vec<_>>>()?;
+                let truths: Vec<String> = parts.iter().map(|(t, _)| t.clone()).collect();
+                let mut d = "true".to_string();
+                for (t, dq) in parts.iter().rev() {
+                    // Left to right: the rest is evaluated only when this part does not decide.
+                    let rest = if conj {
+                        implies(t, &d)
+                    } else {
+                        or(&[t.clone(), d])
+                    };
+                    d = and(&[dq.clone(), rest]);
+                }
+                let t = if conj { and(&truths) } else { or(&truths) };
+                (t, d)
+            }
+            PredKind::Implies(a, b) => {
+                let (ta, da) = self.pred(a)?;
+                let (tb, db) = self.pred(b)?;
+                (implies(&ta, &tb), and(&[da, implies(&ta, &db)]))
+            }
+            PredKind::Equiv(a, b) => {
+                let (ta, da) = self.pred(a)?;
+                let (tb, db) = self.pred(b)?;
+                (format!("(= {ta} {tb})"), and(&[da, db]))
+            }
+            PredKind::Not(a) => {
+                let (t, d) = self.pred(a)?;
+                (not(&t), d)
+            }
+            PredKind::Forall(xs, body) | PredKind::Exists(xs, body) => {
+                let decls = self.bind(xs)?;
+                let r = self.pred(body);
+                self.unbind(xs.len());
+                let (t, _) = r?;
+                let q = if matches!(p.kind, PredKind::Forall(..)) {
+                    "forall"
+                } else {
+                    "exists"
+                };
+                (quantified(q, &decls, t), "true".into())
+            }
+            PredKind::If(c, a, b) => {
+                let (tc, dc) = self.pred(c)?;
+                let (ta, da) = self.pred(a)?;
+                let (tb, db) = self.pred(b)?;
+                (
+                    format!("(ite {tc} {ta} {tb})"),
+                    and(&[dc, format!("(ite {tc} {da} {db})")]),
+                )
+            }
+            PredKind::Let(bindings, body) => {
+                self.frames.push(Vec::new());
+                let n = bindings.len();
+                let result = self.let_bindings(bindings).and_then(|()| self.pred(body));
+                self.unbind(n.min(self.scope.len()));
+                let hoisted = self.frames.pop().unwrap_or_default();
+                let (t, d) = result?;
+                let (vars, guard) = merge(hoisted);
+                (
+                    quantified("exists", &vars, and(&[guard.clone(), t])),
+                    quantified("exists", &vars, and(&[guard, d])),
+                )
+            }
+            PredKind::Compare(op, a, b) => {
+                self.frames.push(Vec::new());
+                let atom = self.compare(*op, a, b, p.span);
+                let hoisted = self.frames.pop().unwrap_or_default();
+                let atom = atom?;
+                let (vars, guard) = merge(hoisted);
+                (
+                    quantified("exists", &vars, and(&[guard.clone(), atom])),
+                    quantified("exists", &vars, guard),
+                )
+            }
+        })
+    }
+
+    fn let_bindings(&mut self, bindings: &[(TypedName, Expr)]) -> R<()> {
+        for (x, e) in bindings {
+            if matches!(x.ty, Type::Set(_)) {
+                self.scope.push((x.name.clone(), String::new()));
+                return Err(unsupported(x.span, "SMT backend: a set-valued LET"));
+            }
+            let t = self.term(e)?;
+            self.scope.push((x.name.clone(), t));
+        }
+        Ok(())
+    }
+
+    /// Binds quantified names to fresh SMT variables; returns their declarations.
+    fn bind(&mut self, xs: &[TypedName]) -> R<Vec<(String, String)>> {
+        let mut decls = Vec::new();
+        for x in xs {
+            let sort = self.sort(&x.ty, x.span)?;
+            let v = self.fresh(&symbol("b.", &x.name));
+            decls.push((v.clone(), sort));
+        }
+        for (x, (v, _)) in xs.iter().zip(&decls) {
+            self.scope.push((x.name.clone(), v.clone()));
+        }
+        Ok(decls)
+    }
+
+    fn unbind(&mut self, n: usize) {
+        let len = self.scope.len();
+        self.scope.truncate(len.saturating_sub(n));
+    }
+
+    /// Translates `body` in a frame of its own: applications hoisted inside it stay inside (they may
+    /// mention variables bound around it). The result is `#ys.(guards & body)`.
+    fn framed(&mut self, body: impl FnOnce(&mut Self) -> R<String>) -> R<String> {
+        self.frames.push(Vec::new());
+        let result = body(self);
+        let hoisted = self.frames.pop().unwrap_or_default();
+        let (vars, guard) = merge(hoisted);
+        Ok(quantified("exists", &vars, and(&[guard, result?])))
+    }
+
+    fn compare(&mut self, op: CompareOp, a: &Expr, b: &Expr, span: Span) -> R<String> {
+        Ok(match op {
+            CompareOp::Eq | CompareOp::NotEq => {
+                let eq = if let Type::Set(elem) = &a.ty {
+                    self.set_relation(elem, a, b, true, span)?
+                } else {
+                    let (x, y) = (self.term(a)?, self.term(b)?);
+                    format!("(= {x} {y})")
+                };
+                if op == CompareOp::Eq { eq } else { not(&eq) }
+            }
+            CompareOp::Lt | CompareOp::Le => {
+                let (x, y) = (self.term(a)?, self.term(b)?);
+                let o = if op == CompareOp::Lt { "<" } else { "<=" };
+                format!("({o} {x} {y})")
+            }
+            CompareOp::In => {
+                let x = self.term(a)?;
+                self.mem(&x, b)?
+            }
+            CompareOp::Subset | CompareOp::StrictSubset => {
+                let elem = a.ty.element().cloned().unwrap_or(Type::Integer);
+                let sub = self.set_relation(&elem, a, b, false, span)?;
+                if op == CompareOp::Subset {
+                    sub
+                } else {
+                    let sup = self.set_relation(&elem, b, a, false, span)?;
+                    and(&[sub, not(&sup)])
+                }
+            }
+        })
+    }
+
+    /// `a = b` (`eq`) or `a <: b` for sets of `elem`: over the carrier when small, else quantified.
+    fn set_relation(&mut self, elem: &Type, a: &Expr, b: &Expr, eq: bool, span: Span) -> R<String> {
+        let link = |x: String, y: String| {
+            if eq {
+                format!("(= {x} {y})")
+            } else {
+                implies(&x, &y)
+            }
+        };
+        if let Some(carrier) = self.carrier(elem, EXPAND_LIMIT) {
+            let mut parts = Vec::new();
+            for c in &carrier {
+                let x = self.value(c, elem, span)?;
+                let (ma, mb) = (self.mem(&x, a)?, self.mem(&x, b)?);
+                parts.push(link(ma, mb));
+            }
+            return Ok(and(&parts));
+        }
+        let sort = self.sort(elem, span)?;
+        let q = self.fresh("q");
+        let (ma, mb) = (self.mem(&q, a)?, self.mem(&q, b)?);
+        Ok(quantified("forall", &[(q, sort)], link(ma, mb)))
+    }
+
+    // ---- membership: `x : set` as a formula ----
+
+    fn mem(&mut self, x: &str, set: &Expr) -> R<String> {
+        let span = set.span;
+        let elem =
+            set.ty.element().cloned().ok_or_else(|| {
+                unsupported(span, "SMT backend: membership in a non-set expression")
+            })?;
+        Ok(match &set.kind {
+            ExprKind::Var(name) => {
+                if let Some(t) = self.lookup(name) {
+                    format!("(select {t} {x})")
+                } else if self.vars.iter().any(|v| v.name == *name) {
+                    format!("(select {} {x})", var_symbol(name))
+                } else if let Some(v) = self.env_value(name, span)? {
+                    self.mem_value(x, &v, &elem, span)?
+                } else if self.ctx.is_global(name) {
+                    // A given set: every element of its sort.
+                    "true".into()
+                } else {
+                    return Err(unsupported(
+                        span,
+                        format!("SMT backend: unknown name {name}"),
+                    ));
+                }
+            }
+            ExprKind::Const(c) => {
+                let (min, max) = (
+                    int_literal(&self.ctx.settings().minint),
+                    int_literal(&self.ctx.settings().maxint),
+                );
+                match c {
+                    ExprConst::Integer | ExprConst::BoolSet | ExprConst::StringSet => "true".into(),
+                    ExprConst::Natural => format!("(<= 0 {x})"),
+                    ExprConst::Natural1 => format!("(<= 1 {x})"),
+                    ExprConst::Int => format!("(and (<= {min} {x}) (<= {x} {max}))"),
+                    ExprConst::Nat => format!("(and (<= 0 {x}) (<= {x} {max}))"),
+                    ExprConst::Nat1 => format!("(and (<= 1 {x}) (<= {x} {max}))"),
+                    ExprConst::MaxInt | ExprConst::MinInt => {
+                        return Err(unsupported(span, "SMT backend: a number used as a set"));
+                    }
+                }
+            }
+            ExprKind::SetEnum(items) => {
+                let mut parts = Vec::new();
+                for i in items {
+                    let t = self.term(i)?;
+                    parts.push(format!("(= {x} {t})"));
+                }
+                or(&parts)
+            }
+            ExprKind::SeqEnum(items) => {
+                let Type::Pair(_, b) = &elem else {
+                    return Err(unsupported(span, "SMT backend: a sequence of this type"));
+                };
+                let sort = self.pair_sort(&Type::Integer, b, span)?;
+                let mut parts = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let t = self.term(item)?;
+                    parts.push(format!("(= {x} (mk.{sort} {} {t}))", i + 1));
+                }
+                or(&parts)
+            }
+            ExprKind::Comprehension(xs, body) => {
+                let parts = self.components(x, &elem, xs.len(), span)?;
+                for (v, t) in xs.iter().zip(&parts) {
+                    self.scope.push((v.name.clone(), t.clone()));
+                }
+                let r = self.pred(body);
+                self.unbind(xs.len());
+                r?.0
+            }
+            ExprKind::Binder(kind, xs, cond, body) => {
+                self.mem_binder(x, &elem, *kind, xs, cond, body, span)?
+            }
+            ExprKind::If(c, a, b) => {
+                let (tc, _) = self.pred(c)?;
+                let (ma, mb) = (self.mem(x, a)?, self.mem(x, b)?);
+                format!("(ite {tc} {ma} {mb})")
+            }
+            ExprKind::Unary(op, a) => self.mem_unary(x, &elem, *op, a, span)?,
+            ExprKind::Binary(op, a, b) => self.mem_binary(x, &elem, *op, a, b, span)?,
+            ExprKind::Let(..) | ExprKind::Field(..) => {
+                let t = self.term(set)?;
+                format!("(select {t} {x})")
+            }
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::Record(_)
+            | ExprKind::Struct(_)
+            | ExprKind::BoolOf(_) => {
+                return Err(unsupported(span, "SMT backend: this set expression"));
+            }
+        })
+    }
+
+    fn mem_value(&mut self, x: &str, v: &Value, elem: &Type, span: Span) -> R<String> {
+        match v {
+            Value::Set(items) if items.len() <= 64 => {
+                let mut parts = Vec::new();
+                for i in items.iter() {
+                    let t = self.value(i, elem, span)?;
+                    parts.push(format!("(= {x} {t})"));
+                }
+                Ok(or(&parts))
+            }
+            _ => {
+                let t = self.value(v, &Type::set(elem.clone()), span)?;
+                Ok(format!("(select {t} {x})"))
+            }
+        }
+    }
+
+    /// The SMT terms of the components of a tuple `x` of `n` nested pairs (`((a, b), c)` for 3).
+    fn components(&mut self, x: &str, ty: &Type, n: usize, span: Span) -> R<Vec<String>> {
+        if n <= 1 {
+            return Ok(vec![x.to_string()]);
+        }
+        let Type::Pair(a, b) = ty else {
+            return Err(unsupported(span, "SMT backend: a tuple of unexpected type"));
+        };
+        let sort = self.pair_sort(a, b, span)?;
+        let mut parts = self.components(&format!("(fst.{sort} {x})"), a, n - 1, span)?;
+        parts.push(format!("(snd.{sort} {x})"));
+        Ok(parts)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mem_binder(
+        &mut self,
+        x: &str,
+        elem: &Type,
+        kind: BinderKind,
+        xs: &[TypedName],
+        cond: &Pred,
+        body: &Expr,
+        span: Span,
+    ) -> R<String> {
+        match kind {
+            BinderKind::Lambda => {
+                let Type::Pair(arg, _) = elem else {
+                    return Err(unsupported(
+                        span,
+                        "SMT backend: a lambda of unexpected type",
+                    ));
+                };
+                let (a, b) = self.split(x, elem, span)?;
+                let parts = self.components(&a, arg, xs.len(), span)?;
+                for (v, t) in xs.iter().zip(&parts) {
+                    self.scope.push((v.name.clone(), t.clone()));
+                }
+                let r = (|| {
+                    let (tc, _) = self.pred(cond)?;
+                    let eq = self.framed(|tr| {
+                        let t = tr.value_eq(&b, body)?;
+                        Ok(t)
+                    })?;
+                    Ok(and(&[tc, eq]))
+                })();
+                self.unbind(xs.len());
+                r
+            }
+            BinderKind::Image | BinderKind::Union | BinderKind::Inter => {
+                let decls = self.bind(xs)?;
+                let r = (|| {
+                    let (tc, _) = self.pred(cond)?;
+                    let inner = if kind == BinderKind::Image {
+                        self.framed(|tr| tr.value_eq(x, body))?
+                    } else {
+                        self.framed(|tr| tr.mem(x, body))?
+                    };
+                    Ok((tc, inner))
+                })();
+                self.unbind(xs.len());
+                let (tc, inner) = r?;
+                Ok(if kind == BinderKind::Inter {
+                    quantified("forall", &decls, implies(&tc, &inner))
+                } else {
+                    quantified("exists", &decls, and(&[tc, inner]))
+                })
+            }
+            BinderKind::Sigma | BinderKind::Pi => {
+                Err(unsupported(span, "SMT backend: SIGMA/PI used as a set"))
+            }
+        }
+    }
+
+    /// `x = e` for an SMT term `x`, with sets compared by membership.
+    fn value_eq(&mut self, x: &str, e: &Expr) -> R<String> {
+        if let Type::Set(elem) = &e.ty {
+            let sort = self.sort(elem, e.span)?;
+            let q = self.fresh("q");
+            let m = self.mem(&q, e)?;
+            return Ok(quantified(
+                "forall",
+                &[(q.clone(), sort)],
+                format!("(= (select {x} {q}) {m})"),
+            ));
+        }
+        let t = self.term(e)?;
+        Ok(format!("(= {x} {t})"))
+    }
+
+    /// The two components of a pair term.
+    fn split(&mut self, x: &str, ty: &Type, span: Span) -> R<(String, String)> {
+        let Type::Pair(a, b) = ty else {
+            return Err(unsupported(span, "SMT backend: a pair of unexpected type"));
+        };
+        let sort = self.pair_sort(a, b, span)?;
+        Ok((format!("(fst.{sort} {x})"), format!("(snd.{sort} {x})")))
+    }
+
+    fn pair_types(ty: &Type) -> Option<(Type, Type)> {
+        match ty {
+            Type::Set(p) => match &**p {
+                Type::Pair(a, b) => Some(((**a).clone(), (**b).clone())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn mk_pair(&mut self, a: &Type, b: &Type, x: &str, y: &str, span: Span) -> R<String> {
+        let sort = self.pair_sort(a, b, span)?;
+        Ok(format!("(mk.{sort} {x} {y})"))
+    }
+
+    fn mem_unary(&mut self, x: &str, elem: &Type, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        let rel = Self::pair_types(&a.ty);
+        Ok(match (op, rel) {
+            (UnaryOp::Dom, Some((s, t))) => {
+                let sort = self.sort(&t, span)?;
+                let y = self.fresh("y");
+                let p = self.mk_pair(&s, &t, x, &y, span)?;
+                let m = self.mem(&p, a)?;
+                quantified("exists", &[(y, sort)], m)
+            }
+            (UnaryOp::Ran, Some((s, t))) => {
+                let sort = self.sort(&s, span)?;
+                let y = self.fresh("y");
+                let p = self.mk_pair(&s, &t, &y, x, span)?;
+                let m = self.mem(&p, a)?;
+                quantified("exists", &[(y, sort)], m)
+            }
+            (UnaryOp::Inverse, Some((s, t))) => {
+                let (u, v) = self.split(x, elem, span)?;
+                let p = self.mk_pair(&s, &t, &v, &u, span)?;
+                self.mem(&p, a)?
+            }
+            (UnaryOp::Id, _) => {
+                let (u, v) = self.split(x, elem, span)?;
+                let m = self.mem(&u, a)?;
+                and(&[format!("(= {u} {v})"), m])
+            }
+            (UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, _) => {
+                let Type::Set(inner) = elem else {
+                    return Err(unsupported(span, "SMT backend: POW of unexpected type"));
+                };
+                // FIN(S) is POW(S) when S is finite.
+                if matches!(op, UnaryOp::Fin | UnaryOp::Fin1)
+                    && self.carrier(inner, usize::MAX).is_none()
+                    && self.term_carrier(a)?.is_none()
+                {
+                    return Err(unsupported(span, "SMT backend: FIN of an infinite type"));
+                }
+                let sort = self.sort(inner, span)?;
+                let q = self.fresh("q");
+                let m = self.mem(&q, a)?;
+                let sub = quantified(
+                    "forall",
+                    &[(q.clone(), sort.clone())],
+                    implies(&format!("(select {x} {q})"), &m),
+                );
+                if matches!(op, UnaryOp::Pow1 | UnaryOp::Fin1) {
+                    let ne =
+                        quantified("exists", &[(q.clone(), sort)], format!("(select {x} {q})"));
+                    and(&[sub, ne])
+                } else {
+                    sub
+                }
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "SMT backend: the operator {op:?} (no translation; closures are never given to the solver's transitive-closure operator)"
+                    ),
+                ));
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mem_binary(
+        &mut self,
+        x: &str,
+        elem: &Type,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> R<String> {
+        Ok(match op {
+            BinaryOp::Interval => {
+                let (lo, hi) = (self.term(a)?, self.term(b)?);
+                format!("(and (<= {lo} {x}) (<= {x} {hi}))")
+            }
+            BinaryOp::Union => or(&[self.mem(x, a)?, self.mem(x, b)?]),
+            BinaryOp::Inter => and(&[self.mem(x, a)?, self.mem(x, b)?]),
+            BinaryOp::SetMinus => and(&[self.mem(x, a)?, not(&self.mem(x, b)?)]),
+            BinaryOp::Product => {
+                let (u, v) = self.split(x, elem, span)?;
+                and(&[self.mem(&u, a)?, self.mem(&v, b)?])
+            }
+            BinaryOp::DomRestrict | BinaryOp::DomSubtract => {
+                let (u, _) = self.split(x, elem, span)?;
+                let s = self.mem(&u, a)?;
+                let s = if op == BinaryOp::DomRestrict {
+                    s
+                } else {
+                    not(&s)
+                };
+                and(&[s, self.mem(x, b)?])
+            }
+            BinaryOp::RanRestrict | BinaryOp::RanSubtract => {
+                let (_, v) = self.split(x, elem, span)?;
+                let s = self.mem(&v, b)?;
+                let s = if op == BinaryOp::RanRestrict {
+                    s
+                } else {
+                    not(&s)
+                };
+                and(&[self.mem(x, a)?, s])
+            }
+            BinaryOp::Override => {
+                let (u, _) = self.split(x, elem, span)?;
+                let in_b = self.mem(x, b)?;
+                let in_a = self.mem(x, a)?;
+                let Type::Pair(s, t) = elem else {
+                    return Err(unsupported(span, "SMT backend: <+ of unexpected type"));
+                };
+                let sort = self.sort(t, span)?;
+                let y = self.fresh("y");
+                let p = self.mk_pair(s, t, &u, &y, span)?;
+                let in_dom_b = quantified("exists", &[(y, sort)], self.mem(&p, b)?);
+                or(&[in_b, and(&[in_a, not(&in_dom_b)])])
+            }
+            BinaryOp::Image => {
+                let Some((s, t)) = Self::pair_types(&a.ty) else {
+                    return Err(unsupported(span, "SMT backend: image of unexpected type"));
+                };
+                let sort = self.sort(&s, span)?;
+                let y = self.fresh("y");
+                let p = self.mk_pair(&s, &t, &y, x, span)?;
+                let body = and(&[self.mem(&y, b)?, self.mem(&p, a)?]);
+                quantified("exists", &[(y, sort)], body)
+            }
+            BinaryOp::Composition => {
+                let (Some((s, m)), Some((_, t))) =
+                    (Self::pair_types(&a.ty), Self::pair_types(&b.ty))
+                else {
+                    return Err(unsupported(span, "SMT backend: ; of unexpected type"));
+                };
+                let (u, v) = self.split(x, elem, span)?;
+                let sort = self.sort(&m, span)?;
+                let y = self.fresh("y");
+                let p1 = self.mk_pair(&s, &m, &u, &y, span)?;
+                let p2 = self.mk_pair(&m, &t, &y, &v, span)?;
+                let body = and(&[self.mem(&p1, a)?, self.mem(&p2, b)?]);
+                quantified("exists", &[(y, sort)], body)
+            }
+            BinaryOp::Apply => {
+                let t = self.term_apply(a, b, &Type::set(elem.clone()), span)?;
+                format!("(select {t} {x})")
+            }
+            op if op.is_arrow() => self.mem_arrow(x, elem, op, a, b, span)?,
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the set operator {op:?}"),
+                ));
+            }
+        })
+    }
+
+    /// `x : A op B` for a relation or function arrow: x is a set of pairs (an array term).
+    fn mem_arrow(
+        &mut self,
+        x: &str,
+        elem: &Type,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> R<String> {
+        use BinaryOp::*;
+        let Type::Set(p) = elem else {
+            return Err(unsupported(
+                span,
+                "SMT backend: an arrow of unexpected type",
+            ));
+        };
+        let Type::Pair(s, t) = &**p else {
+            return Err(unsupported(
+                span,
+                "SMT backend: an arrow of unexpected type",
+            ));
+        };
+        let (ss, ts) = (self.sort(s, span)?, self.sort(t, span)?);
+        let psort = self.pair_sort(s, t, span)?;
+        let (u, v, w) = (self.fresh("u"), self.fresh("v"), self.fresh("w"));
+        let has = |l: &str, r: &str| format!("(select {x} (mk.{psort} {l} {r}))");
+        // Every pair of x is in A * B.
+        let (in_a, in_b) = (self.mem(&u, a)?, self.mem(&v, b)?);
+        let mut parts = vec![quantified(
+            "forall",
+            &[(u.clone(), ss.clone()), (v.clone(), ts.clone())],
+            implies(&has(&u, &v), &and(&[in_a.clone(), in_b.clone()])),
+        )];
+        let functional = matches!(
+            op,
+            PartialFunction
+                | TotalFunction
+                | PartialInjection
+                | TotalInjection
+                | PartialSurjection
+                | TotalSurjection
+                | PartialBijection
+                | TotalBijection
+        );
+        let total = matches!(
+            op,
+            TotalRelation
+                | TotalSurjRelation
+                | TotalFunction
+                | TotalInjection
+                | TotalSurjection
+                | TotalBijection
+        );
+        let surjective = matches!(
+            op,
+            SurjRelation
+                | TotalSurjRelation
+                | PartialSurjection
+                | TotalSurjection
+                | PartialBijection
+                | TotalBijection
+        );
+        let injective = matches!(
+            op,
+            PartialInjection | TotalInjection | PartialBijection | TotalBijection
+        );
+        if functional {
+            parts.push(quantified(
+                "forall",
+                &[
+                    (u.clone(), ss.clone()),
+                    (v.clone(), ts.clone()),
+                    (w.clone(), ts.clone()),
+                ],
+                implies(&and(&[has(&u, &v), has(&u, &w)]), &format!("(= {v} {w})")),
+            ));
+        }
+        if injective {
+            parts.push(quantified(
+                "forall",
+                &[
+                    (u.clone(), ss.clone()),
+                    (w.clone(), ss.clone()),
+                    (v.clone(), ts.clone()),
+                ],
+                implies(&and(&[has(&u, &v), has(&w, &v)]), &format!("(= {u} {w})")),
+            ));
+        }
+        if total {
+            let some = quantified("exists", &[(v.clone(), ts.clone())], has(&u, &v));
+            parts.push(quantified(
+                "forall",
+                &[(u.clone(), ss.clone())],
+                implies(&in_a, &some),
+            ));
+        }
+        if surjective {
+            let some = quantified("exists", &[(u.clone(), ss.clone())], has(&u, &v));
+            parts.push(quantified(
+                "forall",
+                &[(v.clone(), ts)],
+                implies(&in_b, &some),
+            ));
+        }
+        Ok(and(&parts))
+    }
+
+    // ---- terms ----
+
+    fn lookup(&self, name: &str) -> Option<String> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, t)| t.clone())
+    }
+
+    fn env_value(&self, name: &str, span: Span) -> R<Option<Value>> {
+        match self.env.get(name) {
+            Some(Val::Value(v)) => Ok(Some(v.clone())),
+            Some(Val::Sym(_)) => Err(unsupported(
+                span,
+                format!("SMT backend: the symbolic set {name}"),
+            )),
+            None => Ok(None),
+        }
+    }
+
+    fn hoist(&mut self, vars: Vec<(String, String)>, guard: String) {
+        if let Some(f) = self.frames.last_mut() {
+            f.push(Hoist { vars, guard });
+        }
+    }
+
+    fn term(&mut self, e: &Expr) -> R<String> {
+        let span = e.span;
+        if let Type::Set(elem) = &e.ty
+            && !matches!(
+                e.kind,
+                ExprKind::Var(_)
+                    | ExprKind::Binary(BinaryOp::Apply, ..)
+                    | ExprKind::Field(..)
+                    | ExprKind::If(..)
+                    | ExprKind::Let(..)
+            )
+        {
+            // A set used as a value: its characteristic function.
+            let sort = self.sort(elem, span)?;
+            let q = self.fresh("q");
+            let m = self.mem(&q, e)?;
+            return Ok(format!("(lambda (({q} {sort})) {m})"));
+        }
+        Ok(match &e.kind {
+            ExprKind::Var(name) => {
+                if let Some(t) = self.lookup(name) {
+                    t
+                } else if self.vars.iter().any(|v| v.name == *name) {
+                    var_symbol(name)
+                } else if let Some(v) = self.env_value(name, span)? {
+                    self.value(&v, &e.ty, span)?
+                } else if let Some(Val::Value(v)) = self.ctx.global(name) {
+                    let v = v.clone();
+                    self.value(&v, &e.ty, span)?
+                } else {
+                    return Err(unsupported(
+                        span,
+                        format!("SMT backend: unknown name {name}"),
+                    ));
+                }
+            }
+            ExprKind::Int(i) => int_literal(i),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Str(s) => string_literal(s, span)?,
+            ExprKind::Const(ExprConst::MaxInt) => int_literal(&self.ctx.settings().maxint),
+            ExprKind::Const(ExprConst::MinInt) => int_literal(&self.ctx.settings().minint),
+            ExprKind::Const(_) => {
+                return Err(unsupported(span, "SMT backend: a set constant as a value"));
+            }
+            ExprKind::Unary(op, a) => self.term_unary(*op, a, span)?,
+            ExprKind::Binary(op, a, b) => self.term_binary(*op, a, b, &e.ty, span)?,
+            ExprKind::Record(fields) => {
+                let sort = self.sort(&e.ty, span)?;
+                let args = fields
+                    .iter()
+                    .map(|(_, x)| self.term(x))
+                    .collect::<R<Vec<_>>>()?;
+                format!("(mk.{sort} {})", args.join(" "))
+            }
+            ExprKind::Field(r, f) => {
+                let sort = self.sort(&r.ty, span)?;
+                let t = self.term(r)?;
+                format!("({} {t})", symbol(&format!("{sort}."), f))
+            }
+            ExprKind::BoolOf(p) => self.pred(p)?.0,
+            ExprKind::If(c, a, b) => {
+                let (tc, _) = self.pred(c)?;
+                // Applications in a branch are guarded by the branch's condition.
+                let ta = self.branch(&tc, a)?;
+                let tb = self.branch(&not(&tc), b)?;
+                format!("(ite {tc} {ta} {tb})")
+            }
+            ExprKind::Let(bindings, body) => {
+                let n = bindings.len();
+                let r = self.let_bindings(bindings).and_then(|()| self.term(body));
+                self.unbind(n.min(self.scope.len()));
+                r?
+            }
+            ExprKind::Binder(kind @ (BinderKind::Sigma | BinderKind::Pi), xs, cond, body) => {
+                self.sigma(*kind, xs, cond, body, span)?
+            }
+            ExprKind::SetEnum(_)
+            | ExprKind::SeqEnum(_)
+            | ExprKind::Comprehension(..)
+            | ExprKind::Binder(..)
+            | ExprKind::Struct(_) => {
+                return Err(unsupported(span, "SMT backend: this expression"));
+            }
+        })
+    }
+
+    /// A branch of an IF expression: what it hoists is required only when `cond` holds.
+    fn branch(&mut self, cond: &str, e: &Expr) -> R<String> {
+        self.frames.push(Vec::new());
+        let t = self.term(e);
+        let hoisted = self.frames.pop().unwrap_or_default();
+        for h in hoisted {
+            self.hoist(h.vars, implies(cond, &h.guard));
+        }
+        t
+    }
+
+    fn term_unary(&mut self, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        Ok(match op {
+            UnaryOp::Neg => format!("(- {})", self.term(a)?),
+            UnaryOp::Succ => format!("(+ {} 1)", self.term(a)?),
+            UnaryOp::Pred => format!("(- {} 1)", self.term(a)?),
+            UnaryOp::PairFirst | UnaryOp::PairSecond => {
+                let t = self.term(a)?;
+                let (f, s) = self.split(&t, &a.ty, span)?;
+                if op == UnaryOp::PairFirst { f } else { s }
+            }
+            UnaryOp::Card => self.card(a, span)?,
+            UnaryOp::Min | UnaryOp::Max => {
+                let o = if op == UnaryOp::Min { "<=" } else { ">=" };
+                match &a.kind {
+                    ExprKind::SetEnum(items) if !items.is_empty() => {
+                        let ts = items.iter().map(|i| self.term(i)).collect::<R<Vec<_>>>()?;
+                        let mut acc = ts[0].clone();
+                        for t in &ts[1..] {
+                            acc = format!("(ite ({o} {acc} {t}) {acc} {t})");
+                        }
+                        acc
+                    }
+                    ExprKind::Binary(BinaryOp::Interval, lo, hi) => {
+                        let (l, h) = (self.term(lo)?, self.term(hi)?);
+                        self.hoist(vec![], format!("(<= {l} {h})"));
+                        if op == UnaryOp::Min { l } else { h }
+                    }
+                    _ => {
+                        // A hoisted m: a member of the set, below (above) every member.
+                        let sort = self.sort(&Type::Integer, span)?;
+                        let m = self.fresh("m");
+                        let member = self.mem(&m, a)?;
+                        let bound = match self.term_carrier(a)? {
+                            Some(ts) => {
+                                let mut parts = Vec::new();
+                                for (t, _) in ts {
+                                    let inside = self.mem(&t, a)?;
+                                    parts.push(implies(&inside, &format!("({o} {m} {t})")));
+                                }
+                                and(&parts)
+                            }
+                            None => {
+                                let z = self.fresh("z");
+                                let inside = self.mem(&z, a)?;
+                                quantified(
+                                    "forall",
+                                    &[(z.clone(), sort.clone())],
+                                    implies(&inside, &format!("({o} {m} {z})")),
+                                )
+                            }
+                        };
+                        self.hoist(vec![(m.clone(), sort)], and(&[member, bound]));
+                        m
+                    }
+                }
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the operator {op:?}"),
+                ));
+            }
+        })
+    }
+
+    fn card(&mut self, a: &Expr, span: Span) -> R<String> {
+        match &a.kind {
+            ExprKind::SetEnum(items) => {
+                // The number of distinct items.
+                let ts = items.iter().map(|i| self.term(i)).collect::<R<Vec<_>>>()?;
+                let mut parts = Vec::new();
+                for (i, t) in ts.iter().enumerate() {
+                    let new: Vec<String> = ts[..i]
+                        .iter()
+                        .map(|u| format!("(distinct {t} {u})"))
+                        .collect();
+                    parts.push(format!("(ite {} 1 0)", and(&new)));
+                }
+                return Ok(sum(&parts));
+            }
+            ExprKind::Binary(BinaryOp::Interval, lo, hi) => {
+                let (l, h) = (self.term(lo)?, self.term(hi)?);
+                return Ok(format!("(ite (<= {l} {h}) (+ (- {h} {l}) 1) 0)"));
+            }
+            _ => {}
+        }
+        let Some(ts) = self.term_carrier(a)? else {
+            return Err(unsupported(
+                span,
+                "SMT backend: card of a set without a small finite carrier",
+            ));
+        };
+        let mut parts = Vec::new();
+        for (i, (t, _)) in ts.iter().enumerate() {
+            let inside = self.mem(t, a)?;
+            let new = first_occurrence(&ts, i);
+            parts.push(format!("(ite {} 1 0)", and(&[inside, new])));
+        }
+        Ok(sum(&parts))
+    }
+
+    /// SMT terms that include every member of a finite set (`true` marks canonical literals, distinct
+    /// when their texts differ): the carrier of a small finite element type, the items of an
+    /// enumeration, an interval with constant bounds, a variable's carrier, and what unions,
+    /// intersections, differences and restrictions of those keep. `None` when no small one is known.
+    fn term_carrier(&mut self, a: &Expr) -> R<Option<Vec<(String, bool)>>> {
+        let span = a.span;
+        let elem = a.ty.element().cloned().unwrap_or(Type::Integer);
+        if let Some(c) = self.carrier(&elem, EXPAND_LIMIT) {
+            return self.literals(&c, &elem, span).map(Some);
+        }
+        let found = match &a.kind {
+            ExprKind::SetEnum(items) => Some(
+                items
+                    .iter()
+                    .map(|i| Ok((self.term(i)?, false)))
+                    .collect::<R<Vec<_>>>()?,
+            ),
+            ExprKind::Binary(BinaryOp::Interval, lo, hi) => {
+                match (self.int_const(lo), self.int_const(hi)) {
+                    (Some(l), Some(h)) if &h - &l < BigInt::from(EXPAND_LIMIT) => {
+                        let mut out = Vec::new();
+                        let mut k = l;
+                        while k <= h {
+                            out.push((int_literal(&k), true));
+                            k += 1;
+                        }
+                        Some(out)
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Var(name) if self.lookup(name).is_none() => {
+                let values = match self.carriers.get(name) {
+                    Some(c) => Some(c.clone()),
+                    None => match self.env_value(name, span)? {
+                        Some(Value::Set(items)) if items.len() <= EXPAND_LIMIT => {
+                            Some(items.to_vec())
+                        }
+                        _ => None,
+                    },
+                };
+                match values {
+                    Some(v) if v.len() <= EXPAND_LIMIT => Some(self.literals(&v, &elem, span)?),
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinaryOp::Union, x, y) | ExprKind::If(_, x, y) => {
+                match (self.term_carrier(x)?, self.term_carrier(y)?) {
+                    (Some(mut p), Some(q)) => {
+                        p.extend(q);
+                        Some(p)
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinaryOp::Inter, x, y) => match self.term_carrier(x)? {
+                Some(p) => Some(p),
+                None => self.term_carrier(y)?,
+            },
+            ExprKind::Binary(
+                BinaryOp::SetMinus | BinaryOp::RanRestrict | BinaryOp::RanSubtract,
+                x,
+                _,
+            ) => self.term_carrier(x)?,
+            ExprKind::Binary(BinaryOp::DomRestrict | BinaryOp::DomSubtract, _, y) => {
+                self.term_carrier(y)?
+            }
+            _ => None,
+        };
+        Ok(found.filter(|ts| ts.len() <= EXPAND_LIMIT))
+    }
+
+    fn literals(&mut self, values: &[Value], ty: &Type, span: Span) -> R<Vec<(String, bool)>> {
+        values
+            .iter()
+            .map(|v| Ok((self.value(v, ty, span)?, true)))
+            .collect()
+    }
+
+    fn int_const(&self, e: &Expr) -> Option<BigInt> {
+        match &e.kind {
+            ExprKind::Int(i) => Some(i.clone()),
+            ExprKind::Unary(UnaryOp::Neg, x) => self.int_const(x).map(|i| -i),
+            ExprKind::Const(ExprConst::MaxInt) => Some(self.ctx.settings().maxint.clone()),
+            ExprKind::Const(ExprConst::MinInt) => Some(self.ctx.settings().minint.clone()),
+            _ => None,
+        }
+    }
+
+    /// `SIGMA(x).(x : S & P | E)` / `PI`: a sum (product) over a finite carrier of x.
+    fn sigma(
+        &mut self,
+        kind: BinderKind,
+        xs: &[TypedName],
+        cond: &Pred,
+        body: &Expr,
+        span: Span,
+    ) -> R<String> {
+        let [x] = xs else {
+            return Err(unsupported(
+                span,
+                "SMT backend: SIGMA/PI over several variables",
+            ));
+        };
+        let carrier = match self.carrier(&x.ty, EXPAND_LIMIT) {
+            Some(c) => Some(self.literals(&c, &x.ty, span)?),
+            None => match cond.conjuncts().first().map(|c| &c.kind) {
+                Some(PredKind::Compare(CompareOp::In, v, set)) if matches!(&v.kind, ExprKind::Var(n) if *n == x.name) => {
+                    self.term_carrier(set)?
+                }
+                _ => None,
+            },
+        };
+        let Some(ts) = carrier else {
+            return Err(unsupported(
+                span,
+                "SMT backend: SIGMA/PI without a small finite domain",
+            ));
+        };
+        let mut parts = Vec::new();
+        for (i, (t, _)) in ts.iter().enumerate() {
+            self.scope.push((x.name.clone(), t.clone()));
+            let r = (|| {
+                let (tc, _) = self.pred(cond)?;
+                let chosen = and(&[tc, first_occurrence(&ts, i)]);
+                let e = self.branch(&chosen, body)?;
+                Ok((chosen, e))
+            })();
+            self.unbind(1);
+            let (chosen, e) = r?;
+            let neutral = if kind == BinderKind::Sigma { 0 } else { 1 };
+            parts.push(format!("(ite {chosen} {e} {neutral})"));
+        }
+        Ok(if kind == BinderKind::Sigma {
+            sum(&parts)
+        } else if parts.is_empty() {
+            "1".into()
+        } else if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("(* {})", parts.join(" "))
+        })
+    }
+
+    fn term_binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        ty: &Type,
+        span: Span,
+    ) -> R<String> {
+        Ok(match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
+                let o = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    _ => "*",
+                };
+                format!("({o} {} {})", self.term(a)?, self.term(b)?)
+            }
+            BinaryOp::Div | BinaryOp::Mod => {
+                let (x, y) = (self.term(a)?, self.term(b)?);
+                self.hoist(vec![], format!("(not (= {y} 0))"));
+                if op == BinaryOp::Div {
+                    // Truncation toward zero.
+                    format!(
+                        "(ite (= (>= {x} 0) (> {y} 0)) (div (abs {x}) (abs {y})) (- (div (abs {x}) (abs {y}))))"
+                    )
+                } else {
+                    // Floored: the sign of the divisor.
+                    format!(
+                        "(ite (or (>= {y} 0) (= (mod {x} {y}) 0)) (mod {x} {y}) (+ (mod {x} {y}) {y}))"
+                    )
+                }
+            }
+            BinaryOp::Power => {
+                let ExprKind::Int(n) = &b.kind else {
+                    return Err(unsupported(
+                        span,
+                        "SMT backend: ** with a non-literal exponent",
+                    ));
+                };
+                let n = u32::try_from(n).ok().filter(|n| *n <= 64).ok_or_else(|| {
+                    unsupported(span, "SMT backend: ** with a large or negative exponent")
+                })?;
+                let x = self.term(a)?;
+                match n {
+                    0 => "1".into(),
+                    1 => x,
+                    _ => format!("(* {})", vec![x; n as usize].join(" ")),
+                }
+            }
+            BinaryOp::Maplet => {
+                let (x, y) = (self.term(a)?, self.term(b)?);
+                self.mk_pair(&a.ty, &b.ty, &x, &y, span)?
+            }
+            BinaryOp::Apply => self.term_apply(a, b, ty, span)?,
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the operator {op:?}"),
+                ));
+            }
+        })
+    }
+
+    /// `f(x)`: a lambda is applied by substitution (defined where its condition holds); any other
+    /// relation through a hoisted variable `y` with `(x, y) : f` and `f` functional at `x`.
+    fn term_apply(&mut self, f: &Expr, arg: &Expr, ty: &Type, span: Span) -> R<String> {
+        let x = self.term(arg)?;
+        if let ExprKind::Binder(BinderKind::Lambda, xs, cond, body) = &f.kind {
+            let parts = self.components(&x, &arg.ty, xs.len(), span)?;
+            for (v, t) in xs.iter().zip(&parts) {
+                self.scope.push((v.name.clone(), t.clone()));
+            }
+            let r = (|| {
+                let (tc, _) = self.pred(cond)?;
+                self.hoist(vec![], tc);
+                self.term(body)
+            })();
+            self.unbind(xs.len());
+            return r;
+        }
+        let sort = self.sort(ty, span)?;
+        let (y, y2) = (self.fresh("y"), self.fresh("y"));
+        let p = self.mk_pair(&arg.ty, ty, &x, &y, span)?;
+        let p2 = self.mk_pair(&arg.ty, ty, &x, &y2, span)?;
+        let (m, m2) = (self.mem(&p, f)?, self.mem(&p2, f)?);
+        let unique = quantified(
+            "forall",
+            &[(y2.clone(), sort.clone())],
+            implies(&m2, &format!("(= {y2} {y})")),
+        );
+        self.hoist(vec![(y.clone(), sort)], and(&[m, unique]));
+        Ok(y)
+    }
+}
+
+/// Whether the `i`-th carrier term differs from every earlier one.
+fn first_occurrence(ts: &[(String, bool)], i: usize) -> String {
+    let (t, lit) = &ts[i];
+    let mut parts = Vec::new();
+    for (u, ulit) in &ts[..i] {
+        if u == t {
+            return "false".into();
+        }
+        if !(*lit && *ulit) {
+            parts.push(format!("(distinct {t} {u})"));
+        }
+    }
+    and(&parts)
+}
+
+fn sum(parts: &[String]) -> String {
+    match parts {
+        [] => "0".into(),
+        [one] => one.clone(),
+        _ => format!("(+ {})", parts.join(" ")),
+    }
+}
+
+fn merge(hoisted: Vec<Hoist>) -> (Vec<(String, String)>, String) {
+    let mut vars = Vec::new();
+    let mut guards = Vec::new();
+    for h in hoisted {
+        vars.extend(h.vars);
+        guards.push(h.guard);
+    }
+    (vars, and(&guards))
+}
+
+pub(crate) fn element_symbol(v: &Value) -> String {
+    match v {
+        Value::Elem(e) => symbol("e.", &e.name),
+        _ => String::new(),
+    }
+}
+
+fn string_literal(s: &str, span: Span) -> R<String> {
+    if !s.chars().all(|c| (' '..='~').contains(&c)) {
+        return Err(unsupported(
+            span,
+            "SMT backend: a string with non-ASCII or control characters",
+        ));
+    }
+    Ok(format!("\"{}\"", s.replace('"', "\"\"")))
+}
