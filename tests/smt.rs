@@ -59,20 +59,33 @@ const UNSAT: [&str; 24] = [
 
 #[test]
 fn unbounded_unsat_is_proved() {
-    for pred in UNSAT {
-        let (code, out, err) = bsolve(&[
-            "solve",
-            "--backend",
-            "z3",
-            "--timeout",
-            "20000",
-            "--pred",
-            pred,
-        ]);
-        assert_eq!((code, out.trim()), (1, "UNSAT"), "{pred}\n{out}{err}");
+    // By z3 alone, and by `auto` (the default), which hands what native leaves open to z3.
+    for backend in ["z3", "auto"] {
+        for pred in UNSAT {
+            let (code, out, err) = bsolve(&[
+                "solve",
+                "--backend",
+                backend,
+                "--timeout",
+                "20000",
+                "--pred",
+                pred,
+            ]);
+            assert_eq!(
+                (code, out.trim()),
+                (1, "UNSAT"),
+                "{backend}: {pred}\n{out}{err}"
+            );
+        }
     }
     // The native solver cannot prove it: UNKNOWN.
-    let (code, out, _) = bsolve(&["solve", "--pred", "X<Y & Y<X & X:INTEGER"]);
+    let (code, out, _) = bsolve(&[
+        "solve",
+        "--backend",
+        "native",
+        "--pred",
+        "X<Y & Y<X & X:INTEGER",
+    ]);
     assert_eq!(code, 2, "{out}");
 }
 

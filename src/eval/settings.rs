@@ -166,9 +166,12 @@ impl Settings {
                     _ => return Err(bad("TRUE or FALSE")),
                 }
             }
+            // ProB's machines name its Java solvers (`sat4j`, `minisat`): those keep our default; the
+            // command line's --sat-solver is checked for one of ours before it gets here.
             "KODKOD_SAT_SOLVER" => {
-                self.sat_solver = solver_bridges::SolverKind::parse(value.trim())
-                    .ok_or_else(|| bad("cadical or varisat"))?
+                if let Some(kind) = solver_bridges::SolverKind::parse(value.trim()) {
+                    self.sat_solver = kind;
+                }
             }
             "KODKOD_DUMP_CNF" => self.dump_cnf = Some(value.trim().into()),
             "SMT_SOLVER" => self.smt_solver = Some(value.trim().to_string()),

@@ -10,11 +10,13 @@
 //! be printed as a proof.
 //!
 //! Backends: `brute` is the interpreter's enumeration oracle (`eval::enumerate`); `native` is the
-//! propagating finite-domain solver (`native`). `auto` runs native.
+//! propagating finite-domain solver (`native`); `kodkod` translates to SAT (`kodkod`); `z3` to SMT-LIB
+//! (`smt`). `auto` runs the portfolio of `portfolio` (native first).
 
 mod determined;
 pub mod kodkod;
 pub mod native;
+mod portfolio;
 pub mod smt;
 
 use crate::eval::{Context, Env, EvalError};
@@ -148,7 +150,8 @@ pub fn stream(
         (None, Backend::Brute) => brute(ctx, problem, &mut checked, &mut stats)?,
         (None, Backend::Kodkod) => kodkod::solve(ctx, problem, &mut checked, &mut stats)?,
         (None, Backend::Smt) => smt::solve(ctx, problem, &mut checked, &mut stats)?,
-        (None, _) => native::solve(ctx, problem, &mut checked, &mut stats)?,
+        (None, Backend::Auto) => portfolio::solve(ctx, problem, &mut checked, &mut stats)?,
+        (None, Backend::Native) => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
         && !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred));
@@ -159,10 +162,11 @@ pub fn stream(
     Ok((complete && rejected == 0, stats))
 }
 
-/// The backend that answers: the one asked for, or for `auto` the native solver — except for problems
-/// so small that enumerating them costs less than building a propagation model (operation parameters of
-/// a few booleans or enumerated values, asked once per state by the model checker): every variable of a
-/// finite type and at most `SMALL_PROBLEM` candidate assignments in all.
+/// The backend that answers: the one asked for, or for `auto` the portfolio (`portfolio`: native, then
+/// kodkod and z3 for what native cannot decide) — except for problems so small that enumerating them
+/// costs less than building a propagation model (operation parameters of a few booleans or enumerated
+/// values, asked once per state by the model checker): every variable of a finite type and at most
+/// `SMALL_PROBLEM` candidate assignments in all.
 fn route(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Backend {
     const SMALL_PROBLEM: usize = 64;
     if backend != Backend::Auto {
@@ -172,15 +176,15 @@ fn route(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Backend {
     for v in problem.vars {
         match type_size(ctx, &v.ty) {
             Some(n) => product = product.saturating_mul(n.max(1)),
-            None => return Backend::Native,
+            None => return Backend::Auto,
         }
         if product > SMALL_PROBLEM {
-            return Backend::Native;
+            return Backend::Auto;
         }
     }
     if problem.symmetry && !ctx.machine().sets.iter().all(|s| s.elements.is_some()) {
-        // Symmetry reduction of deferred sets is the native solver's.
-        return Backend::Native;
+        // Symmetry reduction of deferred sets is the solvers' (not the enumeration's).
+        return Backend::Auto;
     }
     Backend::Brute
 }

@@ -120,6 +120,8 @@ struct Builder<'c, 'p> {
     conjuncts: Vec<&'p Pred>,
     /// The names of all search variables (the problem's and the witnesses).
     names: FxHashSet<Name>,
+    /// The witnesses' names (top-level existentials, labelled after the problem's variables).
+    witness_names: FxHashSet<Name>,
     /// Conjuncts (by address) that hold by construction of the atoms.
     entailed: FxHashSet<usize>,
     /// A set variable's carrier was cut to MININT..MAXINT.
@@ -156,6 +158,7 @@ pub(crate) fn build<'p>(
         determined: FxHashMap::default(),
         conjuncts,
         names: all.iter().map(|v| v.name.clone()).collect(),
+        witness_names: all[vars.len()..].iter().map(|v| v.name.clone()).collect(),
         entailed: FxHashSet::default(),
         clipped: false,
         late: Vec::new(),
@@ -478,9 +481,13 @@ impl<'p> Builder<'_, 'p> {
                 return false;
             };
             let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
-            [(l, r), (r, l)]
-                .iter()
-                .any(|(x, e)| is_x(x) && !ir::free_names::of_expr(e).contains(name))
+            // A witness is labelled after the problem's variables, too late to compute one of them.
+            [(l, r), (r, l)].iter().any(|(x, e)| {
+                is_x(x) && {
+                    let free = ir::free_names::of_expr(e);
+                    !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
+                }
+            })
         })
     }
 

@@ -596,7 +596,7 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// The unfixed atom to branch on: smallest domain first; atoms with unknown candidates last.
     /// Atoms with unknown candidates count by the candidates a constraint gives them now, or go last.
     fn choose(&mut self) -> Option<AtomId> {
-        let mut best: Option<((bool, u64, usize), AtomId)> = None;
+        let mut best: Option<((bool, bool, u64, usize), AtomId)> = None;
         for a in 0..self.doms.len() {
             if self.doms[a].fixed().is_some() {
                 continue;
@@ -611,7 +611,8 @@ impl<'a, 'p> Solver<'a, 'p> {
             };
             let degree = usize::MAX - self.model.watchers[a].len();
             let witness = self.model.owner[a] >= self.model.outputs;
-            let key = (witness || self.model.late[a], size, degree);
+            // The problem's variables before the witnesses (see `search`), late atoms last in each.
+            let key = (witness, self.model.late[a], size, degree);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, a));
             }

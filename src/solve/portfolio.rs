@@ -1,0 +1,111 @@
+//! `--backend auto` for users' questions: the native solver first, then the backends that decide what it
+//! cannot, each within a share of the time budget.
+//!
+//! The policy, from what each backend is good at (measured on the predicate corpus, RESULTS.md):
+//! 1. native — propagation over B values decides most predicates in well under a millisecond; it is
+//!    exact on everything it finishes, but explores unbounded integers only within MININT..MAXINT
+//!    (an incomplete Unsat) and gives up on unknowns too large to enumerate;
+//! 2. kodkod — when the whole problem translates to SAT (finite relational problems, bounded integers),
+//!    CaDiCaL decides large combinatorial searches that time out in native;
+//! 3. z3 — proves Unsat over unbounded integers (`x > y & y > x`), which neither finite backend can, and
+//!    handles large arithmetic.
+//!
+//! A later stage runs only when no earlier one decided the question and none reported a solution (so a
+//! stream never repeats one). With a deadline (`--timeout`), native gets a third of the budget and
+//! kodkod half of what is left; z3 the rest. Without one, the later stages get `FALLBACK_BUDGET` each,
+//! so that `auto` never waits on an SMT solver forever. Symmetry-reduced questions over deferred sets
+//! skip z3 (it lists every solution, not one per orbit). The model checker's per-state questions
+//! (`sizes_matter` false) stay with native alone: starting a SAT or SMT search per state would cost
+//! more than it finds.
+
+use super::{Found, Problem, Stats, kodkod, native, smt};
+use crate::eval::{Context, EvalError};
+use crate::syntax::ast::Name;
+use crate::value::Value;
+use std::time::{Duration, Instant};
+
+/// Time a fallback stage gets when the question has no deadline.
+const FALLBACK_BUDGET: Duration = Duration::from_secs(10);
+
+/// What one stage did: its verdict (exhaustive or not) or error, and whether it reported solutions.
+struct Outcome {
+    result: Result<bool, EvalError>,
+    reported: bool,
+}
+
+impl Outcome {
+    /// Decided: exhaustive, or solutions were reported (a later stage would repeat them).
+    fn decided(&self) -> bool {
+        self.reported || matches!(self.result, Ok(true))
+    }
+}
+
+/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+pub(crate) fn solve(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    let outer = ctx.deadline();
+    let first = stage(ctx, share(outer, 3), on_solution, |found| {
+        native::solve(ctx, problem, found, stats)
+    });
+    if first.decided() || !problem.sizes_matter || past(outer) {
+        return first.result;
+    }
+    let mut later = Vec::new();
+    if kodkod::check_translatable(ctx, problem).is_ok() {
+        later.push(stage(ctx, share(outer, 2), on_solution, |found| {
+            kodkod::solve(ctx, problem, found, &mut Stats::default())
+        }));
+    }
+    let deferred_symmetry =
+        problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
+    if !later.iter().any(Outcome::decided) && !deferred_symmetry && !past(outer) {
+        later.push(stage(ctx, share(outer, 1), on_solution, |found| {
+            smt::solve(ctx, problem, found, &mut Stats::default())
+        }));
+    }
+    ctx.set_deadline(outer);
+    match later.into_iter().find(Outcome::decided) {
+        Some(decided) => decided.result,
+        // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
+        // informative.
+        None => first.result,
+    }
+}
+
+/// Runs one stage until `until` (restoring the question's deadline after), noting whether it reported
+/// a solution.
+fn stage(
+    ctx: &Context,
+    until: Option<Instant>,
+    on_solution: &mut Found<'_>,
+    run: impl FnOnce(&mut Found<'_>) -> Result<bool, EvalError>,
+) -> Outcome {
+    let outer = ctx.deadline();
+    ctx.set_deadline(until);
+    let mut reported = false;
+    let result = run(&mut |values: &[Value], witnesses: &[(Name, Value)]| {
+        reported = true;
+        on_solution(values, witnesses)
+    });
+    ctx.set_deadline(outer);
+    Outcome { result, reported }
+}
+
+/// The deadline of a stage that gets 1/`parts` of the time left (`FALLBACK_BUDGET` without a deadline;
+/// the first stage is then unbounded).
+fn share(outer: Option<Instant>, parts: u32) -> Option<Instant> {
+    let now = Instant::now();
+    match outer {
+        Some(d) => Some(now + d.saturating_duration_since(now) / parts),
+        None if parts == 3 => None,
+        None => Some(now + FALLBACK_BUDGET),
+    }
+}
+
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
