@@ -252,8 +252,8 @@ fn cube_text(m: &Machine, cube: &Cube) -> String {
 
 /// Parses the printed invariant back and has CBC check it is established and preserved.
 fn recheck(model: &Model, invariant: &str) -> Result<(), String> {
-    let checks = cbc::invariant_preservation_of(model, None, Some(invariant))
-        .map_err(|d| d.to_string())?;
+    let checks =
+        cbc::invariant_preservation_of(model, None, Some(invariant)).map_err(|d| d.to_string())?;
     for c in checks {
         match c.outcome {
             CbcOutcome::Preserved | CbcOutcome::Untouched => {}
@@ -287,7 +287,11 @@ struct Pdr<'a> {
 }
 
 impl<'a> Pdr<'a> {
-    fn new(model: &'a Model, constants: &'a [Value], max_frames: usize) -> Result<Self, Diagnostic> {
+    fn new(
+        model: &'a Model,
+        constants: &'a [Value],
+        max_frames: usize,
+    ) -> Result<Self, Diagnostic> {
         let m = model.machine();
         let env = model.context.constants_env(constants)?;
         let x0 = state_copy(m, 0);
@@ -388,7 +392,11 @@ impl<'a> Pdr<'a> {
 
     /// Some operation from a state of `before` (copy 0) to one of `after` (copy 1): the operation and
     /// both states.
-    fn step(&mut self, before: &Pred, after: &Pred) -> Result<Option<(usize, Vec<Value>, Vec<Value>)>, String> {
+    fn step(
+        &mut self,
+        before: &Pred,
+        after: &Pred,
+    ) -> Result<Option<(usize, Vec<Value>, Vec<Value>)>, String> {
         let n = self.m.variables.len();
         for op in 0..self.ops.len() {
             let (ba, vars) = self.ops[op].clone();
@@ -408,7 +416,10 @@ impl<'a> Pdr<'a> {
 
     /// Whether `INIT & cube` has a solution; `Err` when undecided.
     fn meets_init(&mut self, cube: &Cube) -> Result<bool, String> {
-        let pred = and(vec![self.init0.clone(), self.cube_pred(cube, 0)], self.m.span);
+        let pred = and(
+            vec![self.init0.clone(), self.cube_pred(cube, 0)],
+            self.m.span,
+        );
         let x0 = self.x0.clone();
         match self.ask(&x0, &pred) {
             Q::Sat(_) => Ok(true),
