@@ -82,6 +82,9 @@ pub struct Ic3Result {
 /// A conjunction of `variable = value`, by variable index, sorted.
 type Cube = Vec<(usize, Value)>;
 
+/// An operation (by index) with its before- and after-state.
+type Transition = (usize, Vec<Value>, Vec<Value>);
+
 /// A proof obligation's state: a full assignment of the variables, and the operation leading to the
 /// next state of its path to a bad state (none for the bad state itself).
 struct Node {
@@ -392,11 +395,7 @@ impl<'a> Pdr<'a> {
 
     /// Some operation from a state of `before` (copy 0) to one of `after` (copy 1): the operation and
     /// both states.
-    fn step(
-        &mut self,
-        before: &Pred,
-        after: &Pred,
-    ) -> Result<Option<(usize, Vec<Value>, Vec<Value>)>, String> {
+    fn step(&mut self, before: &Pred, after: &Pred) -> Result<Option<Transition>, String> {
         let n = self.m.variables.len();
         for op in 0..self.ops.len() {
             let (ba, vars) = self.ops[op].clone();
