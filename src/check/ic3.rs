@@ -14,8 +14,10 @@
 //! relatively inductive. After each frontier is cleared, cubes are propagated forward; when a level
 //! becomes empty, F_i = F_(i+1) is an inductive invariant implying INV.
 //!
-//! Every proof step is a *complete* Unsat: an incomplete one (a search cut by MININT..MAXINT or by
-//! default deferred-set sizes) blocks nothing, and ends the run as UNKNOWN when it is needed. The
+//! A proof rests on *complete* Unsats only. An incomplete one (a search cut by MININT..MAXINT or by
+//! default deferred-set sizes) is still taken as "no solution", so that the search goes on looking for
+//! counterexamples (which are replayed, hence real whatever the frames were), but the run is then marked
+//! bounded and cannot end in a proof: convergence is reported as UNKNOWN. The
 //! invariant found is printed as a B predicate (INVARIANT & not(x = v & ...) & ...), parsed back and
 //! re-checked by CBC (`cbc::invariant_preservation_of`, the check behind `bsolve cbc --invariant`)
 //! before it is reported; a counterexample is replayed by the interpreter, as BMC's are.
@@ -99,7 +101,7 @@ enum Run {
     Unknown(String),
 }
 
-/// What a query gave: only a complete Unsat is `Unsat`.
+/// What a query gave; `Unsat` also for an incomplete Unsat, which marks the run bounded.
 enum Q {
     Sat(Vec<Value>),
     Unsat,
@@ -129,12 +131,13 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         Ok(s) => s,
         Err(why) => return Ok(result(Ic3Outcome::Unknown(why), 0, 0)),
     };
-    if setups.is_empty() && all_setups {
-        return Ok(result(
-            Ic3Outcome::Unknown("PROPERTIES has no solution: no state is reachable".into()),
-            0,
-            0,
-        ));
+    if setups.is_empty() {
+        let why = if all_setups {
+            "PROPERTIES has no solution: no state is reachable".to_string()
+        } else {
+            format!("no constant setup found: {INCOMPLETE}")
+        };
+        return Ok(result(Ic3Outcome::Unknown(why), 0, 0));
     }
     let mut proofs = Vec::new();
     let mut unknown = None;
@@ -287,6 +290,8 @@ struct Pdr<'a> {
     lemmas: Vec<Vec<Cube>>,
     nodes: Vec<Node>,
     queries: usize,
+    /// Some "no solution" was an incomplete Unsat: no proof.
+    bounded: bool,
 }
 
 impl<'a> Pdr<'a> {
@@ -326,6 +331,7 @@ impl<'a> Pdr<'a> {
             lemmas: vec![vec![], vec![]],
             nodes: Vec::new(),
             queries: 0,
+            bounded: false,
         })
     }
 
@@ -337,7 +343,10 @@ impl<'a> Pdr<'a> {
         match search(self.model, vars, pred, &self.env) {
             Search::Found(values) => Q::Sat(values),
             Search::Empty { complete: true } => Q::Unsat,
-            Search::Empty { complete: false } => Q::Stop(INCOMPLETE.into()),
+            Search::Empty { complete: false } => {
+                self.bounded = true;
+                Q::Unsat
+            }
             Search::Unknown(why) => Q::Stop(why),
         }
     }
@@ -517,15 +526,26 @@ impl<'a> Pdr<'a> {
                 }
             }
             if k >= self.max_frames {
+                let bounded = if self.bounded {
+                    format!("; some Unsats were bounded searches ({INCOMPLETE})")
+                } else {
+                    String::new()
+                };
                 return Ok(Run::Unknown(format!(
-                    "no convergence within {} frames (--max-frames)",
+                    "no convergence within {} frames (--max-frames){bounded}",
                     self.max_frames
                 )));
             }
             k += 1;
             self.lemmas.push(vec![]);
-            if let Some(run) = self.propagate(k) {
-                return Ok(run);
+            match self.propagate(k) {
+                Some(Run::Proved { .. }) if self.bounded => {
+                    return Ok(Run::Unknown(format!(
+                        "the frames converged, but some of their Unsats were bounded searches ({INCOMPLETE})"
+                    )));
+                }
+                Some(run) => return Ok(run),
+                None => {}
             }
         }
     }
