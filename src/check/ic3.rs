@@ -81,6 +81,10 @@ pub struct Ic3Result {
     pub elapsed: Duration,
 }
 
+/// Blocked cubes at most (all frames, one setup): cubes of values converge only on finite state
+/// spaces; beyond this the run is UNKNOWN rather than endless when no --timeout is given.
+pub const MAX_CUBES: usize = 20_000;
+
 /// A conjunction of `variable = value`, by variable index, sorted.
 type Cube = Vec<(usize, Value)>;
 
@@ -292,6 +296,8 @@ struct Pdr<'a> {
     queries: usize,
     /// Some "no solution" was an incomplete Unsat: no proof.
     bounded: bool,
+    /// Cubes blocked so far (see MAX_CUBES).
+    cubes: usize,
 }
 
 impl<'a> Pdr<'a> {
@@ -332,6 +338,7 @@ impl<'a> Pdr<'a> {
             nodes: Vec::new(),
             queries: 0,
             bounded: false,
+            cubes: 0,
         })
     }
 
@@ -606,6 +613,13 @@ impl<'a> Pdr<'a> {
                         level += 1;
                     }
                     self.add_lemma(level, cube);
+                    self.cubes += 1;
+                    if self.cubes > MAX_CUBES {
+                        return Some(Run::Unknown(format!(
+                            "more than {MAX_CUBES} blocked cubes: the state space may be too large \
+                             or infinite for cubes of values"
+                        )));
+                    }
                     if level < k {
                         queue.push(Reverse((level + 1, n)));
                     }
@@ -653,5 +667,106 @@ impl<'a> Pdr<'a> {
             )),
             (_, Err(d)) => Run::Unknown(d.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Options;
+
+    fn model(name: &str, text: &str, options: &Options) -> Model {
+        let dir = std::env::temp_dir().join(format!("bsolve-ic3-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(format!("{name}.mch"));
+        std::fs::write(&path, text).expect("writes");
+        Model::load(&path, options).expect("loads")
+    }
+
+    /// DelayedCopy with the register's width a constant of two possible values.
+    const TWO_SETUPS: &str = "MACHINE TwoSetups
+        CONSTANTS n PROPERTIES n : {1, 2}
+        VARIABLES p, q
+        INVARIANT p : 0..n & q : 0..n & p = 0
+        INITIALISATION p, q := 0, 0
+        OPERATIONS
+          step = BEGIN p := q || q := 0 END;
+          load = SELECT q = 0 THEN q := 0 END
+        END";
+
+    #[test]
+    fn several_constant_setups_give_a_guarded_disjunction() {
+        let m = model("TwoSetups", TWO_SETUPS, &Options::default());
+        let r = ic3(&m, 10).expect("runs");
+        assert_eq!(r.setups, 2);
+        match r.outcome {
+            Ic3Outcome::Proved { invariant, .. } => {
+                assert!(invariant.contains("(n = 1 & not(q = 1))"), "{invariant}");
+                assert!(invariant.contains(" or (n = 2 & "), "{invariant}");
+                assert!(recheck(&m, &invariant).is_ok());
+                // Without its strengthening the invariant is not inductive.
+                assert!(recheck(&m, "p : 0..n & q : 0..n & p = 0").is_err());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_counterexample_starts_at_the_initialisation_and_is_replayed() {
+        let text = "MACHINE Climb
+            VARIABLES x
+            INVARIANT x : 0..5 & x /= 3
+            INITIALISATION x := 0
+            OPERATIONS up = SELECT x < 5 THEN x := x + 1 END
+            END";
+        let m = model("Climb", text, &Options::default());
+        match ic3(&m, 10).expect("runs").outcome {
+            Ic3Outcome::Counterexample { trace, violated } => {
+                let labels: Vec<&str> = trace.iter().map(|s| s.label.as_str()).collect();
+                assert_eq!(labels, ["INITIALISATION", "up", "up", "up"]);
+                assert_eq!(violated.len(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Unsats relative to a deferred set of default size prove nothing: UNKNOWN, until --card fixes it.
+    #[test]
+    fn bounded_unsats_are_no_proof() {
+        let text = "MACHINE Locked
+            SETS S
+            VARIABLES s, t
+            INVARIANT s <: S & t : BOOL & (t = TRUE => s = {})
+            INITIALISATION s, t := {}, FALSE
+            OPERATIONS
+              add(e) = SELECT e : S & t = FALSE THEN s := s \\/ {e} END;
+              lock = SELECT s = {} THEN t := TRUE END
+            END";
+        let m = model("Locked", text, &Options::default());
+        match ic3(&m, 10).expect("runs").outcome {
+            Ic3Outcome::Unknown(why) => assert!(why.contains("bounded"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let options = Options {
+            cards: vec![("S".into(), 2)],
+            ..Options::default()
+        };
+        let m = model("Locked", text, &options);
+        assert!(matches!(
+            ic3(&m, 10).expect("runs").outcome,
+            Ic3Outcome::Proved { .. }
+        ));
+    }
+
+    #[test]
+    fn a_machine_without_variables_is_refused() {
+        let m = model(
+            "NoVars",
+            "MACHINE NoVars CONSTANTS c PROPERTIES c = 1 END",
+            &Options::default(),
+        );
+        assert!(ic3(&m, 10).is_err());
+        let m = model("TwoSetups", TWO_SETUPS, &Options::default());
+        assert!(ic3(&m, 0).is_err());
     }
 }
