@@ -21,7 +21,11 @@ fn bsolve_json(args: &[&str]) -> (i32, Json) {
 /// invariant is established by the INITIALISATION and preserved by every operation according to
 /// `cbc --invariant`, and it contains the machine's invariant.
 fn proves_non_inductive(name: &str) -> String {
-    let file = model(name);
+    proves_non_inductive_file(&model(name), name)
+}
+
+fn proves_non_inductive_file(file: &str, name: &str) -> String {
+    let file = file.to_string();
     let (code, cbc) = bsolve_json(&["cbc", &file]);
     assert_eq!(
         code, 1,
@@ -85,6 +89,19 @@ fn ic3_proves_token_ring() {
 #[test]
 fn ic3_proves_elevator() {
     proves_non_inductive("Elevator.mch");
+}
+
+#[test]
+fn ic3_proves_corpus_invariants_that_cbc_refutes() {
+    let corpus =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
+    if !corpus.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return;
+    }
+    for name in ["B/Demo/Lift_inf.mch", "B/Simple/VerySimpleDFA.mch"] {
+        proves_non_inductive_file(&corpus.join(name).display().to_string(), name);
+    }
 }
 
 #[test]
