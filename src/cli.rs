@@ -172,6 +172,10 @@ enum Command {
         file: PathBuf,
         /// An operation name, or `all`.
         operation: Option<String>,
+        /// Check this predicate over the constants and variables in place of the INVARIANT (e.g. the
+        /// inductive invariant printed by `bsolve ic3`).
+        #[arg(long, value_name = "PRED")]
+        invariant: Option<String>,
     },
     /// Constraint-based deadlock checking.
     ///
@@ -218,6 +222,16 @@ enum Command {
         #[arg(long, default_value_t = 8, value_name = "K")]
         max_k: usize,
     },
+    /// IC3 / PDR: prove the invariant with an inductive strengthening, or find a violation.
+    ///
+    /// Frames of blocked states over generic solver queries; a proof prints an inductive invariant that
+    /// `bsolve cbc FILE --invariant PRED` re-checks. Exit code: 0 proved, 1 counterexample, 2 unknown.
+    Ic3 {
+        file: PathBuf,
+        /// Give up (UNKNOWN) when this many frames did not converge.
+        #[arg(long, default_value_t = 64, value_name = "N")]
+        max_frames: usize,
+    },
     /// Run a benchmark suite (default benchmarks/suite.csv) over several backends; print a table and write
     /// bench_results.csv and bench_results.md. Exit code 1 when some backend gave a wrong answer.
     Bench {
@@ -246,6 +260,7 @@ const SUBCOMMANDS: &[&str] = &[
     "cbc-sequence",
     "bmc",
     "kinduction",
+    "ic3",
     "help",
 ];
 
@@ -386,7 +401,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
         | Command::CbcAssertions { .. }
         | Command::CbcSequence { .. }
         | Command::Bmc { .. }
-        | Command::Kinduction { .. } => cmd_symbolic(&cli.command, &options, g),
+        | Command::Kinduction { .. }
+        | Command::Ic3 { .. } => cmd_symbolic(&cli.command, &options, g),
         Command::Bench {
             suite,
             backends,
@@ -1001,7 +1017,7 @@ fn print_settings(model: &Model, g: &Global) {
 
 /// The symbolic checks (check::cbc, check::bmc, check::kinduction), reported by report::symbolic.
 fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit, Diagnostic> {
-    use bsolve::check::{bmc, cbc, kinduction};
+    use bsolve::check::{bmc, cbc, ic3, kinduction};
     use bsolve::report::symbolic;
     let load = |file: &Path| -> Result<Model, Diagnostic> {
         let model = Model::load(file, options)?;
@@ -1010,9 +1026,14 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
         Ok(model)
     };
     match command {
-        Command::Cbc { file, operation } => {
+        Command::Cbc {
+            file,
+            operation,
+            invariant,
+        } => {
             let model = load(file)?;
-            let checks = cbc::invariant_preservation(&model, operation.as_deref())?;
+            let checks =
+                cbc::invariant_preservation_of(&model, operation.as_deref(), invariant.as_deref())?;
             Ok(symbolic::cbc(&model, &checks, g.json))
         }
         Command::CbcDeadlock { file, pred } => {
@@ -1053,6 +1074,11 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             let model = load(file)?;
             let result = kinduction::kinduction(&model, *max_k)?;
             Ok(symbolic::kinduction(&model, &result, g.json))
+        }
+        Command::Ic3 { file, max_frames } => {
+            let model = load(file)?;
+            let result = ic3::ic3(&model, *max_frames)?;
+            Ok(symbolic::ic3(&model, &result, g.json))
         }
         _ => unreachable!("cmd_symbolic is called for the symbolic checks only"),
     }

@@ -146,15 +146,30 @@ pub fn invariant_preservation(
     model: &Model,
     operation: Option<&str>,
 ) -> Result<Vec<OperationCheck>, Diagnostic> {
+    invariant_preservation_of(model, operation, None)
+}
+
+/// `bsolve cbc FILE [OP|all] --invariant PRED`: as `invariant_preservation` with PRED (a predicate over
+/// the constants and variables) in place of the INVARIANT, e.g. to re-check the inductive invariant
+/// `bsolve ic3` prints.
+pub fn invariant_preservation_of(
+    model: &Model,
+    operation: Option<&str>,
+    invariant: Option<&str>,
+) -> Result<Vec<OperationCheck>, Diagnostic> {
     require_variables(model)?;
     let m = model.machine();
+    let inv = match invariant {
+        Some(text) => state_predicate(model, text, "--invariant")?,
+        None => m.invariant.clone(),
+    };
     let ops: Vec<&Operation> = match operation {
         None | Some("all") => m.operations.iter().collect(),
         Some(name) => vec![find_operation(m, name)?],
     };
     let mut out = Vec::new();
     if matches!(operation, None | Some("all")) {
-        out.push(check_initialisation(model)?);
+        out.push(check_initialisation(model, &inv)?);
     }
     for op in ops {
         if let Err(e) = model.context.check_deadline(op.span) {
@@ -166,7 +181,7 @@ pub fn invariant_preservation(
             continue;
         }
         // An operation the translation cannot take is UNKNOWN; the others are still checked.
-        out.push(match check_operation(model, op) {
+        out.push(match check_operation(model, op, &inv) {
             Err(d) if d.kind == DiagKind::Unsupported => OperationCheck {
                 operation: op.name.to_string(),
                 outcome: CbcOutcome::Unknown(d.to_string()),
@@ -178,7 +193,7 @@ pub fn invariant_preservation(
     Ok(out)
 }
 
-fn check_initialisation(model: &Model) -> Result<OperationCheck, Diagnostic> {
+fn check_initialisation(model: &Model, inv: &Pred) -> Result<OperationCheck, Diagnostic> {
     let start = Instant::now();
     let m = model.machine();
     let consts = constant_vars(m);
@@ -187,7 +202,7 @@ fn check_initialisation(model: &Model) -> Result<OperationCheck, Diagnostic> {
         vec![
             properties(m),
             before_after::initialisation(m, 1)?,
-            not(pred_in_copy(m, &m.invariant, 1)),
+            not(pred_in_copy(m, inv, 1)),
         ],
         m.initialisation.span,
     );
@@ -195,7 +210,7 @@ fn check_initialisation(model: &Model) -> Result<OperationCheck, Diagnostic> {
     let outcome = match search(model, &vars, &pred, &Env::new()) {
         Search::Found(values) => {
             let (c, a) = values.split_at(consts.len());
-            let violated = violated_conjuncts(model, c, a)?;
+            let violated = violated_conjuncts_of(model, inv, c, a)?;
             let replay = replay_initialisation(model, c, a);
             let cex = CbcCounterexample {
                 constants: assignment(&consts, c),
@@ -217,7 +232,11 @@ fn check_initialisation(model: &Model) -> Result<OperationCheck, Diagnostic> {
     })
 }
 
-fn check_operation(model: &Model, op: &Operation) -> Result<OperationCheck, Diagnostic> {
+fn check_operation(
+    model: &Model,
+    op: &Operation,
+    inv: &Pred,
+) -> Result<OperationCheck, Diagnostic> {
     let start = Instant::now();
     let m = model.machine();
     let consts = constant_vars(m);
@@ -228,8 +247,7 @@ fn check_operation(model: &Model, op: &Operation) -> Result<OperationCheck, Diag
     // others keep their value (frame conditions). Asking only about those keeps the negated invariant
     // small (LTSmin-style read/write dependencies).
     let written = before_after::read_write(m, op).writes;
-    let touched: Vec<Pred> = m
-        .invariant
+    let touched: Vec<Pred> = inv
         .conjuncts()
         .into_iter()
         .filter(|c| {
@@ -249,9 +267,9 @@ fn check_operation(model: &Model, op: &Operation) -> Result<OperationCheck, Diag
     let pred = and(
         vec![
             properties(m),
-            pred_in_copy(m, &m.invariant, 0),
+            pred_in_copy(m, inv, 0),
             t.pred,
-            not(pred_in_copy(m, &and(touched, m.invariant.span), 1)),
+            not(pred_in_copy(m, &and(touched, inv.span), 1)),
         ],
         op.span,
     );
@@ -269,7 +287,7 @@ fn check_operation(model: &Model, op: &Operation) -> Result<OperationCheck, Diag
             let (b, rest) = rest.split_at(before.len());
             let (p, rest) = rest.split_at(t.params.len());
             let a = &rest[t.outputs.len()..];
-            let violated = violated_conjuncts(model, c, a)?;
+            let violated = violated_conjuncts_of(model, inv, c, a)?;
             let replay = replay_operation(model, op, c, b, p, a).map(|_| ());
             let cex = CbcCounterexample {
                 constants: assignment(&consts, c),
@@ -332,10 +350,20 @@ pub(crate) fn violated_conjuncts(
     constants: &[Value],
     state: &[Value],
 ) -> Result<Vec<Span>, Diagnostic> {
+    violated_conjuncts_of(model, &model.machine().invariant, constants, state)
+}
+
+/// The conjuncts of `inv` false or ill-defined in `state`.
+fn violated_conjuncts_of(
+    model: &Model,
+    inv: &Pred,
+    constants: &[Value],
+    state: &[Value],
+) -> Result<Vec<Span>, Diagnostic> {
     let env = state_env(model, constants, state)
         .map_err(|e| Diagnostic::new(DiagKind::Internal, model.machine().span, e))?;
     let mut out = Vec::new();
-    for c in model.machine().invariant.conjuncts() {
+    for c in inv.conjuncts() {
         match model.context.eval_pred(c, &env) {
             Ok(true) => {}
             Ok(false) | Err(EvalError::WellDefinedness(_)) => out.push(c.span),
@@ -544,7 +572,7 @@ pub fn deadlock(
     let m = model.machine();
     let mut parts = vec![properties(m), pred_in_copy(m, &m.invariant, 0)];
     if let Some(text) = restrict {
-        parts.push(pred_in_copy(m, &state_predicate(model, text)?, 0));
+        parts.push(pred_in_copy(m, &state_predicate(model, text, "--pred")?, 0));
     }
     for op in &m.operations {
         parts.push(not(before_after::enabling(m, op, 0)?));
@@ -575,9 +603,10 @@ pub fn deadlock(
     Ok((outcome, start.elapsed()))
 }
 
-/// Parses and types a predicate over the machine's constants and variables (no other free identifier).
-fn state_predicate(model: &Model, text: &str) -> Result<Pred, Diagnostic> {
-    let file = register_source("<--pred>", text);
+/// Parses and types a predicate over the machine's constants and variables (no other free identifier);
+/// `option` names where it came from in messages.
+pub(crate) fn state_predicate(model: &Model, text: &str, option: &str) -> Result<Pred, Diagnostic> {
+    let file = register_source(&format!("<{option}>"), text);
     let term = syntax::parse_term(file, text)?;
     match types::check_formula(&model.ast, model.machine(), &term)? {
         Formula::Pred(p, free) if free.is_empty() => Ok(p),
@@ -585,7 +614,7 @@ fn state_predicate(model: &Model, text: &str) -> Result<Pred, Diagnostic> {
             DiagKind::Usage,
             p.span,
             format!(
-                "--pred may only mention the machine's constants and variables; unknown: {}",
+                "{option} may only mention the machine's constants and variables; unknown: {}",
                 free.iter()
                     .map(|f| f.name.to_string())
                     .collect::<Vec<_>>()
@@ -595,7 +624,7 @@ fn state_predicate(model: &Model, text: &str) -> Result<Pred, Diagnostic> {
         Formula::Expr(e, _) => Err(Diagnostic::new(
             DiagKind::Usage,
             e.span,
-            "--pred expects a predicate, found an expression",
+            format!("{option} expects a predicate, found an expression"),
         )),
     }
 }

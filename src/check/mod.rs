@@ -6,6 +6,7 @@ pub mod bmc;
 pub mod cbc;
 mod csv_table;
 pub mod evaluate;
+pub mod ic3;
 pub mod kinduction;
 pub mod mc;
 pub mod model;

@@ -1,5 +1,5 @@
 //! Text and JSON output of the symbolic checks (cbc, cbc-deadlock, cbc-assertions, cbc-sequence, bmc,
-//! kinduction), with their exit codes. Every verdict names its justification: a counterexample is
+//! kinduction, ic3), with their exit codes. Every verdict names its justification: a counterexample is
 //! "re-checked and replayed by the interpreter", a proof is a "complete Unsat" (with the bounds that made
 //! it complete), anything else is UNKNOWN with its reason.
 
@@ -10,6 +10,7 @@ use crate::check::bmc::{BmcOutcome, BmcResult, Target};
 use crate::check::cbc::{
     AssertionCheck, AssertionOutcome, CbcOutcome, DeadlockOutcome, OperationCheck, SequenceOutcome,
 };
+use crate::check::ic3::{Ic3Outcome, Ic3Result};
 use crate::check::kinduction::{KInductionOutcome, KInductionResult};
 use crate::check::mc::Step;
 use crate::check::setup::Assignment;
@@ -369,6 +370,55 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
         );
     } else {
         println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
+        if !trace.is_empty() {
+            trace_text(&printer, trace);
+        }
+        for s in violated {
+            println!("violated: {}", conjunct(s));
+        }
+    }
+    exit
+}
+
+/// `bsolve ic3`: a proof prints the inductive invariant (re-checkable with `bsolve cbc --invariant`).
+pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
+    let printer = Printer::new(model.machine(), &[]);
+    let (status, justification, exit) = match &result.outcome {
+        Ic3Outcome::Proved { frame, lemmas, .. } => (
+            "PROVED for all reachable states".to_string(),
+            format!(
+                "inductive invariant re-checked: established by the INITIALISATION and preserved by \
+                 every operation ({COMPLETE}); frame {frame} converged, {lemmas} blocked cube(s), {} \
+                 constant setup(s)",
+                result.setups
+            ),
+            Exit::Holds,
+        ),
+        Ic3Outcome::Counterexample { .. } => (
+            "INVARIANT VIOLATION".to_string(),
+            REPLAYED.to_string(),
+            Exit::Counterexample,
+        ),
+        Ic3Outcome::Unknown(r) => ("UNKNOWN".to_string(), r.clone(), Exit::Unknown),
+    };
+    let (trace, violated): (&[Step], &[Span]) = match &result.outcome {
+        Ic3Outcome::Counterexample { trace, violated } => (trace, violated),
+        _ => (&[], &[]),
+    };
+    let invariant = match &result.outcome {
+        Ic3Outcome::Proved { invariant, .. } => Some(invariant.as_str()),
+        _ => None,
+    };
+    if json {
+        println!(
+            "{}",
+            json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
+        );
+    } else {
+        println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
+        if let Some(inv) = invariant {
+            println!("inductive invariant: {inv}");
+        }
         if !trace.is_empty() {
             trace_text(&printer, trace);
         }
