@@ -376,7 +376,11 @@ impl<'m> Explorer<'m> {
     /// Computes the successors of one node, adding new nodes to the queue; `Some` when an error is found.
     fn expand(&mut self, node: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let machine = self.model.machine();
-        let has_constants = !(machine.constants.is_empty() && machine.params.is_empty());
+        // ProB's root leads to a setup node also when PROPERTIES constrain only the sets
+        // (B/SchneiderBook/Chapter12/Player.mch: `card(PLAYER) > 11`, 13 states with the setup).
+        let has_constants = !(machine.constants.is_empty()
+            && machine.params.is_empty()
+            && matches!(machine.properties.kind, crate::ir::PredKind::True));
         match self.nodes[node as usize].key.clone() {
             NodeKey::Root if has_constants => self.expand_root(node),
             NodeKey::Root => {

@@ -45,9 +45,14 @@ impl Context {
                 None => {
                     let n = match deferred_size(&machine, &settings, &gs.name)? {
                         Some(n) => n,
+                        // Still a size bsolve chose (answers relative to it are not proofs), but
+                        // at least what the PROPERTIES ask for, as ProB does (`card(PLAYER) > 11`
+                        // gives 12 players).
                         None => {
                             defaulted.push(gs.name.clone());
-                            settings.default_setsize
+                            settings
+                                .default_setsize
+                                .max(least_size(&machine, &gs.name).unwrap_or(0))
                         }
                     };
                     (1..=n)
@@ -163,6 +168,34 @@ pub(crate) const TIMEOUT_MESSAGE: &str = "timeout: the time budget is spent";
 
 /// The size of a deferred set fixed by the machine or the options (see the module comment for the
 /// priority order); `None` when only DEFAULT_SETSIZE applies.
+/// The least size `card(S) > n`, `card(S) >= n` (or `n < card(S)`, `n <= card(S)`) conjuncts of the
+/// PROPERTIES allow for deferred set S.
+fn least_size(m: &ir::Machine, set: &str) -> Option<u32> {
+    let is_card_of_set = |e: &ir::Expr| {
+        matches!(&e.kind, ExprKind::Unary(UnaryOp::Card, s)
+            if matches!(&s.kind, ExprKind::Var(n) if &**n == set))
+    };
+    let int = |e: &ir::Expr| match &e.kind {
+        ExprKind::Int(n) => u32::try_from(n).ok(),
+        _ => None,
+    };
+    m.properties
+        .conjuncts()
+        .iter()
+        .filter_map(|c| match &c.kind {
+            PredKind::Compare(op @ (CompareOp::Lt | CompareOp::Le), l, r) if is_card_of_set(r) => {
+                let n = int(l)?;
+                Some(if *op == CompareOp::Lt {
+                    n.checked_add(1)?
+                } else {
+                    n
+                })
+            }
+            _ => None,
+        })
+        .max()
+}
+
 fn deferred_size(
     m: &ir::Machine,
     settings: &Settings,
