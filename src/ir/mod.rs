@@ -184,6 +184,56 @@ impl BinaryOp {
                 | BinaryOp::TotalBijection
         )
     }
+
+    /// What membership in the set a relation or function arrow builds requires (`None` for other
+    /// operators): the backends encode each property once from this.
+    pub fn arrow_properties(self) -> Option<ArrowProperties> {
+        use BinaryOp::*;
+        if !self.is_arrow() {
+            return None;
+        }
+        Some(ArrowProperties {
+            functional: !matches!(
+                self,
+                Relation | TotalRelation | SurjRelation | TotalSurjRelation
+            ),
+            total: matches!(
+                self,
+                TotalRelation
+                    | TotalSurjRelation
+                    | TotalFunction
+                    | TotalInjection
+                    | TotalSurjection
+                    | TotalBijection
+            ),
+            injective: matches!(
+                self,
+                PartialInjection | TotalInjection | PartialBijection | TotalBijection
+            ),
+            surjective: matches!(
+                self,
+                SurjRelation
+                    | TotalSurjRelation
+                    | PartialSurjection
+                    | TotalSurjection
+                    | PartialBijection
+                    | TotalBijection
+            ),
+        })
+    }
+}
+
+/// The properties an arrow (`<->`, `-->`, `>->>`, ...) asks of its relations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrowProperties {
+    /// At most one image per element of the domain.
+    pub functional: bool,
+    /// Every element of the source set has an image.
+    pub total: bool,
+    /// No two elements share an image.
+    pub injective: bool,
+    /// Every element of the target set is an image.
+    pub surjective: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -21,8 +21,8 @@ use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{
-    BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
-    free_names,
+    ArrowProperties, BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind,
+    TypedName, UnaryOp, free_names,
 };
 use crate::syntax::ast::Name;
 use crate::types::Type;
@@ -1249,33 +1249,15 @@ impl<'a> Translator<'a> {
 
     /// `f : A op B` for the relation and function arrows.
     fn arrow(&mut self, op: BinaryOp, f: &SetTerm, a: &SetTerm, b: &SetTerm) -> Lit {
-        use BinaryOp::*;
-        let functional = !matches!(
-            op,
-            Relation | TotalRelation | SurjRelation | TotalSurjRelation
-        );
-        let total = matches!(
-            op,
-            TotalRelation
-                | TotalSurjRelation
-                | TotalFunction
-                | TotalInjection
-                | TotalSurjection
-                | TotalBijection
-        );
-        let injective = matches!(
-            op,
-            PartialInjection | TotalInjection | PartialBijection | TotalBijection
-        );
-        let surjective = matches!(
-            op,
-            SurjRelation
-                | TotalSurjRelation
-                | PartialSurjection
-                | TotalSurjection
-                | PartialBijection
-                | TotalBijection
-        );
+        let Some(ArrowProperties {
+            functional,
+            total,
+            injective,
+            surjective,
+        }) = op.arrow_properties()
+        else {
+            return FALSE;
+        };
         let mut conds = Vec::new();
         let mut by_first: BTreeMap<&Value, Vec<Lit>> = BTreeMap::new();
         let mut by_second: BTreeMap<&Value, Vec<Lit>> = BTreeMap::new();

@@ -25,8 +25,8 @@
 use crate::diag::Span;
 use crate::eval::{Context, Env, EvalError, Val, unsupported};
 use crate::ir::{
-    BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
-    free_names,
+    ArrowProperties, BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind,
+    TypedName, UnaryOp, free_names,
 };
 use crate::syntax::ast::Name;
 use crate::types::Type;
@@ -1014,7 +1014,6 @@ impl Tr<'_> {
         b: &Expr,
         span: Span,
     ) -> R<String> {
-        use BinaryOp::*;
         let Type::Set(p) = elem else {
             return Err(unsupported(
                 span,
@@ -1038,39 +1037,18 @@ impl Tr<'_> {
             &[(u.clone(), ss.clone()), (v.clone(), ts.clone())],
             implies(&has(&u, &v), &and(&[in_a.clone(), in_b.clone()])),
         )];
-        let functional = matches!(
-            op,
-            PartialFunction
-                | TotalFunction
-                | PartialInjection
-                | TotalInjection
-                | PartialSurjection
-                | TotalSurjection
-                | PartialBijection
-                | TotalBijection
-        );
-        let total = matches!(
-            op,
-            TotalRelation
-                | TotalSurjRelation
-                | TotalFunction
-                | TotalInjection
-                | TotalSurjection
-                | TotalBijection
-        );
-        let surjective = matches!(
-            op,
-            SurjRelation
-                | TotalSurjRelation
-                | PartialSurjection
-                | TotalSurjection
-                | PartialBijection
-                | TotalBijection
-        );
-        let injective = matches!(
-            op,
-            PartialInjection | TotalInjection | PartialBijection | TotalBijection
-        );
+        let Some(ArrowProperties {
+            functional,
+            total,
+            injective,
+            surjective,
+        }) = op.arrow_properties()
+        else {
+            return Err(unsupported(
+                span,
+                format!("SMT backend: {op:?} as an arrow"),
+            ));
+        };
         if functional {
             parts.push(quantified(
                 "forall",
