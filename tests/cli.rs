@@ -3,18 +3,9 @@
 
 mod common;
 
-use common::{bsolve, model_arg as model};
+use common::{bsolve, bsolve_json, model_arg as model};
 
 use serde_json::Value as Json;
-
-fn bsolve_json(args: &[&str]) -> (i32, Json) {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let (code, out, err) = bsolve(&all);
-    let json =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
-    (code, json)
-}
 
 fn solutions(json: &Json) -> &Vec<Json> {
     json["solutions"].as_array().expect("solutions array")

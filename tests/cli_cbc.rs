@@ -4,32 +4,13 @@
 
 mod common;
 
-use common::{bsolve, model_arg as model};
-use serde_json::Value as Json;
-
-fn bsolve_json(args: &[&str]) -> (i32, Json) {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let (code, out, err) = bsolve(&all);
-    let json =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
-    (code, json)
-}
+use common::{bsolve, bsolve_json, model_arg as model, operations};
 
 /// A machine written to a temporary file.
 fn temp_machine(name: &str, text: &str) -> String {
     let path = std::env::temp_dir().join(format!("bsolve-cbc-{}-{name}.mch", std::process::id()));
     std::fs::write(&path, text).expect("write temp machine");
     path.display().to_string()
-}
-
-fn operations(trace: &Json) -> Vec<&str> {
-    trace
-        .as_array()
-        .expect("trace")
-        .iter()
-        .map(|s| s["operation"].as_str().expect("operation"))
-        .collect()
 }
 
 #[test]

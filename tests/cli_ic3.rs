@@ -5,17 +5,7 @@
 
 mod common;
 
-use common::{bsolve, model_arg as model};
-use serde_json::Value as Json;
-
-fn bsolve_json(args: &[&str]) -> (i32, Json) {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let (code, out, err) = bsolve(&all);
-    let json =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
-    (code, json)
-}
+use common::{bsolve, bsolve_json, model_arg as model, operations};
 
 /// CBC finds a counterexample to induction of the machine's own invariant; IC3 proves it; the printed
 /// invariant is established by the INITIALISATION and preserved by every operation according to
@@ -132,15 +122,6 @@ fn cbc_invariant_rejects_a_non_inductive_predicate() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("step: COUNTEREXAMPLE"), "{out}");
     assert!(out.contains("<--invariant>"), "{out}");
-}
-
-fn operations(trace: &Json) -> Vec<&str> {
-    trace
-        .as_array()
-        .expect("trace")
-        .iter()
-        .map(|s| s["operation"].as_str().expect("operation"))
-        .collect()
 }
 
 #[test]

@@ -481,24 +481,11 @@ impl Translator {
                 Ok(or(alternatives, span))
             }
             SubstKind::If(branches, otherwise) => {
-                let all = writes(s);
-                let mut alternatives = Vec::new();
-                let mut earlier: Vec<Pred> = Vec::new();
-                for (c, b) in branches {
-                    let c = rename_pred(c, input);
-                    let mut conds: Vec<Pred> = earlier.iter().map(|p| not(p.clone())).collect();
-                    conds.push(c.clone());
-                    conds.push(self.branch(b, input, output, &all)?);
-                    alternatives.push(and(conds, b.span));
-                    earlier.push(c);
-                }
-                let mut conds: Vec<Pred> = earlier.into_iter().map(not).collect();
-                conds.push(match otherwise {
-                    Some(b) => self.branch(b, input, output, &all)?,
-                    None => frame(&all, &BTreeSet::new(), input, output, &self.types, span)?,
-                });
-                alternatives.push(and(conds, span));
-                Ok(or(alternatives, span))
+                let conditioned = branches
+                    .iter()
+                    .map(|(c, b)| (rename_pred(c, input), b))
+                    .collect();
+                self.first_match(s, conditioned, otherwise.as_deref(), input, output)
             }
             SubstKind::Select(branches, otherwise) => {
                 let all = writes(s);
@@ -520,33 +507,23 @@ impl Translator {
                 Ok(or(alternatives, span))
             }
             SubstKind::Case(e, branches, otherwise) => {
-                let all = writes(s);
                 let e = rename_expr(e, input);
-                let mut alternatives = Vec::new();
-                let mut earlier: Vec<Pred> = Vec::new();
-                for (labels, b) in branches {
-                    let c = or(
-                        labels
-                            .iter()
-                            .map(|l| {
-                                compare(CompareOp::Eq, e.clone(), rename_expr(l, input), l.span)
-                            })
-                            .collect(),
-                        b.span,
-                    );
-                    let mut conds: Vec<Pred> = earlier.iter().map(|p| not(p.clone())).collect();
-                    conds.push(c.clone());
-                    conds.push(self.branch(b, input, output, &all)?);
-                    alternatives.push(and(conds, b.span));
-                    earlier.push(c);
-                }
-                let mut conds: Vec<Pred> = earlier.into_iter().map(not).collect();
-                conds.push(match otherwise {
-                    Some(b) => self.branch(b, input, output, &all)?,
-                    None => frame(&all, &BTreeSet::new(), input, output, &self.types, span)?,
-                });
-                alternatives.push(and(conds, span));
-                Ok(or(alternatives, span))
+                let conditioned = branches
+                    .iter()
+                    .map(|(labels, b)| {
+                        let c = or(
+                            labels
+                                .iter()
+                                .map(|l| {
+                                    compare(CompareOp::Eq, e.clone(), rename_expr(l, input), l.span)
+                                })
+                                .collect(),
+                            b.span,
+                        );
+                        (c, b)
+                    })
+                    .collect();
+                self.first_match(s, conditioned, otherwise.as_deref(), input, output)
             }
             SubstKind::Any(vars, p, body) => {
                 let inner = shadow(input, vars.iter().map(|v| &v.name));
@@ -595,6 +572,35 @@ impl Translator {
     }
 
     /// One branch of a choice: its own BA, and the variables other branches write unchanged.
+    /// IF/ELSIF/ELSE and CASE: the first branch whose (renamed) condition holds runs; without an ELSE,
+    /// no condition holding leaves the written variables unchanged.
+    fn first_match(
+        &mut self,
+        s: &Subst,
+        conditioned: Vec<(Pred, &Subst)>,
+        otherwise: Option<&Subst>,
+        input: &Renaming,
+        output: &Renaming,
+    ) -> Result<Pred, Diagnostic> {
+        let all = writes(s);
+        let mut alternatives = Vec::new();
+        let mut earlier: Vec<Pred> = Vec::new();
+        for (c, b) in conditioned {
+            let mut conds: Vec<Pred> = earlier.iter().map(|p| not(p.clone())).collect();
+            conds.push(c.clone());
+            conds.push(self.branch(b, input, output, &all)?);
+            alternatives.push(and(conds, b.span));
+            earlier.push(c);
+        }
+        let mut conds: Vec<Pred> = earlier.into_iter().map(not).collect();
+        conds.push(match otherwise {
+            Some(b) => self.branch(b, input, output, &all)?,
+            None => frame(&all, &BTreeSet::new(), input, output, &self.types, s.span)?,
+        });
+        alternatives.push(and(conds, s.span));
+        Ok(or(alternatives, s.span))
+    }
+
     fn branch(
         &mut self,
         b: &Subst,

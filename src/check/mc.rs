@@ -162,7 +162,10 @@ struct Explorer<'m> {
 struct Expansion {
     /// False for states outside SCOPE, which are not expanded.
     in_scope: bool,
+    /// The enabled transitions; their targets' values were moved into `targets`.
     transitions: Vec<Transition>,
+    /// Per transition, its target's node key.
+    targets: Vec<NodeKey>,
     /// The successors' parameters were enumerated completely.
     complete: bool,
     /// Per transition, the checks of its target if that was a new state when computed.
@@ -455,20 +458,23 @@ impl<'m> Explorer<'m> {
         let state = State {
             values: vars.as_ref().clone(),
         };
-        let (transitions, complete) =
+        let (mut transitions, complete) =
             self.model
                 .context
                 .successors_with_completeness(&constants, &state, self.max_ops)?;
-        let checks = transitions
-            .iter()
-            .map(|t| {
-                let key = NodeKey::State(setup, Arc::new(t.target.values.clone()));
-                (!self.index.contains_key(&key)).then(|| self.check_state(setup, &t.target.values))
-            })
-            .collect();
+        let mut targets = Vec::with_capacity(transitions.len());
+        let mut checks = Vec::with_capacity(transitions.len());
+        for t in &mut transitions {
+            // The target's key is built once, here: the merge adds it to the graph as it is.
+            let values = Arc::new(std::mem::take(&mut t.target.values));
+            let key = NodeKey::State(setup, values.clone());
+            checks.push((!self.index.contains_key(&key)).then(|| self.check_state(setup, &values)));
+            targets.push(key);
+        }
         Ok(Expansion {
             in_scope,
             transitions,
+            targets,
             complete,
             checks,
         })
@@ -480,12 +486,10 @@ impl<'m> Explorer<'m> {
         node: u32,
         expansion: Expansion,
     ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
-        let NodeKey::State(setup, _) = self.nodes[node as usize].key else {
-            return Ok(None);
-        };
         let Expansion {
             in_scope,
             transitions,
+            targets,
             complete,
             checks,
         } = expansion;
@@ -508,13 +512,12 @@ impl<'m> Explorer<'m> {
             }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
-        for (t, check) in transitions.into_iter().zip(checks) {
+        for ((t, key), check) in transitions.into_iter().zip(targets).zip(checks) {
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
                 params: t.params,
                 outputs: t.outputs,
             };
-            let key = NodeKey::State(setup, Arc::new(t.target.values));
             let (id, new) = self.add_edge(node, key, edge);
             if !new {
                 continue;

@@ -57,6 +57,25 @@ fn trace_text(printer: &Printer, trace: &[Step]) {
     }
 }
 
+/// The text of a verdict with an optional counterexample: status, justification and time, then the
+/// replayed trace and the invariant conjuncts it violates.
+fn verdict_text(
+    printer: &Printer,
+    status: &str,
+    justification: &str,
+    elapsed: Duration,
+    trace: &[Step],
+    violated: &[Span],
+) {
+    println!("{status} ({justification}) [{} ms]", ms(elapsed));
+    if !trace.is_empty() {
+        trace_text(printer, trace);
+    }
+    for s in violated {
+        println!("violated: {}", conjunct(s));
+    }
+}
+
 fn trace_json(printer: &Printer, trace: &[Step]) -> Json {
     trace.iter().map(|s| printer.step_json(s)).collect()
 }
@@ -326,13 +345,14 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
             json!({"command": "bmc", "status": status, "justification": justification, "depth": result.depth, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
-        println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
-        if !trace.is_empty() {
-            trace_text(&printer, trace);
-        }
-        for s in violated {
-            println!("violated: {}", conjunct(s));
-        }
+        verdict_text(
+            &printer,
+            &status,
+            &justification,
+            result.elapsed,
+            trace,
+            violated,
+        );
     }
     exit
 }
@@ -369,13 +389,14 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
             json!({"command": "kinduction", "status": status, "justification": justification, "max_k": result.max_k, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
-        println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
-        if !trace.is_empty() {
-            trace_text(&printer, trace);
-        }
-        for s in violated {
-            println!("violated: {}", conjunct(s));
-        }
+        verdict_text(
+            &printer,
+            &status,
+            &justification,
+            result.elapsed,
+            trace,
+            violated,
+        );
     }
     exit
 }
@@ -415,15 +436,17 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
             json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
-        println!("{status} ({justification}) [{} ms]", ms(result.elapsed));
+        verdict_text(
+            &printer,
+            &status,
+            &justification,
+            result.elapsed,
+            trace,
+            violated,
+        );
+        // A proof has neither trace nor violated conjuncts: the invariant comes right after the status.
         if let Some(inv) = invariant {
             println!("inductive invariant: {inv}");
-        }
-        if !trace.is_empty() {
-            trace_text(&printer, trace);
-        }
-        for s in violated {
-            println!("violated: {}", conjunct(s));
         }
     }
     exit

@@ -48,7 +48,7 @@ pub(crate) fn solve(
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let outer = ctx.deadline();
-    let first = stage(ctx, share(outer, 3), on_solution, |found| {
+    let first = stage(ctx, fraction(outer, 3), on_solution, |found| {
         native::solve(ctx, problem, found, stats)
     });
     if first.decided() || !problem.sizes_matter || past(outer) {
@@ -56,14 +56,14 @@ pub(crate) fn solve(
     }
     let mut later = Vec::new();
     if kodkod::check_translatable(ctx, problem).is_ok() {
-        later.push(stage(ctx, share(outer, 2), on_solution, |found| {
+        later.push(stage(ctx, fallback(outer, 2), on_solution, |found| {
             kodkod::solve(ctx, problem, found, &mut Stats::default())
         }));
     }
     let deferred_symmetry =
         problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
     if !later.iter().any(Outcome::decided) && !deferred_symmetry && !past(outer) {
-        later.push(stage(ctx, share(outer, 1), on_solution, |found| {
+        later.push(stage(ctx, fallback(outer, 1), on_solution, |found| {
             smt::solve(ctx, problem, found, &mut Stats::default())
         }));
     }
@@ -95,15 +95,15 @@ fn stage(
     Outcome { result, reported }
 }
 
-/// The deadline of a stage that gets 1/`parts` of the time left (`FALLBACK_BUDGET` without a deadline;
-/// the first stage is then unbounded).
-fn share(outer: Option<Instant>, parts: u32) -> Option<Instant> {
+/// A deadline 1/`parts` of the way from now to `outer` (none without one).
+fn fraction(outer: Option<Instant>, parts: u32) -> Option<Instant> {
     let now = Instant::now();
-    match outer {
-        Some(d) => Some(now + d.saturating_duration_since(now) / parts),
-        None if parts == 3 => None,
-        None => Some(now + FALLBACK_BUDGET),
-    }
+    outer.map(|d| now + d.saturating_duration_since(now) / parts)
+}
+
+/// A later stage's deadline: its fraction of the time left, or `FALLBACK_BUDGET` without a deadline.
+fn fallback(outer: Option<Instant>, parts: u32) -> Option<Instant> {
+    fraction(outer, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
 }
 
 fn past(deadline: Option<Instant>) -> bool {

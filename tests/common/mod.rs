@@ -14,6 +14,26 @@ pub fn model_arg(name: &str) -> String {
     model_path(name).display().to_string()
 }
 
+/// Runs the `bsolve` binary with `--json`: exit code and the parsed output.
+pub fn bsolve_json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (code, out, err) = bsolve(&all);
+    let json =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"));
+    (code, json)
+}
+
+/// The operation names of a JSON trace.
+pub fn operations(trace: &serde_json::Value) -> Vec<&str> {
+    trace
+        .as_array()
+        .expect("trace")
+        .iter()
+        .map(|s| s["operation"].as_str().expect("operation"))
+        .collect()
+}
+
 /// Runs the `bsolve` binary: exit code, stdout, stderr.
 pub fn bsolve(args: &[&str]) -> (i32, String, String) {
     let out = assert_cmd::Command::cargo_bin("bsolve")

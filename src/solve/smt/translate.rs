@@ -328,40 +328,28 @@ struct Tr<'a> {
 }
 
 fn and(parts: &[String]) -> String {
-    let parts: Vec<&String> = parts.iter().filter(|p| *p != "true").collect();
-    if parts.iter().any(|p| *p == "false") {
-        return "false".into();
-    }
-    match parts.as_slice() {
-        [] => "true".into(),
-        [one] => (*one).clone(),
-        _ => format!(
-            "(and {})",
-            parts
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-    }
+    connective("and", "true", "false", parts)
 }
 
 fn or(parts: &[String]) -> String {
-    let parts: Vec<&String> = parts.iter().filter(|p| *p != "false").collect();
-    if parts.iter().any(|p| *p == "true") {
-        return "true".into();
+    connective("or", "false", "true", parts)
+}
+
+/// `(op p1 .. pn)` without its `unit` operands; `absorbing` when one operand is; the unit when none is
+/// left, the one operand when one is.
+fn connective(op: &str, unit: &str, absorbing: &str, parts: &[String]) -> String {
+    let parts: Vec<&str> = parts
+        .iter()
+        .map(String::as_str)
+        .filter(|p| *p != unit)
+        .collect();
+    if parts.contains(&absorbing) {
+        return absorbing.into();
     }
     match parts.as_slice() {
-        [] => "false".into(),
-        [one] => (*one).clone(),
-        _ => format!(
-            "(or {})",
-            parts
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        [] => unit.into(),
+        [one] => (*one).into(),
+        _ => format!("({op} {})", parts.join(" ")),
     }
 }
 
