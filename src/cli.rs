@@ -840,6 +840,15 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             d.to_string(),
             Exit::Counterexample,
         ),
+        Verdict::IllDefinedOperations { first, count } => (
+            "WELL-DEFINEDNESS ERROR".to_string(),
+            format!(
+                "all states explored, no deadlock and no invariant violation, but {count} operation \
+                 instance(s), invariant(s) or assertion(s) are ill-defined; the trace leads to the \
+                 first: {first}"
+            ),
+            Exit::Counterexample,
+        ),
     };
     if g.json {
         let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
@@ -852,6 +861,8 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "transitions": result.transitions,
                 "processed": result.processed,
                 "partial_enumeration": result.partial_enumeration,
+                "ill_defined_operations": result.ill_defined_operations,
+                "exploration_complete": matches!(result.verdict, Verdict::NoErrorFound | Verdict::IllDefinedOperations { .. }),
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,
                 "trace": trace,

@@ -57,7 +57,9 @@ fn check(model: &Model, options: &McOptions) -> Result<(&'static str, McResult),
         | Verdict::NoConstantSetup { complete: true }
         | Verdict::NoInitialisation => "deadlock",
         Verdict::InvariantViolation(_) => "invariant",
-        Verdict::NoErrorFound => "none",
+        // ProB's columns record deadlocks and invariant violations; an ill-defined operation instance
+        // is neither (B/SchneiderBook/Chapter18/Checkouts.mch: 22 states, no error recorded).
+        Verdict::NoErrorFound | Verdict::IllDefinedOperations { .. } => "none",
         ref other => return Err(format!("no comparable verdict: {other:?}")),
     };
     Ok((verdict, result))

@@ -12,7 +12,7 @@
 use super::Model;
 use super::setup::{Assignment, constant_names};
 use crate::diag::{DiagKind, Diagnostic, Span};
-use crate::eval::{Env, EvalError, State, Transition};
+use crate::eval::{Env, State, Successors, Transition};
 use crate::ir::Pred;
 use crate::syntax::ast::Name;
 use crate::value::Value;
@@ -77,6 +77,14 @@ pub enum Verdict {
     NoInitialisation,
     /// Evaluating something in the last node of the trace was ill-defined.
     WellDefinedness(Diagnostic),
+    /// The whole state space was explored without deadlock or invariant violation, but some operation
+    /// instances, invariants or assertions were ill-defined (the trace leads to the state of the first,
+    /// `first`). As in ProB, an ill-defined operation instance yields no transition, an ill-defined
+    /// invariant or assertion is not a violation, and the exploration goes on.
+    IllDefinedOperations {
+        first: Diagnostic,
+        count: usize,
+    },
 }
 
 /// One step of a counterexample trace.
@@ -102,6 +110,9 @@ pub struct McResult {
     /// Some operation's parameters were enumerated only partly (MAX_OPERATIONS, or an unbounded integer
     /// searched within MININT..MAXINT): "no error found" then holds for the explored part only.
     pub partial_enumeration: bool,
+    /// Operation instances whose guard or body was ill-defined (each yields no transition), and
+    /// ill-defined static assertions.
+    pub ill_defined_operations: usize,
     pub elapsed: Duration,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
@@ -149,6 +160,9 @@ struct Explorer<'m> {
     queue: VecDeque<u32>,
     processed: usize,
     partial_enumeration: bool,
+    /// The first ill-defined operation instance and the node it was found in.
+    ill_defined_first: Option<(Diagnostic, u32)>,
+    ill_defined_count: usize,
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
@@ -170,6 +184,8 @@ struct Expansion {
     complete: bool,
     /// Per transition, the checks of its target if that was a new state when computed.
     checks: Vec<Option<Result<Option<Verdict>, Diagnostic>>>,
+    /// Operation instances of this state whose guard or body was ill-defined.
+    ill_defined: Vec<Diagnostic>,
 }
 
 /// Runs the model checker.
@@ -200,6 +216,8 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         queue: VecDeque::new(),
         processed: 0,
         partial_enumeration: false,
+        ill_defined_first: None,
+        ill_defined_count: 0,
         static_assertions,
         dynamic_assertions,
         workers: options
@@ -219,6 +237,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         transitions: explorer.edges.len(),
         processed: explorer.processed,
         partial_enumeration: explorer.partial_enumeration,
+        ill_defined_operations: explorer.ill_defined_count,
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
     })
@@ -256,7 +275,16 @@ impl<'m> Explorer<'m> {
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
-                return (Verdict::NoErrorFound, None);
+                return match self.ill_defined_first.take() {
+                    Some((first, node)) => (
+                        Verdict::IllDefinedOperations {
+                            first,
+                            count: self.ill_defined_count,
+                        },
+                        Some(node),
+                    ),
+                    None => (Verdict::NoErrorFound, None),
+                };
             }
             // Successors of a batch of states are computed on all cores, then merged in queue order: the
             // graph, the counts and the trace are those of the sequential search.
@@ -415,8 +443,13 @@ impl<'m> Explorer<'m> {
             let (id, new) = self.add_edge(root, NodeKey::Setup(setup), edge);
             if new {
                 let env = self.env(setup, None);
-                if let Some(v) = self.check_static_assertions(&env)? {
-                    return Ok(Some((v, Some(id))));
+                match self.check_static_assertions(&env) {
+                    Ok(None) => {}
+                    Ok(Some(v)) => return Ok(Some((v, Some(id)))),
+                    // An ill-defined assertion is neither true nor false: noted, and the search goes
+                    // on (ProB explores all 128 setups of B/CBC/RULE_r967_1.mch).
+                    Err(e) if e.kind == DiagKind::WellDefinedness => self.note_ill_defined(e, id),
+                    Err(e) => return Err(e),
                 }
             }
         }
@@ -440,8 +473,11 @@ impl<'m> Explorer<'m> {
             let edge = Edge::plain(Label::Initialisation);
             let (id, new) =
                 self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), edge);
-            if new && let Some(v) = self.check_node(id)? {
-                return Ok(Some((v, Some(id))));
+            if new {
+                let verdict = self.check_node(id);
+                if let Some(v) = self.checked(verdict, id)? {
+                    return Ok(Some((v, Some(id))));
+                }
             }
         }
         Ok(None)
@@ -458,10 +494,14 @@ impl<'m> Explorer<'m> {
         let state = State {
             values: vars.as_ref().clone(),
         };
-        let (mut transitions, complete) =
-            self.model
-                .context
-                .successors_with_completeness(&constants, &state, self.max_ops)?;
+        let Successors {
+            mut transitions,
+            complete,
+            ill_defined,
+        } = self
+            .model
+            .context
+            .successors_tolerant(&constants, &state, self.max_ops)?;
         let mut targets = Vec::with_capacity(transitions.len());
         let mut checks = Vec::with_capacity(transitions.len());
         for t in &mut transitions {
@@ -477,6 +517,7 @@ impl<'m> Explorer<'m> {
             targets,
             complete,
             checks,
+            ill_defined: ill_defined.into_iter().map(|(_, d)| d).collect(),
         })
     }
 
@@ -492,11 +533,15 @@ impl<'m> Explorer<'m> {
             targets,
             complete,
             checks,
+            ill_defined,
         } = expansion;
         if !in_scope {
             return Ok(None);
         }
         self.partial_enumeration |= !complete;
+        for d in ill_defined {
+            self.note_ill_defined(d, node);
+        }
         if transitions.is_empty() && self.options.check_deadlock {
             // No transition found among partially enumerated parameters (an integer beyond
             // MININT..MAXINT, a STRING) proves nothing: an operation may still be enabled.
@@ -523,11 +568,8 @@ impl<'m> Explorer<'m> {
                 continue;
             }
             // A state first found in this batch was not in the index when the checks ran.
-            let verdict = match check {
-                Some(verdict) => verdict?,
-                None => self.check_node(id)?,
-            };
-            if let Some(v) = verdict {
+            let verdict = check.unwrap_or_else(|| self.check_node(id));
+            if let Some(v) = self.checked(verdict, id)? {
                 return Ok(Some((v, Some(id))));
             }
         }
@@ -553,9 +595,9 @@ impl<'m> Explorer<'m> {
                 match self.model.context.eval_pred(conjunct, &env) {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
-                    Err(EvalError::WellDefinedness(d)) => {
-                        return Ok(Some(Verdict::WellDefinedness(d)));
-                    }
+                    // Neither true nor false: the caller notes it (`checked`) and the search goes on,
+                    // as in ProB (B/SchneiderBook/Chapter18/Checkouts.mch applies `queues(cc)` outside
+                    // its domain in its invariant; ProB records no violation).
                     Err(e) => return Err(e.into()),
                 }
             }
@@ -568,6 +610,30 @@ impl<'m> Explorer<'m> {
             }
         }
         Ok(None)
+    }
+
+    /// The verdict of a node's checks, an ill-defined invariant or assertion being noted rather than an
+    /// error.
+    fn checked(
+        &mut self,
+        verdict: Result<Option<Verdict>, Diagnostic>,
+        node: u32,
+    ) -> Result<Option<Verdict>, Diagnostic> {
+        match verdict {
+            Err(e) if e.kind == DiagKind::WellDefinedness => {
+                self.note_ill_defined(e, node);
+                Ok(None)
+            }
+            other => other,
+        }
+    }
+
+    /// Records an ill-defined operation instance, invariant or assertion found in `node`.
+    fn note_ill_defined(&mut self, d: Diagnostic, node: u32) {
+        self.ill_defined_count += 1;
+        if self.ill_defined_first.is_none() {
+            self.ill_defined_first = Some((d, node));
+        }
     }
 
     fn check_static_assertions(&self, env: &Env) -> Result<Option<Verdict>, Diagnostic> {
@@ -750,5 +816,38 @@ mod tests {
              OPERATIONS op(b) = PRE b : BOOL & b /= b THEN skip END\nEND",
         );
         assert!(matches!(r.verdict, Verdict::Deadlock), "{:?}", r.verdict);
+    }
+
+    #[test]
+    fn ill_defined_operations_are_noted_and_the_search_goes_on() {
+        // `get` applies `f` outside its domain when x = 2: no transition, and the other states and
+        // transitions are still explored.
+        let r = check(
+            "wd",
+            "MACHINE Wd\nCONSTANTS f\nPROPERTIES f = {0 |-> 10, 1 |-> 11}\nVARIABLES x, y\n\
+             INVARIANT x : 0..3 & y : INTEGER & (x : dom(f) => f(x) > 9)\n\
+             INITIALISATION x := 0 || y := 0\n\
+             OPERATIONS inc = PRE x < 2 THEN x := x + 1 END;\n\
+             get = BEGIN y := f(x) END;\nreset = BEGIN x := 0 END\nEND",
+        );
+        match &r.verdict {
+            Verdict::IllDefinedOperations { first, count } => {
+                assert!(first.message.contains("outside its domain"), "{first}");
+                assert_eq!(*count, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+        // The setup and every (x, y) in 0..2 * {0, 10, 11}; `get` fails in the three states with x = 2.
+        assert_eq!(r.states, 10);
+        assert_eq!(r.ill_defined_operations, 3);
+        // The trace leads to a state where x = 2.
+        let last = r.trace.last().expect("a trace");
+        assert!(
+            last.changed
+                .iter()
+                .any(|(n, v)| &**n == "x" && v.to_string() == "2"),
+            "{:?}",
+            r.trace
+        );
     }
 }

@@ -25,7 +25,7 @@ pub use enumerate::Enumeration;
 pub use settings::Settings;
 pub use subst::Updates;
 pub use symbolic::SymbolicSet;
-pub use transitions::{State, Transition};
+pub use transitions::{State, Successors, Transition};
 
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::syntax::ast::Name;

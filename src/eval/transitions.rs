@@ -23,6 +23,16 @@ pub struct Transition {
     pub target: State,
 }
 
+/// The transitions leaving a state (`Context::successors_tolerant`).
+#[derive(Debug)]
+pub struct Successors {
+    pub transitions: Vec<Transition>,
+    /// Every enabling was found: no parameter domain was enumerated partly, no limit dropped one.
+    pub complete: bool,
+    /// Operation instances (operation index, error) whose guard or body is ill-defined.
+    pub ill_defined: Vec<(usize, crate::diag::Diagnostic)>,
+}
+
 /// What an operation's enablings are searched over: its parameters (and guard LET identifiers), the
 /// guard that bounds them, and its `MAX_OPERATIONS_<op>` limit.
 pub(crate) struct OperationPlan {
@@ -167,30 +177,60 @@ impl Context {
     }
 
     /// `successors`, and whether they are all of them: false when some operation's parameters were
-    /// enumerated only within MININT..MAXINT, or a per-operation limit dropped transitions.
+    /// enumerated only within MININT..MAXINT, or a per-operation limit dropped transitions. The first
+    /// ill-defined operation instance is an error.
     pub fn successors_with_completeness(
         &self,
         constants: &[Value],
         state: &State,
         max_per_op: usize,
     ) -> Result<(Vec<Transition>, bool), EvalError> {
+        let found = self.successors_tolerant(constants, state, max_per_op)?;
+        match found.ill_defined.into_iter().next() {
+            Some((_, d)) => Err(EvalError::WellDefinedness(d)),
+            None => Ok((found.transitions, found.complete)),
+        }
+    }
+
+    /// The successors of `state` as ProB's model checker sees them: an operation instance whose guard or
+    /// body is ill-defined (`f(x)` outside `dom(f)`, a division by zero) yields no transition and is
+    /// reported in `ill_defined`; the other instances and operations are still explored. When an
+    /// operation's guard is ill-defined its remaining parameter values are not searched, so the
+    /// successors are then incomplete.
+    pub fn successors_tolerant(
+        &self,
+        constants: &[Value],
+        state: &State,
+        max_per_op: usize,
+    ) -> Result<Successors, EvalError> {
         let m = self.machine();
         let mut env = self.state_env(constants, state)?;
-        let mut out = Vec::new();
-        let mut all = true;
+        let mut out = Successors {
+            transitions: Vec::new(),
+            complete: true,
+            ill_defined: Vec::new(),
+        };
         for (k, plan) in self.operation_plans().iter().enumerate() {
             let op = &m.operations[k];
             let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let complete = self.solve_for(
+            let searched = self.solve_for(
                 &plan.searched,
                 &plan.guard,
                 &mut env,
                 false,
                 &mut |ctx, env| {
                     let params = ctx.bound_values(&op.params, env, op.span)?;
-                    for updates in ctx.execute(&op.body, env)? {
+                    let executions = match ctx.execute(&op.body, env) {
+                        Ok(executions) => executions,
+                        Err(EvalError::WellDefinedness(d)) => {
+                            out.ill_defined.push((k, d));
+                            return Ok(true);
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    for updates in executions {
                         let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
                         if !found.contains(&t) {
                             if found.len() >= cap {
@@ -202,11 +242,19 @@ impl Context {
                     }
                     Ok(true)
                 },
-            )?;
-            all &= complete && !cut;
-            out.extend(found);
+            );
+            let complete = match searched {
+                Ok(complete) => complete,
+                Err(EvalError::WellDefinedness(d)) => {
+                    out.ill_defined.push((k, d));
+                    false
+                }
+                Err(e) => return Err(e),
+            };
+            out.complete &= complete && !cut;
+            out.transitions.extend(found);
         }
-        Ok((out, all))
+        Ok(out)
     }
 
     /// The operations' search plans, computed on first use: the successor function asks for them in
