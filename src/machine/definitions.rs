@@ -415,7 +415,7 @@ fn is_ignored(name: &str) -> bool {
 }
 
 /// True for definitions bsolve reads as settings.
-fn is_setting(name: &str) -> bool {
+pub(super) fn is_setting(name: &str) -> bool {
     !is_ignored(name)
         && (name.starts_with("SET_PREF_")
             || name.starts_with("scope_")

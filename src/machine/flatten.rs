@@ -257,13 +257,17 @@ pub(super) fn merge(target: &mut Machine, child: Machine) -> Vec<Operation> {
     child.operations
 }
 
-/// Adds the definitions of `child` that `target` does not define itself (after `target`'s own).
+/// Adds the definitions of `child` that `target` does not define itself (after `target`'s own). A
+/// child's settings (`SET_PREF_*`, `scope_*`, …) stay its own, as in ProB: B/SchneiderBook/Chapter11/
+/// Registrar.mch INCLUDES Life.mch, whose `scope_PERSON == 8` gives Life 6,561 states on its own while
+/// ProB explores Registrar with the default two persons (11 states).
 fn merge_definitions(target: &mut Machine, child: &Machine) {
     for d in &child.definitions {
-        if !target
-            .definitions
-            .iter()
-            .any(|e| e.name.name == d.name.name)
+        if !super::definitions::is_setting(&d.name.name)
+            && !target
+                .definitions
+                .iter()
+                .any(|e| e.name.name == d.name.name)
         {
             target.definitions.push(d.clone());
         }

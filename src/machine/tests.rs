@@ -267,3 +267,40 @@ fn own_definition_wins_over_a_seen_constant_of_the_same_name_in_own_text() {
     assert!(props.contains("Int(1)"), "{props}");
     check_machine(&m).expect("types");
 }
+
+#[test]
+fn settings_of_an_included_machine_stay_its_own() {
+    let dir = project(
+        "child-settings",
+        &[
+            (
+                "Life.mch",
+                "MACHINE Life\nDEFINITIONS scope_PERSON == 8; SET_PREF_MAXINT == 20; one == 1\n\
+                 SETS PERSON\nVARIABLES alive\nINVARIANT alive <: PERSON\nINITIALISATION alive := {}\nEND",
+            ),
+            (
+                "Registry.mch",
+                "MACHINE Registry\nINCLUDES Life\nVARIABLES count\nINVARIANT count = one\n\
+                 INITIALISATION count := 1\nEND",
+            ),
+        ],
+    );
+    let names_of = |m: &Machine| -> Vec<String> {
+        m.definitions
+            .iter()
+            .map(|d| d.name.name.to_string())
+            .collect()
+    };
+    let life = load(&dir.join("Life.mch")).expect("loads");
+    assert!(names_of(&life).contains(&"scope_PERSON".to_string()));
+    let registry = load(&dir.join("Registry.mch")).expect("loads");
+    let defs = names_of(&registry);
+    // Ordinary definitions are still visible, settings are not.
+    assert!(defs.contains(&"one".to_string()), "{defs:?}");
+    assert!(
+        !defs
+            .iter()
+            .any(|d| d.starts_with("scope_") || d.starts_with("SET_PREF_")),
+        "{defs:?}"
+    );
+}
