@@ -47,6 +47,21 @@ fn expected() -> HashMap<String, Recorded> {
         .collect()
 }
 
+/// The preferences ProB's recorded run used, given on its command line so that they override the
+/// machines' own `SET_PREF_` definitions (benchmarks/corpus.py explains the evidence).
+fn recording_options() -> Options {
+    Options {
+        prefs: RECORDING_PREFS
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+        ..Options::default()
+    }
+}
+
+const RECORDING_PREFS: [(&str, &str); 2] =
+    [("MAX_INITIALISATIONS", "100000"), ("MAX_OPERATIONS", "1000")];
+
 /// The verdict as ProB's columns name it, with the full result.
 fn check(model: &Model, options: &McOptions) -> Result<(&'static str, McResult), String> {
     let result = model_check(model, options).map_err(|d| d.to_string())?;
@@ -67,7 +82,7 @@ fn check(model: &Model, options: &McOptions) -> Result<(&'static str, McResult),
 
 /// Checks one machine; `Err` describes the difference from ProB.
 fn compare(name: &str, prob: &Recorded) -> Result<(), String> {
-    let model = Model::load(&corpus().join("models").join(name), &Options::default())
+    let model = Model::load(&corpus().join("models").join(name), &recording_options())
         .map_err(|d| d.to_string())?;
     let all_checks = McOptions {
         timeout: Some(Duration::from_secs(20)),
