@@ -246,10 +246,11 @@ def mc_speed():
         f"`bsolve mc --json --timeout {SPEED_TIMEOUT_MS}` per machine, one machine at a time). ProB's time and "
         "states are the corpus' `prob_mc_ms` and `states` (ProB stops at its first error, so for machines with "
         "an error both count the states met until then). Memory: the process's peak resident set divided by "
-        "the states stored.",
+        "the states stored. CPU ms: the process's user + system time over all threads — when other "
+        "processes share the cores, wall time grows but CPU time does not; the speed-up is by wall time.",
         "",
-        "| machine | ProB states | ProB ms | bsolve status | bsolve states | bsolve ms | speed-up | bytes/state |",
-        "|---|---:|---:|---|---:|---:|---:|---:|",
+        "| machine | ProB states | ProB ms | bsolve status | bsolve states | bsolve ms | CPU ms | speed-up | bytes/state |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     fast = 0
     for r in rows:
@@ -267,8 +268,10 @@ def mc_speed():
         states = res.get("states", "")
         mem = res.get("peak_memory_kib")
         per_state = f"{mem * 1024 / max(states, 1):.0f}" if mem and isinstance(states, int) else ""
+        cpu = res.get("cpu_ms")
         lines.append(f"| `{r['model']}` | {r['states']} | {r['prob_mc_ms']} | {res.get('status', '')} | {states} | "
-                     f"{'' if ms is None else ms} | {'' if ratio is None else f'{ratio:.1f}x'} | {per_state} |")
+                     f"{'' if ms is None else ms} | {'' if cpu is None else cpu} | "
+                     f"{'' if ratio is None else f'{ratio:.1f}x'} | {per_state} |")
         print(lines[-1], flush=True)
     lines += ["", f"**{fast} / {len(rows)} machines finished at least 10x faster than ProB's recorded time.**"]
     write_section("mc-speed", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")

@@ -865,6 +865,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "exploration_complete": matches!(result.verdict, Verdict::NoErrorFound | Verdict::IllDefinedOperations { .. }),
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,
+                "cpu_ms": result.cpu_time.map(|t| t.as_millis() as u64),
                 "trace": trace,
                 "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },
             })
@@ -884,6 +885,11 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if g.verbose
+            && let Some(cpu) = result.cpu_time
+        {
+            println!("cpu time: {} ms (all threads)", cpu.as_millis());
+        }
         if g.verbose
             && let Some(kib) = result.peak_memory_kib
         {

@@ -59,8 +59,10 @@ fn recording_options() -> Options {
     }
 }
 
-const RECORDING_PREFS: [(&str, &str); 2] =
-    [("MAX_INITIALISATIONS", "100000"), ("MAX_OPERATIONS", "1000")];
+const RECORDING_PREFS: [(&str, &str); 2] = [
+    ("MAX_INITIALISATIONS", "100000"),
+    ("MAX_OPERATIONS", "1000"),
+];
 
 /// The verdict as ProB's columns name it, with the full result.
 fn check(model: &Model, options: &McOptions) -> Result<(&'static str, McResult), String> {

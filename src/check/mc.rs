@@ -116,6 +116,9 @@ pub struct McResult {
     pub elapsed: Duration,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
+    /// CPU time the process used, all threads (where the OS reports it): beside `elapsed`, it shows
+    /// what a run cost when other processes share the cores.
+    pub cpu_time: Option<Duration>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -240,6 +243,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         ill_defined_operations: explorer.ill_defined_count,
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
+        cpu_time: cpu_time(),
     })
 }
 
@@ -257,6 +261,19 @@ fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// User + system time of the process from /proc/self/stat (Linux; fields 14 and 15, in USER_HZ ticks,
+/// which is 100 on every Linux architecture's /proc interface); None elsewhere.
+fn cpu_time() -> Option<Duration> {
+    const USER_HZ: u64 = 100;
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is parenthesised and may contain spaces: count from its end.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 1000 / USER_HZ))
 }
 
 fn is_set_name(model: &Model, name: &Name) -> bool {
