@@ -15,6 +15,7 @@ mod expr;
 mod pred;
 mod relations;
 mod sequences;
+mod set_sizes;
 mod settings;
 mod subst;
 mod symbolic;

@@ -3,6 +3,7 @@
 use super::{Context, Env, EvalError, Val, internal_error, limit_error};
 use crate::ir::{CompareOp, Pred, PredKind, TypedName};
 use crate::value::Value;
+use std::borrow::Cow;
 
 impl Context {
     /// Evaluates a predicate: true, false, or an error (WD, limit, unsupported).
@@ -51,11 +52,8 @@ impl Context {
                 }
             }
             PredKind::Forall(vars, body) => {
-                let truth = Pred::truth(body.span);
-                let (domain, claim) = match &body.kind {
-                    PredKind::Implies(a, b) => (&**a, &**b),
-                    _ => (&truth, &**body),
-                };
+                let (domain, claim) = forall_domain(body);
+                let domain = &*domain;
                 let mut holds = true;
                 let complete = self.search(vars, domain, env, &mut |ctx, env| {
                     holds = ctx.eval_pred_in(claim, env)?;
@@ -168,6 +166,25 @@ impl Context {
             crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit).ok()?;
         (found.complete || (limit == 1 && !found.solutions.is_empty())).then_some(found.solutions)
     }
+}
+
+/// Splits the body of `!x.(body)` into the domain the search enumerates and the claim checked on it.
+/// Nested implications join the domain (`P => (Q => R)` is `P & Q => R`), so a guard written inside
+/// (`!u.(u : INTEGER => (u >= a & u <= b => ...))`, Rodin's translation) still bounds the variables.
+fn forall_domain(body: &Pred) -> (Cow<'_, Pred>, &Pred) {
+    let PredKind::Implies(a, b) = &body.kind else {
+        return (Cow::Owned(Pred::truth(body.span)), body);
+    };
+    if !matches!(b.kind, PredKind::Implies(..)) {
+        return (Cow::Borrowed(&**a), &**b);
+    }
+    let mut guards = vec![(**a).clone()];
+    let mut claim = &**b;
+    while let PredKind::Implies(c, d) = &claim.kind {
+        guards.push((**c).clone());
+        claim = d;
+    }
+    (Cow::Owned(Pred::new(PredKind::And(guards), body.span)), claim)
 }
 
 fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {
