@@ -178,6 +178,13 @@ impl Context {
                 return Ok(sym(SymbolicSet::Sequences(op, base)));
             }
             UnaryOp::Card => {
+                // card(r || s) = card(r) * card(s): ((x, y), (z, w)) pairs up (x, z) : r with (y, w) : s.
+                if let ExprKind::Binary(BinaryOp::ParallelProduct, r, t) = &a.kind {
+                    let r = self.eval(r, env)?;
+                    let t = self.eval(t, env)?;
+                    let n = self.card(&r, span)?.mul(&self.card(&t, span)?);
+                    return Ok(value(Value::Int(n)));
+                }
                 let s = self.eval(a, env)?;
                 return Ok(value(Value::Int(self.card(&s, span)?)));
             }

@@ -10,6 +10,7 @@
 
 mod choose;
 mod context;
+mod counting;
 mod enumerate;
 mod expr;
 mod pred;
