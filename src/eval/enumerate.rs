@@ -825,6 +825,51 @@ impl Context {
         }
     }
 
+    /// The only values of integer variable `name` at which `claim` can be false, when the claim is a
+    /// conjunction of `E /: S` with S finite and free of the variable, and E a tuple with a component
+    /// linear in it (`(p + i, q) /: board`): a counterexample puts some E into its S, and each element of
+    /// S fixes the variable through that component. None when the claim is of another shape.
+    pub(crate) fn refuting_values(
+        &self,
+        name: &str,
+        claim: &Pred,
+        env: &mut Env,
+    ) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for c in claim.conjuncts() {
+            let PredKind::Not(inner) = &c.kind else {
+                return None;
+            };
+            let PredKind::Compare(CompareOp::In, e, s) = &inner.kind else {
+                return None;
+            };
+            if mentions(s, name) {
+                return None;
+            }
+            let mut components = Vec::new();
+            tuple_components(e, &mut components);
+            let (k, component) = components
+                .iter()
+                .enumerate()
+                .find(|(_, x)| mentions(x, name))?;
+            let set = self.eval(s, env).ok()?;
+            let items = self.materialize(&set, c.span).ok()?;
+            for item in items.iter() {
+                let parts = super::symbolic::destructure(item, components.len())?;
+                let target = match &parts[k] {
+                    Value::Int(n) => Expr::new(ExprKind::Int(n.to_bigint()), Type::Integer, c.span),
+                    _ => return None,
+                };
+                if let Some(v) = self.solve_linear(component, &target, name, env)? {
+                    out.push(Value::Int(v));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        Some(out)
+    }
+
     /// Solves `l = r` for the integer variable `name` when both sides are linear in it
     /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it,
     /// `None` when the equation is not of that shape.
@@ -1085,6 +1130,17 @@ impl NameSink<'_> for NameFinder<'_> {
 }
 
 /// Whether `name` occurs in `e`.
+/// The components of a left-nested maplet `((a |-> b) |-> c)`, in order.
+fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            tuple_components(a, out);
+            out.push(b);
+        }
+        _ => out.push(e),
+    }
+}
+
 fn mentions(e: &Expr, name: &str) -> bool {
     let mut finder = NameFinder { name, found: false };
     expr_names(e, &mut finder);

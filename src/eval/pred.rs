@@ -63,15 +63,30 @@ impl Context {
                     return Ok(holds);
                 }
                 let limit = self.settings().enumeration_limit;
-                let Some(points) = self.solver_domain(vars, domain, env, limit) else {
-                    return Err(undecidable(p, vars, "!"));
+                // No finite domain: the claim itself may bound where it can fail
+                // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
+                let points = match self.solver_domain(vars, domain, env, limit) {
+                    Some(points) => points,
+                    None => match vars.as_slice() {
+                        [v] if v.ty == crate::types::Type::Integer => self
+                            .refuting_values(&v.name, claim, env)
+                            .ok_or_else(|| undecidable(p, vars, "!"))?
+                            .into_iter()
+                            .map(|x| vec![x])
+                            .collect(),
+                        _ => return Err(undecidable(p, vars, "!")),
+                    },
                 };
                 let mark = env.len();
                 for point in points {
                     for (v, x) in vars.iter().zip(point) {
                         env.bind(v.name.clone(), x);
                     }
-                    let holds = self.eval_pred_in(claim, env);
+                    // The refuting values are not known to satisfy the domain.
+                    let holds = match self.eval_pred_in(domain, env) {
+                        Ok(true) => self.eval_pred_in(claim, env),
+                        other => other.map(|_| true),
+                    };
                     env.truncate(mark);
                     if !holds? {
                         return Ok(false);
