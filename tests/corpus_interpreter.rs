@@ -60,7 +60,8 @@ fn mc_reaches_probs_verdicts_on_machines_the_interpreter_used_to_stop_on() {
     for &(name, counts) in MACHINES {
         let (status, states, transitions) = expected[name];
         let path = corpus().join("models").join(name);
-        let (_, json) = common::bsolve_json(&["mc", &path.display().to_string(), "--timeout", "60000"]);
+        let (_, json) =
+            common::bsolve_json(&["mc", &path.display().to_string(), "--timeout", "60000"]);
         let ours = (
             json["status"].as_str().unwrap_or("?").to_string(),
             json["states"].as_u64(),

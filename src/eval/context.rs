@@ -2,9 +2,9 @@
 //!
 //! Deferred-set sizes are inferred by `set_sizes`; deferred elements are named `S1..Sn`.
 
+use super::set_sizes::SizeFacts;
 use super::{EvalError, Settings, Val, internal_error};
 use crate::diag::{Diagnostic, Span};
-use super::set_sizes::SizeFacts;
 use crate::ir;
 use crate::syntax::ast::Name;
 use crate::value::{Element, Value};

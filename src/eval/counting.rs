@@ -21,15 +21,14 @@ pub(super) fn arrow_card(op: BinaryOp, a: u64, b: u64) -> Option<BigInt> {
         return None;
     }
     let big = |n: u64| BigInt::from(n);
-    let power = |base: BigInt, exp: u64| -> Option<BigInt> { Some(base.pow(u32::try_from(exp).ok()?)) };
+    let power =
+        |base: BigInt, exp: u64| -> Option<BigInt> { Some(base.pow(u32::try_from(exp).ok()?)) };
     Some(match op {
         BinaryOp::Relation => power(big(2), a.checked_mul(b)?)?,
         BinaryOp::PartialFunction => power(big(b + 1), a)?,
         BinaryOp::TotalFunction => power(big(b), a)?,
         BinaryOp::TotalInjection => falling(b, a),
-        BinaryOp::PartialInjection => (0..=a.min(b))
-            .map(|k| binomial(a, k) * falling(b, k))
-            .sum(),
+        BinaryOp::PartialInjection => (0..=a.min(b)).map(|k| binomial(a, k) * falling(b, k)).sum(),
         BinaryOp::TotalSurjection => surjections(a, b)?,
         BinaryOp::PartialSurjection => {
             let mut total = BigInt::zero();
@@ -149,7 +148,11 @@ mod tests {
         ] {
             for a in 0..=3 {
                 for b in 0..=3 {
-                    assert_eq!(arrow_card(op, a, b), Some(brute(op, a, b)), "{op:?} {a} {b}");
+                    assert_eq!(
+                        arrow_card(op, a, b),
+                        Some(brute(op, a, b)),
+                        "{op:?} {a} {b}"
+                    );
                 }
             }
         }

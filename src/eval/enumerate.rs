@@ -677,8 +677,7 @@ impl Context {
             };
             let mut names = FxHashSet::default();
             expr_names(other, &mut names);
-            if s
-                .vars
+            if s.vars
                 .iter()
                 .enumerate()
                 .any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
@@ -717,8 +716,7 @@ impl Context {
             }
             let mut names = FxHashSet::default();
             expr_names(r, &mut names);
-            if s
-                .vars
+            if s.vars
                 .iter()
                 .enumerate()
                 .any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
@@ -741,11 +739,7 @@ impl Context {
                 },
                 _ => continue,
             };
-            let hi = if hi.is_negative() {
-                0
-            } else {
-                hi.to_usize()?
-            };
+            let hi = if hi.is_negative() { 0 } else { hi.to_usize()? };
             best = Some(best.map_or(hi, |b| b.min(hi)));
         }
         best

@@ -199,7 +199,10 @@ fn forall_domain(body: &Pred) -> (Cow<'_, Pred>, &Pred) {
         guards.push((**c).clone());
         claim = d;
     }
-    (Cow::Owned(Pred::new(PredKind::And(guards), body.span)), claim)
+    (
+        Cow::Owned(Pred::new(PredKind::And(guards), body.span)),
+        claim,
+    )
 }
 
 fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {

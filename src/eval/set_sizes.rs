@@ -90,7 +90,10 @@ impl<'m> SizeFacts<'m> {
                 if let ExprKind::Unary(UnaryOp::Card, s) = &a.kind
                     && let ExprKind::SetEnum(elems) = &s.kind
                     && const_int(b, &self.ints) == Some(BigInt::from(elems.len()))
-                    && let Some(names) = elems.iter().map(|e| self.constant(e)).collect::<Option<Vec<_>>>()
+                    && let Some(names) = elems
+                        .iter()
+                        .map(|e| self.constant(e))
+                        .collect::<Option<Vec<_>>>()
                 {
                     for (i, x) in names.iter().enumerate() {
                         for y in &names[i + 1..] {
@@ -112,7 +115,9 @@ impl<'m> SizeFacts<'m> {
     /// The constant `e` names, if it is one.
     fn constant(&self, e: &Expr) -> Option<Name> {
         match &e.kind {
-            ExprKind::Var(x) if self.machine.constants.iter().any(|c| c.name == *x) => Some(x.clone()),
+            ExprKind::Var(x) if self.machine.constants.iter().any(|c| c.name == *x) => {
+                Some(x.clone())
+            }
             _ => None,
         }
     }
@@ -174,7 +179,9 @@ impl<'m> SizeFacts<'m> {
                     .iter()
                     .all(|y| self.distinct.contains(&(x.clone(), y.clone())))
             });
-            all_distinct.then(|| u32::try_from(names.len()).ok()).flatten()
+            all_distinct
+                .then(|| u32::try_from(names.len()).ok())
+                .flatten()
         })
     }
 
@@ -261,9 +268,24 @@ fn extend_clique(
         .filter(|&v| !adjacent[pivot][v])
         .collect();
     for v in branch {
-        let next_candidates = candidates.iter().copied().filter(|&u| adjacent[v][u]).collect();
-        let next_excluded = excluded.iter().copied().filter(|&u| adjacent[v][u]).collect();
-        extend_clique(adjacent, size + 1, next_candidates, next_excluded, best, steps);
+        let next_candidates = candidates
+            .iter()
+            .copied()
+            .filter(|&u| adjacent[v][u])
+            .collect();
+        let next_excluded = excluded
+            .iter()
+            .copied()
+            .filter(|&u| adjacent[v][u])
+            .collect();
+        extend_clique(
+            adjacent,
+            size + 1,
+            next_candidates,
+            next_excluded,
+            best,
+            steps,
+        );
         candidates.retain(|&u| u != v);
         excluded.push(v);
     }

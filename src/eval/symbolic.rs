@@ -336,7 +336,9 @@ impl Context {
                     }
                 }
                 SymbolicSet::Sequences(op, base) if !self.is_infinite(base) => {
-                    if let Some(n) = super::counting::sequences_card(*op, self.card_u64(base, span)?) {
+                    if let Some(n) =
+                        super::counting::sequences_card(*op, self.card_u64(base, span)?)
+                    {
                         return Ok(Int::from(n));
                     }
                 }

@@ -279,7 +279,11 @@ fn local_operation_calls_are_inlined_callees_first() {
         END";
     let m = load_text("<test>", text, Path::new(".")).expect("loads");
     let calls = |name: &str| {
-        let op = m.operations.iter().find(|o| &*o.name.name == name).expect("op");
+        let op = m
+            .operations
+            .iter()
+            .find(|o| &*o.name.name == name)
+            .expect("op");
         format!("{:?}", op.body).matches("OpCall").count()
     };
     assert_eq!(calls("run"), 0);
