@@ -1,12 +1,11 @@
 //! The evaluation context: the machine, the settings, and the values of its given sets and their elements.
 //!
-//! Deferred-set sizes, in priority order: a `card(S) = n` conjunct of PROPERTIES (n a literal), the
-//! `scope_S` definition, `--card` (`Settings::set_sizes`), `DEFAULT_SETSIZE`. Deferred elements are named
-//! `S1..Sn`.
+//! Deferred-set sizes are inferred by `set_sizes`; deferred elements are named `S1..Sn`.
 
+use super::set_sizes::SizeFacts;
 use super::{EvalError, Settings, Val, internal_error};
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{self, CompareOp, ExprKind, PredKind, SettingValue, UnaryOp};
+use crate::ir;
 use crate::syntax::ast::Name;
 use crate::value::{Element, Value};
 use rustc_hash::FxHashMap;
@@ -39,11 +38,12 @@ impl Context {
         let mut globals = FxHashMap::default();
         let mut given = FxHashMap::default();
         let mut defaulted = Vec::new();
+        let facts = SizeFacts::new(&machine);
         for gs in &machine.sets {
             let names: Vec<Name> = match &gs.elements {
                 Some(elems) => elems.clone(),
                 None => {
-                    let n = match deferred_size(&machine, &settings, &gs.name)? {
+                    let n = match facts.fixed_size(&settings, &gs.name)? {
                         Some(n) => n,
                         // Still a size bsolve chose (answers relative to it are not proofs), but
                         // at least what the PROPERTIES ask for, as ProB does (`card(PLAYER) > 11`
@@ -52,7 +52,7 @@ impl Context {
                             defaulted.push(gs.name.clone());
                             settings
                                 .default_setsize
-                                .max(least_size(&machine, &gs.name).unwrap_or(0))
+                                .max(facts.least_size(&gs.name).unwrap_or(0))
                         }
                     };
                     (1..=n)
@@ -165,81 +165,3 @@ impl Context {
 
 /// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).
 pub(crate) const TIMEOUT_MESSAGE: &str = "timeout: the time budget is spent";
-
-/// The size of a deferred set fixed by the machine or the options (see the module comment for the
-/// priority order); `None` when only DEFAULT_SETSIZE applies.
-/// The least size `card(S) > n`, `card(S) >= n` (or `n < card(S)`, `n <= card(S)`) conjuncts of the
-/// PROPERTIES allow for deferred set S.
-fn least_size(m: &ir::Machine, set: &str) -> Option<u32> {
-    let is_card_of_set = |e: &ir::Expr| {
-        matches!(&e.kind, ExprKind::Unary(UnaryOp::Card, s)
-            if matches!(&s.kind, ExprKind::Var(n) if &**n == set))
-    };
-    let int = |e: &ir::Expr| match &e.kind {
-        ExprKind::Int(n) => u32::try_from(n).ok(),
-        _ => None,
-    };
-    m.properties
-        .conjuncts()
-        .iter()
-        .filter_map(|c| match &c.kind {
-            PredKind::Compare(op @ (CompareOp::Lt | CompareOp::Le), l, r) if is_card_of_set(r) => {
-                let n = int(l)?;
-                Some(if *op == CompareOp::Lt {
-                    n.checked_add(1)?
-                } else {
-                    n
-                })
-            }
-            _ => None,
-        })
-        .max()
-}
-
-fn deferred_size(
-    m: &ir::Machine,
-    settings: &Settings,
-    set: &str,
-) -> Result<Option<u32>, Diagnostic> {
-    for c in m.properties.conjuncts() {
-        if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
-            for (a, b) in [(l, r), (r, l)] {
-                if let ExprKind::Unary(UnaryOp::Card, s) = &a.kind
-                    && matches!(&s.kind, ExprKind::Var(n) if &**n == set)
-                    && let ExprKind::Int(n) = &b.kind
-                {
-                    return u32::try_from(n).map(Some).map_err(|_| {
-                        Diagnostic::new(
-                            crate::diag::DiagKind::Limit,
-                            c.span,
-                            format!("unusable cardinality {n} for deferred set {set}"),
-                        )
-                    });
-                }
-            }
-        }
-    }
-    let scope = format!("scope_{set}");
-    for (name, value, span) in &m.settings {
-        if **name == *scope {
-            let size = match value {
-                SettingValue::Int(n) => u32::try_from(n).ok(),
-                SettingValue::Range(lo, hi) => {
-                    if hi < lo {
-                        Some(0)
-                    } else {
-                        u32::try_from(hi - lo + 1u32).ok()
-                    }
-                }
-                _ => None,
-            };
-            return size.map(Some).ok_or_else(|| {
-                Diagnostic::type_error(
-                    *span,
-                    format!("{scope} must be a size n or an interval n..m"),
-                )
-            });
-        }
-    }
-    Ok(settings.set_size(set))
-}

@@ -365,6 +365,21 @@ impl Context {
             if s.checked[c] || !s.mentions[c].contains(&i) {
                 continue;
             }
+            if let PredKind::Or(alternatives) = &conj.kind {
+                if let Some(values) = self.alternative_values(alternatives, name, s, env)
+                    && set_choice.as_ref().is_none_or(|b| values.len() < b.size)
+                {
+                    set_choice = Some(Choice {
+                        vars: vec![i],
+                        size: values.len(),
+                        candidates: Candidates::Set(Arc::new(values)),
+                        covered: Vec::new(),
+                        rank: 1,
+                        complete: true,
+                    });
+                }
+                continue;
+            }
             let PredKind::Compare(op, l, r) = &conj.kind else {
                 continue;
             };
@@ -444,7 +459,24 @@ impl Context {
                             }
                         }
                         Err(_) => {
-                            if partial_choice.is_none()
+                            // A conjunct `size(x) <= n` makes the sequences of length at most n
+                            // an exact domain; otherwise ProB's incomplete one (length <= MAXINT).
+                            if let Some(n) = self.size_bound(s, name, env)
+                                && let Some((items, all)) =
+                                    self.sequences_up_to(&domain, conj.span, n)
+                                && all
+                            {
+                                if set_choice.as_ref().is_none_or(|b| items.len() < b.size) {
+                                    set_choice = Some(Choice {
+                                        vars: vec![i],
+                                        size: items.len(),
+                                        candidates: Candidates::Set(Arc::new(items)),
+                                        covered: vec![c],
+                                        rank: 1,
+                                        complete: true,
+                                    });
+                                }
+                            } else if partial_choice.is_none()
                                 && let Some(items) = self.short_sequences(&domain, conj.span)
                             {
                                 partial_choice = Some(Choice {
@@ -500,7 +532,7 @@ impl Context {
                         });
                     }
                 }
-                CompareOp::Subset if is_var(l) && free_of(r) => {
+                CompareOp::Subset | CompareOp::StrictSubset if is_var(l) && free_of(r) => {
                     let Ok(domain) = self.eval(r, env) else {
                         continue;
                     };
@@ -512,7 +544,12 @@ impl Context {
                             vars: vec![i],
                             size: subsets.len(),
                             candidates: Candidates::Set(Arc::new(subsets)),
-                            covered: vec![c],
+                            // A strict subset is still checked (the candidates include the set itself).
+                            covered: if *op == CompareOp::Subset {
+                                vec![c]
+                            } else {
+                                Vec::new()
+                            },
                             rank: 1,
                             complete: true,
                         });
@@ -615,9 +652,107 @@ impl Context {
         })
     }
 
+    /// The values `name` may take by a disjunction of equalities `name = E1 or name = E2 or ...` whose
+    /// other variables are all bound (`{x | x = a or x = b}`); None when some alternative is of another
+    /// shape or does not evaluate.
+    fn alternative_values(
+        &self,
+        alternatives: &[Pred],
+        name: &str,
+        s: &Search<'_>,
+        env: &mut Env,
+    ) -> Option<Vec<Value>> {
+        let mut values = Vec::with_capacity(alternatives.len());
+        for alt in alternatives {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &alt.kind else {
+                return None;
+            };
+            let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+            let other = if is_var(l) && !mentions(r, name) {
+                r
+            } else if is_var(r) && !mentions(l, name) {
+                l
+            } else {
+                return None;
+            };
+            let mut names = FxHashSet::default();
+            expr_names(other, &mut names);
+            if s.vars
+                .iter()
+                .enumerate()
+                .any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
+            {
+                return None;
+            }
+            values.push(self.eval_value(other, env).ok()?);
+        }
+        values.sort();
+        values.dedup();
+        Some(values)
+    }
+
     /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (at most
     /// `enumeration_limit` of them), a deliberately incomplete domain, as ProB enumerates them.
     pub(crate) fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
+        let max_len = Int::from(&self.settings().maxint).to_usize().unwrap_or(0);
+        self.sequences_up_to(domain, span, max_len)
+            .map(|(items, _)| items)
+    }
+
+    /// The least upper bound on `size(name)` stated by a conjunct whose other side is known:
+    /// `size(x) <= E`, `size(x) < E`, `size(x) : a..b`.
+    fn size_bound(&self, s: &Search<'_>, name: &str, env: &mut Env) -> Option<usize> {
+        let is_size = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Unary(crate::ir::UnaryOp::Size, x)
+                if matches!(&x.kind, ExprKind::Var(n) if &**n == name))
+        };
+        let mut best: Option<usize> = None;
+        for conj in &s.conjuncts {
+            let PredKind::Compare(op, l, r) = &conj.kind else {
+                continue;
+            };
+            if !is_size(l) || mentions(r, name) {
+                continue;
+            }
+            let mut names = FxHashSet::default();
+            expr_names(r, &mut names);
+            if s.vars
+                .iter()
+                .enumerate()
+                .any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
+            {
+                continue;
+            }
+            let Ok(bound) = self.eval(r, env) else {
+                continue;
+            };
+            let hi = match (op, &bound) {
+                (CompareOp::Le, Val::Value(Value::Int(n))) => n.clone(),
+                (CompareOp::Lt, Val::Value(Value::Int(n))) => n.pred(),
+                (CompareOp::In, Val::Sym(sym)) => match &**sym {
+                    SymbolicSet::Interval(_, Some(b)) => b.clone(),
+                    _ => continue,
+                },
+                (CompareOp::In, Val::Value(Value::Set(items))) => match items.last() {
+                    Some(Value::Int(b)) => b.clone(),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let hi = if hi.is_negative() { 0 } else { hi.to_usize()? };
+            best = Some(best.map_or(hi, |b| b.min(hi)));
+        }
+        best
+    }
+
+    /// The sequences of `seq(S)`/`seq1(S)` (S finite) of length at most `max_len`, at most
+    /// `enumeration_limit` of them, and whether that is all of them.
+    fn sequences_up_to(
+        &self,
+        domain: &Val,
+        span: Span,
+        max_len: usize,
+    ) -> Option<(Vec<Value>, bool)> {
         let Val::Sym(sym) = domain else {
             return None;
         };
@@ -629,7 +764,6 @@ impl Context {
             return None;
         };
         let base = self.materialize(base, span).ok()?;
-        let max_len = Int::from(&self.settings().maxint).to_usize().unwrap_or(0);
         let limit = self.settings().enumeration_limit;
         let mut out = Vec::new();
         let mut layer: Vec<Vec<Value>> = vec![Vec::new()];
@@ -639,8 +773,11 @@ impl Context {
                     out.push(Value::sequence(sq.clone()));
                 }
             }
-            if len == max_len || out.len() + layer.len().saturating_mul(base.len()) > limit {
+            if len == max_len {
                 break;
+            }
+            if out.len() + layer.len().saturating_mul(base.len()) > limit {
+                return Some((out, false));
             }
             layer = layer
                 .iter()
@@ -653,7 +790,7 @@ impl Context {
                 })
                 .collect();
         }
-        Some(out)
+        Some((out, true))
     }
 
     /// The pattern of a maplet expression whose leaves are unbound search variables or evaluable
@@ -680,6 +817,51 @@ impl Context {
             Ok(Val::Value(v)) => Some(Pattern::Fixed(v)),
             _ => None,
         }
+    }
+
+    /// The only values of integer variable `name` at which `claim` can be false, when the claim is a
+    /// conjunction of `E /: S` with S finite and free of the variable, and E a tuple with a component
+    /// linear in it (`(p + i, q) /: board`): a counterexample puts some E into its S, and each element of
+    /// S fixes the variable through that component. None when the claim is of another shape.
+    pub(crate) fn refuting_values(
+        &self,
+        name: &str,
+        claim: &Pred,
+        env: &mut Env,
+    ) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for c in claim.conjuncts() {
+            let PredKind::Not(inner) = &c.kind else {
+                return None;
+            };
+            let PredKind::Compare(CompareOp::In, e, s) = &inner.kind else {
+                return None;
+            };
+            if mentions(s, name) {
+                return None;
+            }
+            let mut components = Vec::new();
+            tuple_components(e, &mut components);
+            let (k, component) = components
+                .iter()
+                .enumerate()
+                .find(|(_, x)| mentions(x, name))?;
+            let set = self.eval(s, env).ok()?;
+            let items = self.materialize(&set, c.span).ok()?;
+            for item in items.iter() {
+                let parts = super::symbolic::destructure(item, components.len())?;
+                let target = match &parts[k] {
+                    Value::Int(n) => Expr::new(ExprKind::Int(n.to_bigint()), Type::Integer, c.span),
+                    _ => return None,
+                };
+                if let Some(v) = self.solve_linear(component, &target, name, env)? {
+                    out.push(Value::Int(v));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        Some(out)
     }
 
     /// Solves `l = r` for the integer variable `name` when both sides are linear in it
@@ -942,6 +1124,17 @@ impl NameSink<'_> for NameFinder<'_> {
 }
 
 /// Whether `name` occurs in `e`.
+/// The components of a left-nested maplet `((a |-> b) |-> c)`, in order.
+fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            tuple_components(a, out);
+            out.push(b);
+        }
+        _ => out.push(e),
+    }
+}
+
 fn mentions(e: &Expr, name: &str) -> bool {
     let mut finder = NameFinder { name, found: false };
     expr_names(e, &mut finder);

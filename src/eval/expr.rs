@@ -181,6 +181,13 @@ impl Context {
                 return Ok(sym(SymbolicSet::Sequences(op, base)));
             }
             UnaryOp::Card => {
+                // card(r || s) = card(r) * card(s): ((x, y), (z, w)) pairs up (x, z) : r with (y, w) : s.
+                if let ExprKind::Binary(BinaryOp::ParallelProduct, r, t) = &a.kind {
+                    let r = self.eval(r, env)?;
+                    let t = self.eval(t, env)?;
+                    let n = self.card(&r, span)?.mul(&self.card(&t, span)?);
+                    return Ok(value(Value::Int(n)));
+                }
                 let s = self.eval(a, env)?;
                 return Ok(value(Value::Int(self.card(&s, span)?)));
             }
@@ -366,6 +373,9 @@ impl Context {
                 return self.set_operation(op, x, y, span);
             }
             BinaryOp::Apply => {
+                if let ExprKind::Binary(proj @ (BinaryOp::Prj1 | BinaryOp::Prj2), s, t) = &a.kind {
+                    return self.apply_projection(*proj, s, t, b, env);
+                }
                 let f = self.eval(a, env)?;
                 let x = self.eval_value(b, env)?;
                 let mut image = self.point_image(&f, &x, span)?;
@@ -544,6 +554,36 @@ impl Context {
     }
 
     /// `r[{x}]` for any relation value, without materialising lambdas or identities.
+    /// `prj1(S, T)(x)` / `prj2(S, T)(x)` without building the projection, which is infinite when S or T is
+    /// (`prj2(INTEGER, INTEGER)(p)`): a component of x, defined when x is in S * T.
+    fn apply_projection(
+        &self,
+        proj: BinaryOp,
+        s: &Expr,
+        t: &Expr,
+        arg: &Expr,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        let span = s.span.to(arg.span);
+        let s = self.eval(s, env)?;
+        let t = self.eval(t, env)?;
+        let x = self.eval_value(arg, env)?;
+        let (first, second) = x
+            .as_pair()
+            .ok_or_else(|| internal_error(span, "projection applied to a non-pair"))?;
+        if !self.contains(&s, first, span)? || !self.contains(&t, second, span)? {
+            return Err(wd_error(
+                span,
+                format!("function applied outside its domain (to {x})"),
+            ));
+        }
+        Ok(value(if proj == BinaryOp::Prj1 {
+            first.clone()
+        } else {
+            second.clone()
+        }))
+    }
+
     pub(crate) fn point_image(
         &self,
         r: &Val,

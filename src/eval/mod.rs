@@ -10,11 +10,13 @@
 
 mod choose;
 mod context;
+mod counting;
 mod enumerate;
 mod expr;
 mod pred;
 mod relations;
 mod sequences;
+mod set_sizes;
 mod settings;
 mod subst;
 mod symbolic;

@@ -3,6 +3,7 @@
 use super::{Context, Env, EvalError, Val, internal_error, limit_error};
 use crate::ir::{CompareOp, Pred, PredKind, TypedName};
 use crate::value::Value;
+use std::borrow::Cow;
 
 impl Context {
     /// Evaluates a predicate: true, false, or an error (WD, limit, unsupported).
@@ -51,11 +52,8 @@ impl Context {
                 }
             }
             PredKind::Forall(vars, body) => {
-                let truth = Pred::truth(body.span);
-                let (domain, claim) = match &body.kind {
-                    PredKind::Implies(a, b) => (&**a, &**b),
-                    _ => (&truth, &**body),
-                };
+                let (domain, claim) = forall_domain(body);
+                let domain = &*domain;
                 let mut holds = true;
                 let complete = self.search(vars, domain, env, &mut |ctx, env| {
                     holds = ctx.eval_pred_in(claim, env)?;
@@ -65,15 +63,30 @@ impl Context {
                     return Ok(holds);
                 }
                 let limit = self.settings().enumeration_limit;
-                let Some(points) = self.solver_domain(vars, domain, env, limit) else {
-                    return Err(undecidable(p, vars, "!"));
+                // No finite domain: the claim itself may bound where it can fail
+                // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
+                let points = match self.solver_domain(vars, domain, env, limit) {
+                    Some(points) => points,
+                    None => match vars.as_slice() {
+                        [v] if v.ty == crate::types::Type::Integer => self
+                            .refuting_values(&v.name, claim, env)
+                            .ok_or_else(|| undecidable(p, vars, "!"))?
+                            .into_iter()
+                            .map(|x| vec![x])
+                            .collect(),
+                        _ => return Err(undecidable(p, vars, "!")),
+                    },
                 };
                 let mark = env.len();
                 for point in points {
                     for (v, x) in vars.iter().zip(point) {
                         env.bind(v.name.clone(), x);
                     }
-                    let holds = self.eval_pred_in(claim, env);
+                    // The refuting values are not known to satisfy the domain.
+                    let holds = match self.eval_pred_in(domain, env) {
+                        Ok(true) => self.eval_pred_in(claim, env),
+                        other => other.map(|_| true),
+                    };
                     env.truncate(mark);
                     if !holds? {
                         return Ok(false);
@@ -168,6 +181,28 @@ impl Context {
             crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit).ok()?;
         (found.complete || (limit == 1 && !found.solutions.is_empty())).then_some(found.solutions)
     }
+}
+
+/// Splits the body of `!x.(body)` into the domain the search enumerates and the claim checked on it.
+/// Nested implications join the domain (`P => (Q => R)` is `P & Q => R`), so a guard written inside
+/// (`!u.(u : INTEGER => (u >= a & u <= b => ...))`, Rodin's translation) still bounds the variables.
+fn forall_domain(body: &Pred) -> (Cow<'_, Pred>, &Pred) {
+    let PredKind::Implies(a, b) = &body.kind else {
+        return (Cow::Owned(Pred::truth(body.span)), body);
+    };
+    if !matches!(b.kind, PredKind::Implies(..)) {
+        return (Cow::Borrowed(&**a), &**b);
+    }
+    let mut guards = vec![(**a).clone()];
+    let mut claim = &**b;
+    while let PredKind::Implies(c, d) = &claim.kind {
+        guards.push((**c).clone());
+        claim = d;
+    }
+    (
+        Cow::Owned(Pred::new(PredKind::And(guards), body.span)),
+        claim,
+    )
 }
 
 fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {

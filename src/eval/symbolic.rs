@@ -329,10 +329,34 @@ impl Context {
                     let c = Int::Small(2).pow(n);
                     return Ok(if *non_empty { c.pred() } else { c });
                 }
+                SymbolicSet::Arrow(op, a, b) if !self.is_infinite(a) && !self.is_infinite(b) => {
+                    let (x, y) = (self.card_u64(a, span)?, self.card_u64(b, span)?);
+                    if let Some(n) = super::counting::arrow_card(*op, x, y) {
+                        return Ok(Int::from(n));
+                    }
+                }
+                SymbolicSet::Sequences(op, base) if !self.is_infinite(base) => {
+                    if let Some(n) =
+                        super::counting::sequences_card(*op, self.card_u64(base, span)?)
+                    {
+                        return Ok(Int::from(n));
+                    }
+                }
+                SymbolicSet::Product(a, b) if !self.is_infinite(a) && !self.is_infinite(b) => {
+                    return Ok(self.card(a, span)?.mul(&self.card(b, span)?));
+                }
                 _ => {}
             }
         }
         Ok(Int::Small(self.materialize(set, span)?.len() as i64))
+    }
+
+    /// `card(set)` as a machine integer, for counting formulas over it.
+    fn card_u64(&self, set: &Val, span: Span) -> Result<u64, EvalError> {
+        let n = self.card(set, span)?;
+        n.to_i64()
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| limit_error(span, "card of a set too large to count its functions"))
     }
 
     /// The elements of a finite set (a `Limit` error if infinite or too large).

@@ -1242,3 +1242,88 @@ fn interpreter_types_cross_threads() {
     send_sync::<State>();
     send_sync::<EvalError>();
 }
+
+/// The context of a machine given as text (parsed, flattened, type-checked, settings applied).
+fn text_ctx(text: &str) -> Context {
+    let ast = crate::machine::load_text("<test>", text, std::path::Path::new("."))
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let m = crate::types::check_machine(&ast).unwrap_or_else(|d| panic!("{}", d.render()));
+    let settings = Settings::for_machine(&m, &[]).expect("settings");
+    Context::new(m, settings).unwrap_or_else(|d| panic!("{}", d.render()))
+}
+
+/// Each ASSERTION of a constant-free machine, decided by the interpreter.
+fn assertions(text: &str) -> Vec<Result<bool, String>> {
+    let c = text_ctx(text);
+    c.machine()
+        .assertions
+        .iter()
+        .map(|a| c.eval_pred(a, &Env::new()).map_err(|e| format!("{e:?}")))
+        .collect()
+}
+
+#[test]
+fn deferred_set_sizes_inferred_from_properties() {
+    let c = text_ctx(
+        "MACHINE M SETS S; T; ID; U
+         CONSTANTS n, m, a, b, p, q, r, s
+         PROPERTIES n = 3 & m = n + 1 & card(S) = m &
+           T = {a, b} & a /= b &
+           p : ID & q : ID & r : ID & s : ID & p /= q & not(p = r) & q /= r & s /= p
+         END",
+    );
+    let size = |s: &str| c.given_set(s, sp()).expect("set").len();
+    // card(S) = m with m fixed by a chain of deterministic equations.
+    assert_eq!(size("S"), 4);
+    // T = {a, b} with a /= b: exactly two, not a default.
+    assert_eq!(size("T"), 2);
+    // p, q, r pairwise distinct: at least three (s /= p adds no larger clique).
+    assert_eq!(size("ID"), 3);
+    assert_eq!(size("U"), 2);
+    let defaulted: Vec<&str> = c.default_sized_sets().iter().map(|n| &**n).collect();
+    assert_eq!(defaulted, ["ID", "U"]);
+    // `card({..}) = k` states pairwise distinctness too.
+    let c = text_ctx(
+        "MACHINE M SETS T CONSTANTS a, b, c
+         PROPERTIES T = {a, b, c} & card({a, b, c}) = 3 END",
+    );
+    assert_eq!(c.given_set("T", sp()).expect("T").len(), 3);
+    assert!(c.default_sized_sets().is_empty());
+    // Without distinctness `T = {a, b, c}` fixes nothing (a = b is allowed).
+    let c = text_ctx("MACHINE M SETS T CONSTANTS a, b, c PROPERTIES T = {a, b, c} END");
+    assert_eq!(c.default_sized_sets().len(), 1);
+}
+
+#[test]
+fn symbolic_decisions_without_enumeration() {
+    let results = assertions(
+        r#"MACHINE M ASSERTIONS
+         !u.(u : INTEGER => (u >= 10 & u <= 20 => u > 5));
+         not(!u.(u : INTEGER => (u >= 10 => (u <= 20 => u > 15))));
+         !i.(i /= 0 => (1 + i, 2) /: {(1, 2), (3, 4)});
+         not(!i.(i /= 0 => (1 + i, 4) /: {(1, 2), (3, 4)}));
+         prj2(INTEGER, INTEGER)((1, 5)) = 5;
+         prj1(NATURAL, STRING)((7, "x")) = 7;
+         card({s | s <<: {1, 2, 3}}) = 7;
+         {x | x = "a" or x = "b"} = {"b", "a"};
+         card({z | z : seq({1, 2}) & size(z) <= 3}) = 15;
+         card({z | z : seq1({1, 2}) & size(z) : 0..2}) = 6;
+         card(1..3 --> 1..4) = 64;
+         card(1..200 <-> BOOL) = 2**400;
+         card(1..3 >-> 1..5) = 60;
+         card(1..4 -->> 1..2) = 14;
+         card(perm(1..5)) = 120;
+         card(iseq(1..3)) = 16;
+         card((1..2) * (1..3) || (1..4) * (1..5)) = 120
+         END"#,
+    );
+    for (i, r) in results.iter().enumerate() {
+        assert_eq!(r, &Ok(true), "assertion {}", i + 1);
+    }
+    // A projection outside its domain is ill-defined, not a value.
+    let c = text_ctx("MACHINE M ASSERTIONS prj1(NATURAL, INTEGER)((-1, 5)) = -1 END");
+    assert!(matches!(
+        c.eval_pred(&c.machine().assertions[0], &Env::new()),
+        Err(EvalError::WellDefinedness(_))
+    ));
+}

@@ -229,7 +229,42 @@ impl Loader {
                 m.operations.push(op);
             }
         }
+        inline_local_calls(&mut m)?;
         Ok(m)
+    }
+}
+
+/// Inlines the calls `outs <-- op(args)` of the machine's own operations (ProB's
+/// ALLOW_LOCAL_OPERATION_CALLS) in its operations and initialisation, callees first: each round inlines the
+/// operations that call no own operation any more. Calls on a cycle (recursion) stay, and are reported
+/// unsupported when executed.
+fn inline_local_calls(m: &mut Machine) -> Result<()> {
+    loop {
+        let all: FxHashMap<Name, Operation> = m
+            .operations
+            .iter()
+            .map(|op| (op.name.name.clone(), op.clone()))
+            .collect();
+        let mut leaves = FxHashMap::default();
+        for op in &m.operations {
+            if inline_calls(&op.body, &all)? == op.body {
+                leaves.insert(op.name.name.clone(), op.clone());
+            }
+        }
+        let mut changed = false;
+        if let Some(init) = &m.initialisation {
+            let inlined = inline_calls(init, &leaves)?;
+            changed |= inlined != *init;
+            m.initialisation = Some(inlined);
+        }
+        for op in &mut m.operations {
+            let inlined = inline_calls(&op.body, &leaves)?;
+            changed |= inlined != op.body;
+            op.body = inlined;
+        }
+        if !changed {
+            return Ok(());
+        }
     }
 }
 

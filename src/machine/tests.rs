@@ -304,3 +304,27 @@ fn settings_of_an_included_machine_stay_its_own() {
         "{defs:?}"
     );
 }
+
+#[test]
+fn local_operation_calls_are_inlined_callees_first() {
+    let text = "MACHINE Local VARIABLES v INVARIANT v : NAT INITIALISATION v := 0
+        OPERATIONS
+          run = VAR r IN r <-- outer(3) ; v := r END;
+          out <-- outer(p) = PRE p : 1..8 THEN out <-- inner(p + 2) END;
+          out <-- inner(p) = PRE p : 1..10 THEN out := p + 2 END;
+          out <-- again(p) = PRE p : NAT THEN out <-- again(p) END
+        END";
+    let m = load_text("<test>", text, Path::new(".")).expect("loads");
+    let calls = |name: &str| {
+        let op = m
+            .operations
+            .iter()
+            .find(|o| &*o.name.name == name)
+            .expect("op");
+        format!("{:?}", op.body).matches("OpCall").count()
+    };
+    assert_eq!(calls("run"), 0);
+    assert_eq!(calls("outer"), 0);
+    // A recursive call cannot be inlined: it stays (and is reported when executed).
+    assert_eq!(calls("again"), 1);
+}
