@@ -177,7 +177,9 @@ impl<'a, 'p> Solver<'a, 'p> {
     fn atoms_fixed(&self, v: VarId) -> bool {
         match &self.model.vars[v].shape {
             Shape::Scalar(a) => self.doms[*a].fixed().is_some(),
-            Shape::Members { bits: atoms, .. } | Shape::Function { images: atoms, .. } => {
+            Shape::Members { bits: atoms, .. }
+            | Shape::Function { images: atoms, .. }
+            | Shape::Curried { images: atoms, .. } => {
                 atoms.iter().all(|&a| self.doms[a].fixed().is_some())
             }
         }
@@ -250,7 +252,28 @@ impl<'a, 'p> Solver<'a, 'p> {
                 }
                 Some(Value::set_from_sorted(items))
             }
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            } => {
+                let mut rows = Vec::with_capacity(domain.len());
+                for (i, x) in domain.iter().enumerate() {
+                    rows.push(Value::pair(x.clone(), self.row_value(inner, images, i)?));
+                }
+                Some(Value::set_from_sorted(rows))
+            }
         }
+    }
+
+    /// The function `f(domain[i])` of a curried variable, when its atoms are all fixed.
+    pub(crate) fn row_value(&self, inner: &[Value], images: &[AtomId], i: usize) -> Option<Value> {
+        let row = &images[i * inner.len()..(i + 1) * inner.len()];
+        let mut items = Vec::with_capacity(inner.len());
+        for (y, &a) in inner.iter().zip(row) {
+            items.push(Value::pair(y.clone(), self.doms[a].fixed()?.clone()));
+        }
+        Some(Value::set_from_sorted(items))
     }
 
     /// Prepares the scratch environment for evaluating constraint `c`: its bindings and the values of its
@@ -833,6 +856,18 @@ fn atom_type(var: &super::model::SearchVar) -> Type {
             other => other.clone(),
         },
         (Shape::Function { .. }, ty) => ty.clone(),
+        // f : A --> (B --> C): the atoms are values of C.
+        (Shape::Curried { .. }, Type::Set(pair)) => match &**pair {
+            Type::Pair(_, inner) => match &**inner {
+                Type::Set(p) => match &**p {
+                    Type::Pair(_, c) => (**c).clone(),
+                    other => other.clone(),
+                },
+                other => other.clone(),
+            },
+            other => other.clone(),
+        },
+        (Shape::Curried { .. }, ty) => ty.clone(),
     }
 }
 
