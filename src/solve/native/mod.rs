@@ -8,6 +8,7 @@
 //! (and `solve::` checks it once more).
 
 mod abs;
+mod alldiff;
 mod domain;
 mod linear;
 mod model;

@@ -197,7 +197,9 @@ pub(crate) fn build<'p>(
     for &a in &b.late {
         late[a] = true;
     }
-    let distinct = b.distinct_groups();
+    let mut distinct = b.distinct_groups();
+    let edges = b.extract_disequalities(&mut constraints);
+    distinct.extend(super::alldiff::clique_cover(&edges));
     let mut distinct_of = vec![Vec::new(); b.initial.len()];
     for (g, atoms) in distinct.iter().enumerate() {
         for &a in atoms {
@@ -920,6 +922,89 @@ impl<'p> Builder<'_, 'p> {
             watches,
         });
         Ok(false)
+    }
+
+    /// Removes the constraints `E1 /= E2` whose sides are each exactly one atom (a scalar variable,
+    /// `f(x)` or `f(x)(y)` of a decomposed total function at a known point of its domain), returning
+    /// those pairs of atoms: they become all-different groups, propagated without the interpreter.
+    fn extract_disequalities(&self, constraints: &mut Vec<Constraint<'p>>) -> Vec<(AtomId, AtomId)> {
+        let mut edges = Vec::new();
+        constraints.retain(|c| {
+            let (l, r) = match &c.pred.kind {
+                PredKind::Compare(CompareOp::NotEq, l, r) => (l, r),
+                PredKind::Not(q) => match &q.kind {
+                    PredKind::Compare(CompareOp::Eq, l, r) => (l, r),
+                    _ => return true,
+                },
+                _ => return true,
+            };
+            match (
+                self.atom_of(l, &c.bindings),
+                self.atom_of(r, &c.bindings),
+            ) {
+                (Some(a), Some(b)) if a != b => {
+                    edges.push((a, b));
+                    false
+                }
+                _ => true,
+            }
+        });
+        edges
+    }
+
+    /// The atom whose value `e` is, at `bindings`, if it is exactly one atom's.
+    fn atom_of(&self, e: &Expr, bindings: &[(Name, Value)]) -> Option<AtomId> {
+        let var = |name: &Name| -> Option<&Shape> {
+            if bindings.iter().any(|(n, _)| n == name) {
+                return None;
+            }
+            Some(&self.vars[*self.by_name.get(name)?].shape)
+        };
+        let point = |x: &Expr| -> Option<Value> {
+            if ir::free_names::of_expr(x)
+                .iter()
+                .any(|n| self.by_name.contains_key(n) && bindings.iter().all(|(b, _)| b != n))
+            {
+                return None;
+            }
+            let mut env = self.env.clone();
+            for (n, v) in bindings {
+                env.bind(n.clone(), v.clone());
+            }
+            self.ctx.eval_expr(x, &env).ok()
+        };
+        match &e.kind {
+            ExprKind::Var(name) => match var(name)? {
+                Shape::Scalar(a) => Some(*a),
+                _ => None,
+            },
+            ExprKind::Binary(BinaryOp::Apply, f, x) => match &f.kind {
+                ExprKind::Var(name) => match var(name)? {
+                    Shape::Function { domain, images } => {
+                        Some(images[domain.binary_search(&point(x)?).ok()?])
+                    }
+                    _ => None,
+                },
+                ExprKind::Binary(BinaryOp::Apply, g, y) => {
+                    let ExprKind::Var(name) = &g.kind else {
+                        return None;
+                    };
+                    let Shape::Curried {
+                        domain,
+                        inner,
+                        images,
+                    } = var(name)?
+                    else {
+                        return None;
+                    };
+                    let i = domain.binary_search(&point(y)?).ok()?;
+                    let j = inner.binary_search(&point(x)?).ok()?;
+                    Some(images[i * inner.len() + j])
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn is_fixed_var(&self, v: VarId) -> bool {

@@ -332,6 +332,7 @@ impl<'a, 'p> Solver<'a, 'p> {
         let mut queued = vec![false; n];
         let mut queue: Vec<usize> = Vec::new();
         let mut fixed: Vec<AtomId> = Vec::new();
+        let dirty_all = dirty.is_none();
         match dirty {
             None => {
                 queue.extend((0..n).rev());
@@ -343,14 +344,37 @@ impl<'a, 'p> Solver<'a, 'p> {
                 self.wake(&atoms, &mut queue, &mut queued)
             }
         }
+        let groups = self.model.distinct.len();
+        let mut group_dirty = vec![dirty_all; groups];
+        let mut dirty_groups: Vec<usize> = if dirty_all {
+            (0..groups).collect()
+        } else {
+            Vec::new()
+        };
         loop {
             // All-different groups first: each newly fixed value leaves the group's other domains.
             while let Some(a) = fixed.pop() {
                 let Some(changed) = self.distinct(a) else {
                     return Ok(Propagation::Failed);
                 };
+                for &g in &self.model.distinct_of[a] {
+                    if !group_dirty[g] {
+                        group_dirty[g] = true;
+                        dirty_groups.push(g);
+                    }
+                }
                 fixed.extend(changed.iter().copied());
                 self.wake(&changed, &mut queue, &mut queued);
+            }
+            // Then their counting arguments (pigeonhole, Hall sets), once value elimination is done.
+            if let Some(g) = dirty_groups.pop() {
+                group_dirty[g] = false;
+                let Some(changed) = self.hall(g) else {
+                    return Ok(Propagation::Failed);
+                };
+                fixed.extend(changed.iter().copied());
+                self.wake(&changed, &mut queue, &mut queued);
+                continue;
             }
             let Some(ci) = queue.pop() else {
                 break;
