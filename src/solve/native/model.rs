@@ -842,6 +842,13 @@ impl<'p> Builder<'_, 'p> {
                 }
             }
         }
+        // A guard `(x1 |-> ... |-> xn) : s` with s a set variable decomposed over a known carrier: the
+        // carrier's elements are a superset of the points (the guard stays in each instance).
+        if let PredKind::Implies(p, _) = &body.kind
+            && let Some(points) = self.carrier_points(xs, p, &outer_names)
+        {
+            return Some((points, body));
+        }
         // Every combination of the bound variables' type values.
         let mut points: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
         for x in xs {
@@ -861,6 +868,57 @@ impl<'p> Builder<'_, 'p> {
                 .collect();
         }
         Some((points, body))
+    }
+
+    /// The points `xs` can take when a conjunct of `guard` is `pattern : s`, the pattern a maplet tree of
+    /// exactly the bound variables and s a search variable decomposed into membership bits: the
+    /// carrier's elements, split by the pattern.
+    fn carrier_points(
+        &self,
+        xs: &[TypedName],
+        guard: &Pred,
+        shadowed: &FxHashSet<&str>,
+    ) -> Option<Vec<Bindings>> {
+        for c in guard.conjuncts() {
+            let PredKind::Compare(CompareOp::In, pattern, set) = &c.kind else {
+                continue;
+            };
+            let ExprKind::Var(name) = &set.kind else {
+                continue;
+            };
+            if shadowed.contains(&**name) {
+                continue;
+            }
+            let Some(&v) = self.by_name.get(name) else {
+                continue;
+            };
+            let Shape::Members { carrier, .. } = &self.vars[v].shape else {
+                continue;
+            };
+            let mut leaves = Vec::new();
+            if !pattern_vars(pattern, &mut Vec::new(), &mut leaves)
+                || leaves.len() != xs.len()
+                || !xs
+                    .iter()
+                    .all(|x| leaves.iter().filter(|(n, _)| *n == x.name).count() == 1)
+            {
+                continue;
+            }
+            if carrier.len() > MAX_INSTANCES {
+                return None;
+            }
+            let points = carrier
+                .iter()
+                .map(|m| {
+                    leaves
+                        .iter()
+                        .map(|(n, path)| Some((n.clone(), super::sets::component(m, path)?)))
+                        .collect::<Option<Bindings>>()
+                })
+                .collect::<Option<Vec<Bindings>>>()?;
+            return Some(points);
+        }
+        None
     }
 
     /// All values of the bound variables satisfying a quantifier's guard part that mentions no unknown,
@@ -1198,6 +1256,27 @@ fn intersect(a: &Dom, b: &Dom) -> Dom {
             };
             Dom::range(lo, hi)
         }
+    }
+}
+
+/// The variables of a maplet tree of variables with their paths (`false` = left); false when a leaf is
+/// not a variable.
+fn pattern_vars(e: &Expr, path: &mut Vec<bool>, out: &mut Vec<(Name, Vec<bool>)>) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => {
+            out.push((n.clone(), path.clone()));
+            true
+        }
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            path.push(false);
+            let left = pattern_vars(a, path, out);
+            path.pop();
+            path.push(true);
+            let right = left && pattern_vars(b, path, out);
+            path.pop();
+            right
+        }
+        _ => false,
     }
 }
 

@@ -55,6 +55,11 @@ pub(crate) struct Solver<'a, 'p> {
     /// list may try their smallest subsets, and half-open integers search a window from their known end
     /// (both incomplete).
     pub guess_small_sets: bool,
+    /// How many SIGMA / card binders are being expanded (their points are bound in `scratch`, so the
+    /// per-constraint constant caches do not apply).
+    pub binder_depth: u32,
+    /// Points of binders per constraint and node (see `linear::binder_points`).
+    pub binder_cache: FxHashMap<(usize, usize), Option<super::linear::BinderPoints>>,
 }
 
 /// Why propagation stopped.
@@ -90,6 +95,8 @@ impl<'a, 'p> Solver<'a, 'p> {
             nodes: 0,
             leaves: 0,
             guess_small_sets: false,
+            binder_depth: 0,
+            binder_cache: FxHashMap::default(),
         };
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
@@ -104,8 +111,22 @@ impl<'a, 'p> Solver<'a, 'p> {
         solver
     }
 
+    /// The constraint being evaluated.
+    pub(crate) fn current_constraint(&self) -> usize {
+        self.current
+    }
+
+    /// Whether `p` mentions no search variable but those fixed before the search.
+    pub(crate) fn is_constant_pred(&mut self, p: &Pred) -> bool {
+        let vars = self.pred_vars(p);
+        vars.iter().all(|&v| self.root_fixed[v])
+    }
+
     /// Like `constant_value`, for a sub-predicate.
     pub(crate) fn constant_truth(&mut self, p: &Pred) -> Option<super::abs::Tri> {
+        if self.binder_depth > 0 {
+            return None;
+        }
         let vars = self.pred_vars(p);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
@@ -125,6 +146,9 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// The value of a sub-expression of the current constraint that depends only on the constraint's
     /// bindings and variables fixed before the search: computed once per constraint.
     pub(crate) fn constant_value(&mut self, e: &Expr) -> Option<Abs> {
+        if self.binder_depth > 0 {
+            return None;
+        }
         let vars = self.expr_vars(e);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
