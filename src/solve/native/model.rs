@@ -760,6 +760,9 @@ impl<'p> Builder<'_, 'p> {
                 }
                 return Ok(false);
             }
+            if let Some(moved) = distribute_implication(&pred) {
+                return self.instantiate_in(PredRef::Shared(Arc::new(moved)), bindings, out);
+            }
             if let PredKind::Forall(xs, _) = &pred.kind {
                 let xs = xs.clone();
                 let body = sub_pred(&pred, |p| match &p.kind {
@@ -1256,6 +1259,48 @@ fn intersect(a: &Dom, b: &Dom) -> Dom {
             };
             Dom::range(lo, hi)
         }
+    }
+}
+
+/// `g => (A & B)` as `(g => A) & (g => B)`, and `g => !xs.(P => Q)` as `!xs.((g & P) => Q)` (xs not
+/// free in g; g first, so that P is not evaluated where g is false): the guard moves inwards so that
+/// the conjunction and the quantifier can be instantiated.
+fn distribute_implication(pred: &Pred) -> Option<Pred> {
+    let PredKind::Implies(g, q) = &pred.kind else {
+        return None;
+    };
+    let implies = |q: &Pred| {
+        Pred::new(
+            PredKind::Implies(g.clone(), Box::new(q.clone())),
+            pred.span,
+        )
+    };
+    match &q.kind {
+        PredKind::And(parts) => Some(Pred::new(
+            PredKind::And(parts.iter().map(implies).collect()),
+            pred.span,
+        )),
+        PredKind::Forall(xs, body) => {
+            let free = ir::free_names::of_pred(g);
+            if xs.iter().any(|x| free.contains(&x.name)) {
+                return None;
+            }
+            let PredKind::Implies(p, inner) = &body.kind else {
+                return None;
+            };
+            let guard = Pred::new(PredKind::And(vec![(**g).clone(), (**p).clone()]), p.span);
+            Some(Pred::new(
+                PredKind::Forall(
+                    xs.clone(),
+                    Box::new(Pred::new(
+                        PredKind::Implies(Box::new(guard), inner.clone()),
+                        body.span,
+                    )),
+                ),
+                pred.span,
+            ))
+        }
+        _ => None,
     }
 }
 
