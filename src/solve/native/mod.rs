@@ -77,3 +77,6 @@ pub(crate) fn solve(
     stats.nodes += solver.nodes;
     Ok(exhaustive && !solver.incomplete)
 }
+
+#[cfg(test)]
+mod tests;
