@@ -390,8 +390,12 @@ impl<'a, 'p> Solver<'a, 'p> {
                 fixed.extend(changed.iter().copied());
                 self.wake(&changed, &mut queue, &mut queued);
             }
-            // Then their counting arguments (pigeonhole, Hall sets), once value elimination is done.
-            if let Some(g) = dirty_groups.pop() {
+            let Some(ci) = queue.pop() else {
+                // The groups' counting arguments (pigeonhole, Hall sets) last: they cost a pass over
+                // the group, worth it once the constraints have nothing more to say.
+                let Some(g) = dirty_groups.pop() else {
+                    break;
+                };
                 group_dirty[g] = false;
                 let Some(changed) = self.hall(g) else {
                     return Ok(Propagation::Failed);
@@ -399,9 +403,6 @@ impl<'a, 'p> Solver<'a, 'p> {
                 fixed.extend(changed.iter().copied());
                 self.wake(&changed, &mut queue, &mut queued);
                 continue;
-            }
-            let Some(ci) = queue.pop() else {
-                break;
             };
             queued[ci] = false;
             self.ctx
