@@ -113,6 +113,15 @@ impl Solver<'_, '_> {
                 };
                 set_op(*op, la, ua, lb, ub)
             }
+            // The domain of a decomposed total function is its known domain.
+            ExprKind::Unary(UnaryOp::Dom, f)
+                if let ExprKind::Var(name) = &f.kind
+                    && let Some(v) = self.var_of(name)
+                    && let Shape::Function { domain, .. } | Shape::Curried { domain, .. } =
+                        &self.model.vars[v].shape =>
+            {
+                Abs::Val(Val::Value(Value::Set(domain.clone())))
+            }
             ExprKind::Unary(op @ (UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse), a) => {
                 let a = self.abs_expr(a);
                 let Some((lb, ub)) = self.set_bounds(&a) else {

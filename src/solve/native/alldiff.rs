@@ -162,18 +162,28 @@ mod tests {
 
     #[test]
     fn a_complete_graph_is_one_clique() {
-        assert_eq!(clique_cover(&complete(&[3, 1, 4, 5, 9])), vec![vec![1, 3, 4, 5, 9]]);
+        assert_eq!(
+            clique_cover(&complete(&[3, 1, 4, 5, 9])),
+            vec![vec![1, 3, 4, 5, 9]]
+        );
     }
 
     #[test]
     fn every_edge_is_covered_by_cliques_of_the_graph() {
         // Two triangles sharing vertex 2, plus a pendant edge and a self-loop (ignored).
-        let edges = vec![(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (2, 4), (4, 7), (5, 5)];
+        let edges = vec![
+            (0, 1),
+            (1, 2),
+            (0, 2),
+            (2, 3),
+            (3, 4),
+            (2, 4),
+            (4, 7),
+            (5, 5),
+        ];
         let cover = clique_cover(&edges);
-        let adj: FxHashSet<(AtomId, AtomId)> = edges
-            .iter()
-            .flat_map(|&(a, b)| [(a, b), (b, a)])
-            .collect();
+        let adj: FxHashSet<(AtomId, AtomId)> =
+            edges.iter().flat_map(|&(a, b)| [(a, b), (b, a)]).collect();
         for c in &cover {
             for (i, &x) in c.iter().enumerate() {
                 for &y in &c[i + 1..] {

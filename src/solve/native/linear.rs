@@ -111,7 +111,8 @@ impl Solver<'_, '_> {
                     && let Shape::Members { bits, .. } = &self.model.vars[v].shape
                 {
                     for &b in bits {
-                        out.terms.push((scale.clone(), Term::Is(b, Value::Bool(true))));
+                        out.terms
+                            .push((scale.clone(), Term::Is(b, Value::Bool(true))));
                     }
                     return true;
                 }

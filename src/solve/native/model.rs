@@ -709,7 +709,9 @@ impl<'p> Builder<'_, 'p> {
                 },
             ),
         };
-        let images = (0..cells).map(|_| self.new_atom(image_dom.clone())).collect();
+        let images = (0..cells)
+            .map(|_| self.new_atom(image_dom.clone()))
+            .collect();
         Some((
             Shape::Curried {
                 domain,
@@ -874,8 +876,8 @@ impl<'p> Builder<'_, 'p> {
     }
 
     /// The points `xs` can take when a conjunct of `guard` is `pattern : s`, the pattern a maplet tree of
-    /// exactly the bound variables and s a search variable decomposed into membership bits: the
-    /// carrier's elements, split by the pattern.
+    /// exactly the bound variables and s a search variable decomposed into membership bits (or `dom(f)`
+    /// of a decomposed total function): the carrier's elements (the domain's), split by the pattern.
     fn carrier_points(
         &self,
         xs: &[TypedName],
@@ -886,8 +888,14 @@ impl<'p> Builder<'_, 'p> {
             let PredKind::Compare(CompareOp::In, pattern, set) = &c.kind else {
                 continue;
             };
-            let ExprKind::Var(name) = &set.kind else {
-                continue;
+            // `s` itself, or `dom(f)` of a decomposed total function (its domain).
+            let (name, of_domain) = match &set.kind {
+                ExprKind::Var(name) => (name, false),
+                ExprKind::Unary(UnaryOp::Dom, f) => match &f.kind {
+                    ExprKind::Var(name) => (name, true),
+                    _ => continue,
+                },
+                _ => continue,
             };
             if shadowed.contains(&**name) {
                 continue;
@@ -895,8 +903,10 @@ impl<'p> Builder<'_, 'p> {
             let Some(&v) = self.by_name.get(name) else {
                 continue;
             };
-            let Shape::Members { carrier, .. } = &self.vars[v].shape else {
-                continue;
+            let carrier = match (&self.vars[v].shape, of_domain) {
+                (Shape::Members { carrier, .. }, false) => carrier,
+                (Shape::Function { domain, .. } | Shape::Curried { domain, .. }, true) => domain,
+                _ => continue,
             };
             let mut leaves = Vec::new();
             if !pattern_vars(pattern, &mut Vec::new(), &mut leaves)
@@ -988,7 +998,10 @@ impl<'p> Builder<'_, 'p> {
     /// Removes the constraints `E1 /= E2` whose sides are each exactly one atom (a scalar variable,
     /// `f(x)` or `f(x)(y)` of a decomposed total function at a known point of its domain), returning
     /// those pairs of atoms: they become all-different groups, propagated without the interpreter.
-    fn extract_disequalities(&self, constraints: &mut Vec<Constraint<'p>>) -> Vec<(AtomId, AtomId)> {
+    fn extract_disequalities(
+        &self,
+        constraints: &mut Vec<Constraint<'p>>,
+    ) -> Vec<(AtomId, AtomId)> {
         let mut edges = Vec::new();
         constraints.retain(|c| {
             let (l, r) = match &c.pred.kind {
@@ -999,10 +1012,7 @@ impl<'p> Builder<'_, 'p> {
                 },
                 _ => return true,
             };
-            match (
-                self.atom_of(l, &c.bindings),
-                self.atom_of(r, &c.bindings),
-            ) {
+            match (self.atom_of(l, &c.bindings), self.atom_of(r, &c.bindings)) {
                 (Some(a), Some(b)) if a != b => {
                     edges.push((a, b));
                     false
@@ -1269,12 +1279,8 @@ fn distribute_implication(pred: &Pred) -> Option<Pred> {
     let PredKind::Implies(g, q) = &pred.kind else {
         return None;
     };
-    let implies = |q: &Pred| {
-        Pred::new(
-            PredKind::Implies(g.clone(), Box::new(q.clone())),
-            pred.span,
-        )
-    };
+    let implies =
+        |q: &Pred| Pred::new(PredKind::Implies(g.clone(), Box::new(q.clone())), pred.span);
     match &q.kind {
         PredKind::And(parts) => Some(Pred::new(
             PredKind::And(parts.iter().map(implies).collect()),
