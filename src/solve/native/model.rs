@@ -1272,7 +1272,8 @@ fn intersect(a: &Dom, b: &Dom) -> Dom {
     }
 }
 
-/// `g => (A & B)` as `(g => A) & (g => B)`, and `g => !xs.(P => Q)` as `!xs.((g & P) => Q)` (xs not
+/// `g => (h => Q)` as `(g & h) => Q` (when Q is a conjunction or a quantifier), `g => (A & B)` as
+/// `(g => A) & (g => B)`, and `g => !xs.(P => Q)` as `!xs.((g & P) => Q)` (xs not
 /// free in g; g first, so that P is not evaluated where g is false): the guard moves inwards so that
 /// the conjunction and the quantifier can be instantiated.
 fn distribute_implication(pred: &Pred) -> Option<Pred> {
@@ -1282,6 +1283,21 @@ fn distribute_implication(pred: &Pred) -> Option<Pred> {
     let implies =
         |q: &Pred| Pred::new(PredKind::Implies(g.clone(), Box::new(q.clone())), pred.span);
     match &q.kind {
+        // g => (h => Q) is (g & h) => Q, which may distribute further.
+        PredKind::Implies(h, inner)
+            if matches!(inner.kind, PredKind::And(_) | PredKind::Forall(..)) =>
+        {
+            Some(Pred::new(
+                PredKind::Implies(
+                    Box::new(Pred::new(
+                        PredKind::And(vec![(**g).clone(), (**h).clone()]),
+                        g.span,
+                    )),
+                    inner.clone(),
+                ),
+                pred.span,
+            ))
+        }
         PredKind::And(parts) => Some(Pred::new(
             PredKind::And(parts.iter().map(implies).collect()),
             pred.span,
