@@ -113,6 +113,15 @@ impl Solver<'_, '_> {
                 };
                 set_op(*op, la, ua, lb, ub)
             }
+            // The domain of a decomposed total function is its known domain.
+            ExprKind::Unary(UnaryOp::Dom, f)
+                if let ExprKind::Var(name) = &f.kind
+                    && let Some(v) = self.var_of(name)
+                    && let Shape::Function { domain, .. } | Shape::Curried { domain, .. } =
+                        &self.model.vars[v].shape =>
+            {
+                Abs::Val(Val::Value(Value::Set(domain.clone())))
+            }
             ExprKind::Unary(op @ (UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse), a) => {
                 let a = self.abs_expr(a);
                 let Some((lb, ub)) = self.set_bounds(&a) else {
@@ -278,10 +287,25 @@ impl Solver<'_, '_> {
                 }
                 Abs::Set { lb, ub }
             }
+            // The rows already fixed are known members; the candidate rows are too many to list.
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            } => {
+                let lb = (0..domain.len())
+                    .filter_map(|i| {
+                        let row = self.row_value(inner, images, i)?;
+                        Some(Value::pair(domain[i].clone(), row))
+                    })
+                    .collect();
+                Abs::Set { lb, ub: None }
+            }
         }
     }
 
-    fn abs_apply(&mut self, f: &Expr, x: &Expr) -> Abs {
+    /// `f(x)(y)` with f a curried variable and x, y known: the one atom of that cell.
+    fn abs_apply_curried(&mut self, f: &Expr, x: &Expr, y: &Expr) -> Abs {
         let ExprKind::Var(name) = &f.kind else {
             return Abs::Unknown;
         };
@@ -289,12 +313,81 @@ impl Solver<'_, '_> {
             return Abs::Unknown;
         };
         let model = self.model;
-        let Shape::Function { domain, images } = &model.vars[v].shape else {
+        let Shape::Curried {
+            domain,
+            inner,
+            images,
+        } = &model.vars[v].shape
+        else {
             return Abs::Unknown;
         };
+        let (px, py) = (self.abs_expr(x), self.abs_expr(y));
+        let (Some(px), Some(py)) = (px.value(), py.value()) else {
+            return Abs::Unknown;
+        };
+        match (domain.binary_search(px), inner.binary_search(py)) {
+            (Ok(i), Ok(j)) => {
+                let a = images[i * inner.len() + j];
+                match self.doms[a].fixed() {
+                    Some(z) => Abs::Val(Val::Value(z.clone())),
+                    None => Abs::Atom(a),
+                }
+            }
+            _ => Abs::Unknown,
+        }
+    }
+
+    fn abs_apply(&mut self, f: &Expr, x: &Expr) -> Abs {
+        if let ExprKind::Binary(BinaryOp::Apply, g, gx) = &f.kind {
+            return self.abs_apply_curried(g, gx, x);
+        }
+        let ExprKind::Var(name) = &f.kind else {
+            return Abs::Unknown;
+        };
+        let Some(v) = self.var_of(name) else {
+            return Abs::Unknown;
+        };
+        let model = self.model;
         let point = self.abs_expr(x);
         let Some(p) = point.value() else {
             return Abs::Unknown;
+        };
+        let (domain, images) = match &model.vars[v].shape {
+            Shape::Function { domain, images } => (domain, images),
+            // f(x) of a curried f: the function of row x, bounded by its cells' candidates.
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            } => {
+                let Ok(i) = domain.binary_search(p) else {
+                    return Abs::Unknown;
+                };
+                let mut lb = Vec::new();
+                let mut ub = Some(Vec::new());
+                for (y, a) in inner.iter().zip(Shape::row(inner, images, i)) {
+                    match (self.doms[a].fixed(), self.doms[a].values()) {
+                        (Some(z), _) => {
+                            let p = Value::pair(y.clone(), z.clone());
+                            lb.push(p.clone());
+                            if let Some(u) = &mut ub {
+                                u.push(p);
+                            }
+                        }
+                        (None, Some(zs)) => {
+                            if let Some(u) = &mut ub {
+                                u.extend(zs.iter().map(|z| Value::pair(y.clone(), z.clone())));
+                            }
+                        }
+                        (None, None) => ub = None,
+                    }
+                }
+                if ub.as_ref().is_some_and(|u| u.len() == lb.len()) {
+                    return Abs::Val(Val::Value(Value::set_from_sorted(lb)));
+                }
+                return Abs::Set { lb, ub };
+            }
+            _ => return Abs::Unknown,
         };
         match domain.binary_search(p) {
             Ok(i) => match self.doms[images[i]].fixed() {

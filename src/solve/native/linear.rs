@@ -5,17 +5,26 @@
 //! term's bounds are tightened from the others' — bounds consistency, exact over unbounded integers
 //! (BigInt, floor/ceiling division).
 
-use super::abs::Abs;
+use super::abs::{Abs, Tri};
 use super::domain::Dom;
 use super::model::{AtomId, Shape};
 use super::search::Solver;
 use crate::eval::{EvalError, Val};
-use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, UnaryOp};
+use crate::ir::{
+    BinaryOp, BinderKind, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp,
+};
 use crate::types::Type;
 use crate::value::{Int, Value};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
+
+/// The most points a SIGMA or card of a comprehension is expanded over.
+const MAX_POINTS: usize = 10_000;
+
+/// A binder's points (values of its bound variables) and the indices of its guard's conjuncts that
+/// still depend on the search.
+pub(crate) type BinderPoints = std::sync::Arc<(Vec<Vec<Value>>, Vec<usize>)>;
 
 pub(crate) fn is_integer(e: &Expr) -> bool {
     e.ty == Type::Integer
@@ -23,7 +32,8 @@ pub(crate) fn is_integer(e: &Expr) -> bool {
 
 enum Term {
     IntAtom(AtomId),
-    Bit(AtomId),
+    /// 1 when the atom has the value, else 0 (a membership bit is `Is(bit, TRUE)`).
+    Is(AtomId, Value),
     /// A sub-term known only by its bounds.
     Bounded(Option<BigInt>, Option<BigInt>),
 }
@@ -101,14 +111,141 @@ impl Solver<'_, '_> {
                     && let Shape::Members { bits, .. } = &self.model.vars[v].shape
                 {
                     for &b in bits {
-                        out.terms.push((scale.clone(), Term::Bit(b)));
+                        out.terms
+                            .push((scale.clone(), Term::Is(b, Value::Bool(true))));
                     }
+                    return true;
+                }
+                if let ExprKind::Comprehension(xs, p) = &s.kind
+                    && self.expand_sum(xs, p, None, scale, out)
+                {
                     return true;
                 }
                 self.leaf(e, scale, out)
             }
+            ExprKind::Binder(BinderKind::Sigma, xs, p, body)
+                if self.expand_sum(xs, p, Some(body), scale, out) =>
+            {
+                true
+            }
             _ => self.leaf(e, scale, out),
         }
+    }
+
+    /// `SIGMA(xs).(P | E)` (with `body` E) or `card({xs | P})` (without) as a sum over the points of
+    /// P's part that mentions no unfixed unknown (computed once per constraint): E at each point, or for
+    /// card one 0/1 term per point for the rest of P. False (nothing added) when that does not apply.
+    fn expand_sum(
+        &mut self,
+        xs: &[TypedName],
+        p: &Pred,
+        body: Option<&Expr>,
+        scale: &BigInt,
+        out: &mut Lin,
+    ) -> bool {
+        let Some(points) = self.binder_points(xs, p) else {
+            return false;
+        };
+        let dependent: Vec<&Pred> = points.1.iter().map(|&i| p.conjuncts()[i]).collect();
+        if body.is_some() && !dependent.is_empty() {
+            return false;
+        }
+        let mut terms = Lin::default();
+        let mark = self.scratch.len();
+        self.binder_depth += 1;
+        let mut ok = true;
+        for point in points.0.iter() {
+            for (x, v) in xs.iter().zip(point) {
+                self.scratch.bind(x.name.clone(), v.clone());
+            }
+            ok = match body {
+                Some(e) => self.linearize(e, scale, &mut terms),
+                None => {
+                    self.indicator(&dependent, scale, &mut terms);
+                    true
+                }
+            };
+            self.scratch.truncate(mark);
+            if !ok {
+                break;
+            }
+        }
+        self.binder_depth -= 1;
+        if !ok {
+            return false;
+        }
+        out.terms.extend(terms.terms);
+        out.constant += terms.constant;
+        true
+    }
+
+    /// `scale · [P1 & ... & Pn]` at the current bindings: a constant when the abstraction decides it, a
+    /// narrowable term when it is one atom's equality with a value, else a 0/1 bounded term.
+    fn indicator(&mut self, parts: &[&Pred], scale: &BigInt, out: &mut Lin) {
+        let mut open = Vec::new();
+        for q in parts {
+            match self.abs_pred(q) {
+                Tri::False => return,
+                Tri::True => {}
+                Tri::Unknown => open.push(*q),
+            }
+        }
+        if open.is_empty() {
+            out.constant += scale;
+            return;
+        }
+        if let [q] = open[..]
+            && let PredKind::Compare(CompareOp::Eq, l, r) = &q.kind
+        {
+            for (x, y) in [(l, r), (r, l)] {
+                if let Abs::Atom(a) = self.abs_expr(x)
+                    && let Abs::Val(Val::Value(v)) = self.abs_expr(y)
+                {
+                    out.terms.push((scale.clone(), Term::Is(a, v)));
+                    return;
+                }
+            }
+        }
+        out.terms.push((
+            scale.clone(),
+            Term::Bounded(Some(BigInt::zero()), Some(BigInt::one())),
+        ));
+    }
+
+    /// The points of a binder's bound variables satisfying the conjuncts of `p` that mention no search
+    /// variable unfixed before the search, and the indices of the other conjuncts; cached per constraint
+    /// and node (those points depend only on the constraint's bindings).
+    fn binder_points(&mut self, xs: &[TypedName], p: &Pred) -> Option<BinderPoints> {
+        if self.binder_depth > 0 || xs.iter().any(|x| self.model.by_name.contains_key(&x.name)) {
+            return None;
+        }
+        let key = (self.current_constraint(), p as *const Pred as usize);
+        if let Some(found) = self.binder_cache.get(&key) {
+            return found.clone();
+        }
+        let conjuncts = p.conjuncts();
+        let (mut independent, mut dependent) = (Vec::new(), Vec::new());
+        for (i, c) in conjuncts.iter().enumerate() {
+            if self.is_constant_pred(c) {
+                independent.push((*c).clone());
+            } else {
+                dependent.push(i);
+            }
+        }
+        let found = if independent.is_empty() {
+            None
+        } else {
+            let guard = Pred::new(PredKind::And(independent), p.span);
+            match self
+                .ctx
+                .solve_by_enumeration(xs, &guard, &self.scratch, MAX_POINTS)
+            {
+                Ok(e) if e.complete => Some(std::sync::Arc::new((e.solutions, dependent))),
+                _ => None,
+            }
+        };
+        self.binder_cache.insert(key, found.clone());
+        found
     }
 
     fn constant_of(&mut self, e: &Expr) -> Option<BigInt> {
@@ -145,11 +282,15 @@ impl Solver<'_, '_> {
                 Some((lo, hi)) => (lo.map(|x| x.to_bigint()), hi.map(|x| x.to_bigint())),
                 None => (None, None),
             },
-            Term::Bit(a) => match self.doms[*a].fixed() {
-                Some(Value::Bool(true)) => (Some(BigInt::one()), Some(BigInt::one())),
-                Some(_) => (Some(BigInt::zero()), Some(BigInt::zero())),
-                None => (Some(BigInt::zero()), Some(BigInt::one())),
-            },
+            Term::Is(a, v) => {
+                if self.doms[*a].fixed() == Some(v) {
+                    (Some(BigInt::one()), Some(BigInt::one()))
+                } else if !self.doms[*a].contains(v) {
+                    (Some(BigInt::zero()), Some(BigInt::zero()))
+                } else {
+                    (Some(BigInt::zero()), Some(BigInt::one()))
+                }
+            }
             Term::Bounded(lo, hi) => (lo.clone(), hi.clone()),
         }
     }
@@ -199,26 +340,23 @@ impl Solver<'_, '_> {
                         None => true,
                     }
                 }
-                Term::Bit(a) => {
-                    let forced = if hi.as_ref().is_some_and(|h| h < &BigInt::one()) {
-                        Some(false)
-                    } else if lo.as_ref().is_some_and(|l| l > &BigInt::zero()) {
-                        Some(true)
-                    } else {
-                        None
-                    };
-                    match forced {
-                        Some(b) => {
-                            let v = Value::Bool(b);
-                            if self.doms[*a].fixed() == Some(&v) {
-                                true
-                            } else if self.doms[*a].contains(&v) {
-                                self.set_dom(*a, Dom::finite(vec![v]), changed)
-                            } else {
-                                false
-                            }
+                Term::Is(a, v) => {
+                    if hi.as_ref().is_some_and(|h| h < &BigInt::one()) {
+                        // The atom must not have the value.
+                        match self.doms[*a].retain(|x| x != v) {
+                            Some(d) => self.set_dom(*a, d, changed),
+                            None => true,
                         }
-                        None => true,
+                    } else if lo.as_ref().is_some_and(|l| l > &BigInt::zero()) {
+                        if self.doms[*a].fixed() == Some(v) {
+                            true
+                        } else if self.doms[*a].contains(v) {
+                            self.set_dom(*a, Dom::finite(vec![v.clone()]), changed)
+                        } else {
+                            false
+                        }
+                    } else {
+                        true
                     }
                 }
                 Term::Bounded(..) => true,

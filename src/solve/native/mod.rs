@@ -8,6 +8,7 @@
 //! (and `solve::` checks it once more).
 
 mod abs;
+mod alldiff;
 mod domain;
 mod linear;
 mod model;
@@ -76,3 +77,6 @@ pub(crate) fn solve(
     stats.nodes += solver.nodes;
     Ok(exhaustive && !solver.incomplete)
 }
+
+#[cfg(test)]
+mod tests;

@@ -30,6 +30,8 @@ pub(crate) type VarId = usize;
 const MAX_CARRIER: usize = 4096;
 /// The most instances a universal quantifier is expanded into.
 const MAX_INSTANCES: usize = 20_000;
+/// Beyond this many constraints, quantifiers and conjunctions stay whole (one constraint each).
+const MAX_CONSTRAINTS: usize = 200_000;
 
 /// How a search variable's value is built from its atoms.
 #[derive(Clone, Debug)]
@@ -46,6 +48,20 @@ pub(crate) enum Shape {
         domain: Arc<Vec<Value>>,
         images: Vec<AtomId>,
     },
+    /// A total function on `domain` whose images are total functions on `inner` (`f : A --> (B --> C)`):
+    /// `images[i * inner.len() + j]` is `f(domain[i])(inner[j])`.
+    Curried {
+        domain: Arc<Vec<Value>>,
+        inner: Arc<Vec<Value>>,
+        images: Vec<AtomId>,
+    },
+}
+
+impl Shape {
+    /// The atoms of row `i` of a curried function (the images of `f(domain[i])`).
+    pub(crate) fn row(inner: &[Value], images: &[AtomId], i: usize) -> Vec<AtomId> {
+        images[i * inner.len()..(i + 1) * inner.len()].to_vec()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -181,7 +197,9 @@ pub(crate) fn build<'p>(
     for &a in &b.late {
         late[a] = true;
     }
-    let distinct = b.distinct_groups();
+    let mut distinct = b.distinct_groups();
+    let edges = b.extract_disequalities(&mut constraints);
+    distinct.extend(super::alldiff::clique_cover(&edges));
     let mut distinct_of = vec![Vec::new(); b.initial.len()];
     for (g, atoms) in distinct.iter().enumerate() {
         for &a in atoms {
@@ -423,6 +441,18 @@ impl<'p> Builder<'_, 'p> {
 
     fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {
         let typings = self.typings(&v.name);
+        if let Type::Set(_) = &v.ty {
+            for (op, s, c) in &typings {
+                if *op == CompareOp::In
+                    && let Some((shape, entailed)) = self.curried_shape(s)
+                {
+                    if entailed {
+                        self.entail(c);
+                    }
+                    return Ok(shape);
+                }
+            }
+        }
         if let Type::Set(elem) = &v.ty {
             for (op, s, c) in &typings {
                 if let Some(shape) = self.compound_shape(*op, s, elem)? {
@@ -632,6 +662,66 @@ impl<'p> Builder<'_, 'p> {
         }
     }
 
+    /// `f : A --> (B --> C)` (total functions, A and B known and finite): one atom per pair of points, so
+    /// that `f(x)(y)` with x, y known is one atom rather than a choice among all functions `B --> C`.
+    /// The flag says whether the typing conjunct holds by construction (C known, no injectivity).
+    fn curried_shape(&mut self, s: &Expr) -> Option<(Shape, bool)> {
+        let ExprKind::Binary(outer, a, rest) = &s.kind else {
+            return None;
+        };
+        let ExprKind::Binary(inner_op, b, c) = &rest.kind else {
+            return None;
+        };
+        let total = |op: &BinaryOp| {
+            matches!(
+                op,
+                BinaryOp::TotalFunction
+                    | BinaryOp::TotalInjection
+                    | BinaryOp::TotalSurjection
+                    | BinaryOp::TotalBijection
+            )
+        };
+        if !total(outer) || !total(inner_op) {
+            return None;
+        }
+        let domain = self.known_finite(a)?;
+        let inner = self.known_finite(b)?;
+        let cells = domain.len().checked_mul(inner.len())?;
+        if cells > MAX_CARRIER || domain.is_empty() {
+            return None;
+        }
+        let range_ty = match &c.ty {
+            Type::Set(t) => (**t).clone(),
+            _ => return None,
+        };
+        let known_range = self.member_domain(c);
+        let entailed = known_range.is_some()
+            && *outer == BinaryOp::TotalFunction
+            && *inner_op == BinaryOp::TotalFunction;
+        let image_dom = match known_range.or_else(|| self.interval_hull(c)) {
+            Some(d) => d,
+            None => self.type_domain(
+                &range_ty,
+                &TypedName {
+                    name: "".into(),
+                    ty: range_ty.clone(),
+                    span: s.span,
+                },
+            ),
+        };
+        let images = (0..cells)
+            .map(|_| self.new_atom(image_dom.clone()))
+            .collect();
+        Some((
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            },
+            entailed,
+        ))
+    }
+
     fn members(&mut self, carrier: Arc<Vec<Value>>) -> Shape {
         let bool_dom = Dom::Finite(Arc::new(vec![Value::Bool(false), Value::Bool(true)]));
         let bits = (0..carrier.len())
@@ -647,33 +737,81 @@ impl<'p> Builder<'_, 'p> {
         c: &'p Pred,
         out: &mut Vec<Constraint<'p>>,
     ) -> Result<bool, EvalError> {
-        if let PredKind::Forall(xs, body) = &c.kind
-            && let Some((instances, checked)) = self.instances(xs, body)
-        {
-            for bindings in instances {
-                if self.add_constraint(checked.clone(), bindings, out)? {
-                    return Ok(true);
-                }
-            }
-            return Ok(false);
-        }
-        self.add_constraint(PredRef::Borrowed(c), Vec::new(), out)
+        self.instantiate_in(PredRef::Borrowed(c), Vec::new(), out)
     }
 
-    /// The points a universal quantifier `!xs.(P => Q)` must be checked at, when P's solutions do not
-    /// depend on the search (then the instances are `P => Q` at each solution of P, and P holds there)
-    /// or when the bound variables range over a small finite type.
-    /// The flag is true when the points are the solutions of the guard P (not a superset).
-    fn instances(&self, xs: &[TypedName], body: &'p Pred) -> Option<(Vec<Bindings>, PredRef<'p>)> {
+    /// Adds the constraints of `pred` at `bindings`: a conjunction is one constraint per part, a universal
+    /// quantifier over a known domain one per instance (nested quantifiers too, so that each constraint
+    /// mentions few atoms and forward checking applies to it).
+    fn instantiate_in(
+        &mut self,
+        pred: PredRef<'p>,
+        bindings: Bindings,
+        out: &mut Vec<Constraint<'p>>,
+    ) -> Result<bool, EvalError> {
+        if out.len() < MAX_CONSTRAINTS {
+            if let PredKind::And(parts) = &pred.kind {
+                for k in 0..parts.len() {
+                    let part = sub_pred(&pred, |p| match &p.kind {
+                        PredKind::And(ps) => &ps[k],
+                        _ => p,
+                    });
+                    if self.instantiate_in(part, bindings.clone(), out)? {
+                        return Ok(true);
+                    }
+                }
+                return Ok(false);
+            }
+            if let Some(moved) = distribute_implication(&pred) {
+                return self.instantiate_in(PredRef::Shared(Arc::new(moved)), bindings, out);
+            }
+            if let PredKind::Forall(xs, _) = &pred.kind {
+                let xs = xs.clone();
+                let body = sub_pred(&pred, |p| match &p.kind {
+                    PredKind::Forall(_, body) => body,
+                    _ => p,
+                });
+                if let Some((instances, checked)) = self.instances(&xs, body, &bindings) {
+                    for inner in instances {
+                        let mut all = bindings.clone();
+                        all.extend(inner);
+                        if self.instantiate_in(checked.clone(), all, out)? {
+                            return Ok(true);
+                        }
+                    }
+                    return Ok(false);
+                }
+            }
+        }
+        self.add_constraint(pred, bindings, out)
+    }
+
+    /// The points a universal quantifier `!xs.(P => Q)` must be checked at (within the enclosing
+    /// quantifiers' `outer` bindings), when P's solutions do not depend on the search (then the
+    /// instances are `P => Q` at each solution of P, and P holds there) or when the bound variables
+    /// range over a small finite type.
+    fn instances(
+        &self,
+        xs: &[TypedName],
+        body: PredRef<'p>,
+        outer: &Bindings,
+    ) -> Option<(Vec<Bindings>, PredRef<'p>)> {
         if xs.iter().any(|x| self.by_name.contains_key(&x.name)) {
             return None;
         }
+        let mut env = self.env.clone();
+        for (n, v) in outer {
+            env.bind(n.clone(), v.clone());
+        }
+        // Names the enclosing quantifiers bind shadow search variables of the same name.
+        let outer_names: FxHashSet<&str> = outer.iter().map(|(n, _)| &**n).collect();
         if let PredKind::Implies(p, q) = &body.kind {
             let bound: FxHashSet<&str> = xs.iter().map(|x| &*x.name).collect();
             let (independent, dependent): (Vec<&Pred>, Vec<&Pred>) =
                 p.conjuncts().into_iter().partition(|c| {
                     ir::free_names::of_pred(c).iter().all(|n| {
                         bound.contains(&**n)
+                            || outer_names.contains(&**n)
                             || !self.is_search_name(n)
                             || self.determined.contains_key(n)
                     })
@@ -683,13 +821,16 @@ impl<'p> Builder<'_, 'p> {
                     PredKind::And(independent.into_iter().cloned().collect()),
                     p.span,
                 );
-                if let Some(solutions) = self.guard_solutions(xs, &domain) {
+                if let Some(solutions) = self.guard_solutions(xs, &domain, &env) {
                     let points = solutions
                         .into_iter()
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
                         .collect();
                     let checked = if dependent.is_empty() {
-                        PredRef::Borrowed(q)
+                        sub_pred(&body, |b| match &b.kind {
+                            PredKind::Implies(_, q) => q,
+                            _ => b,
+                        })
                     } else {
                         PredRef::Shared(Arc::new(Pred::new(
                             PredKind::Implies(
@@ -705,6 +846,13 @@ impl<'p> Builder<'_, 'p> {
                     return Some((points, checked));
                 }
             }
+        }
+        // A guard `(x1 |-> ... |-> xn) : s` with s a set variable decomposed over a known carrier: the
+        // carrier's elements are a superset of the points (the guard stays in each instance).
+        if let PredKind::Implies(p, _) = &body.kind
+            && let Some(points) = self.carrier_points(xs, p, &outer_names)
+        {
+            return Some((points, body));
         }
         // Every combination of the bound variables' type values.
         let mut points: Vec<Vec<(Name, Value)>> = vec![Vec::new()];
@@ -724,21 +872,82 @@ impl<'p> Builder<'_, 'p> {
                 })
                 .collect();
         }
-        Some((points, PredRef::Borrowed(body)))
+        Some((points, body))
+    }
+
+    /// The points `xs` can take when a conjunct of `guard` is `pattern : s`, the pattern a maplet tree of
+    /// exactly the bound variables and s a search variable decomposed into membership bits (or `dom(f)`
+    /// of a decomposed total function): the carrier's elements (the domain's), split by the pattern.
+    fn carrier_points(
+        &self,
+        xs: &[TypedName],
+        guard: &Pred,
+        shadowed: &FxHashSet<&str>,
+    ) -> Option<Vec<Bindings>> {
+        for c in guard.conjuncts() {
+            let PredKind::Compare(CompareOp::In, pattern, set) = &c.kind else {
+                continue;
+            };
+            // `s` itself, or `dom(f)` of a decomposed total function (its domain).
+            let (name, of_domain) = match &set.kind {
+                ExprKind::Var(name) => (name, false),
+                ExprKind::Unary(UnaryOp::Dom, f) => match &f.kind {
+                    ExprKind::Var(name) => (name, true),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if shadowed.contains(&**name) {
+                continue;
+            }
+            let Some(&v) = self.by_name.get(name) else {
+                continue;
+            };
+            let carrier = match (&self.vars[v].shape, of_domain) {
+                (Shape::Members { carrier, .. }, false) => carrier,
+                (Shape::Function { domain, .. } | Shape::Curried { domain, .. }, true) => domain,
+                _ => continue,
+            };
+            let mut leaves = Vec::new();
+            if !pattern_vars(pattern, &mut Vec::new(), &mut leaves)
+                || leaves.len() != xs.len()
+                || !xs
+                    .iter()
+                    .all(|x| leaves.iter().filter(|(n, _)| *n == x.name).count() == 1)
+            {
+                continue;
+            }
+            if carrier.len() > MAX_INSTANCES {
+                return None;
+            }
+            let points = carrier
+                .iter()
+                .map(|m| {
+                    leaves
+                        .iter()
+                        .map(|(n, path)| Some((n.clone(), super::sets::component(m, path)?)))
+                        .collect::<Option<Bindings>>()
+                })
+                .collect::<Option<Vec<Bindings>>>()?;
+            return Some(points);
+        }
+        None
     }
 
     /// All values of the bound variables satisfying a quantifier's guard part that mentions no unknown,
     /// if there are at most MAX_INSTANCES: by the interpreter's enumeration when their types or
     /// memberships bound them, else by a nested propagating search (a guard such as
     /// `i1 > 0 & i1 < j1 & j1 <= n` bounds i1 and j1 only through its inequalities).
-    fn guard_solutions(&self, xs: &[TypedName], guard: &Pred) -> Option<Vec<Vec<Value>>> {
-        if let Ok(e) = self
-            .ctx
-            .solve_by_enumeration(xs, guard, &self.env, MAX_INSTANCES)
-        {
+    fn guard_solutions(
+        &self,
+        xs: &[TypedName],
+        guard: &Pred,
+        env: &Env,
+    ) -> Option<Vec<Vec<Value>>> {
+        if let Ok(e) = self.ctx.solve_by_enumeration(xs, guard, env, MAX_INSTANCES) {
             return e.complete.then_some(e.solutions);
         }
-        let mut problem = crate::solve::Problem::new(xs, guard, &self.env);
+        let mut problem = crate::solve::Problem::new(xs, guard, env);
         problem.sizes_matter = false;
         let found = crate::solve::solve_all(
             self.ctx,
@@ -784,6 +993,89 @@ impl<'p> Builder<'_, 'p> {
             watches,
         });
         Ok(false)
+    }
+
+    /// Removes the constraints `E1 /= E2` whose sides are each exactly one atom (a scalar variable,
+    /// `f(x)` or `f(x)(y)` of a decomposed total function at a known point of its domain), returning
+    /// those pairs of atoms: they become all-different groups, propagated without the interpreter.
+    fn extract_disequalities(
+        &self,
+        constraints: &mut Vec<Constraint<'p>>,
+    ) -> Vec<(AtomId, AtomId)> {
+        let mut edges = Vec::new();
+        constraints.retain(|c| {
+            let (l, r) = match &c.pred.kind {
+                PredKind::Compare(CompareOp::NotEq, l, r) => (l, r),
+                PredKind::Not(q) => match &q.kind {
+                    PredKind::Compare(CompareOp::Eq, l, r) => (l, r),
+                    _ => return true,
+                },
+                _ => return true,
+            };
+            match (self.atom_of(l, &c.bindings), self.atom_of(r, &c.bindings)) {
+                (Some(a), Some(b)) if a != b => {
+                    edges.push((a, b));
+                    false
+                }
+                _ => true,
+            }
+        });
+        edges
+    }
+
+    /// The atom whose value `e` is, at `bindings`, if it is exactly one atom's.
+    fn atom_of(&self, e: &Expr, bindings: &[(Name, Value)]) -> Option<AtomId> {
+        let var = |name: &Name| -> Option<&Shape> {
+            if bindings.iter().any(|(n, _)| n == name) {
+                return None;
+            }
+            Some(&self.vars[*self.by_name.get(name)?].shape)
+        };
+        let point = |x: &Expr| -> Option<Value> {
+            if ir::free_names::of_expr(x)
+                .iter()
+                .any(|n| self.by_name.contains_key(n) && bindings.iter().all(|(b, _)| b != n))
+            {
+                return None;
+            }
+            let mut env = self.env.clone();
+            for (n, v) in bindings {
+                env.bind(n.clone(), v.clone());
+            }
+            self.ctx.eval_expr(x, &env).ok()
+        };
+        match &e.kind {
+            ExprKind::Var(name) => match var(name)? {
+                Shape::Scalar(a) => Some(*a),
+                _ => None,
+            },
+            ExprKind::Binary(BinaryOp::Apply, f, x) => match &f.kind {
+                ExprKind::Var(name) => match var(name)? {
+                    Shape::Function { domain, images } => {
+                        Some(images[domain.binary_search(&point(x)?).ok()?])
+                    }
+                    _ => None,
+                },
+                ExprKind::Binary(BinaryOp::Apply, g, y) => {
+                    let ExprKind::Var(name) = &g.kind else {
+                        return None;
+                    };
+                    let Shape::Curried {
+                        domain,
+                        inner,
+                        images,
+                    } = var(name)?
+                    else {
+                        return None;
+                    };
+                    let i = domain.binary_search(&point(y)?).ok()?;
+                    let j = inner.binary_search(&point(x)?).ok()?;
+                    Some(images[i * inner.len() + j])
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn is_fixed_var(&self, v: VarId) -> bool {
@@ -834,6 +1126,23 @@ impl<'p> Builder<'_, 'p> {
                     true
                 }
                 Node::Expr(e) => {
+                    // f(x)(y) with f curried and x, y known: one atom.
+                    if let ExprKind::Binary(BinaryOp::Apply, fx, y) = &e.kind
+                        && let ExprKind::Binary(BinaryOp::Apply, f, x) = &fx.kind
+                        && let Some(Shape::Curried {
+                            domain,
+                            inner,
+                            images,
+                        }) = decomposed(f)
+                        && let Some(x) = known_point(x)
+                        && let Some(y) = known_point(y)
+                    {
+                        if let (Ok(i), Ok(j)) = (domain.binary_search(&x), inner.binary_search(&y))
+                        {
+                            out.insert(images[i * inner.len() + j]);
+                        }
+                        return false;
+                    }
                     // f(x) and r[S] with x, S known: the atoms of those points only.
                     if let ExprKind::Binary(op @ (BinaryOp::Apply | BinaryOp::Image), f, x) =
                         &e.kind
@@ -901,6 +1210,20 @@ fn point_atoms(shape: &Shape, point: &Value, pair: bool) -> Vec<AtomId> {
                 .map(|i| vec![images[i]])
                 .unwrap_or_default()
         }
+        Shape::Curried {
+            domain,
+            inner,
+            images,
+        } => {
+            let x = if pair {
+                point.as_pair().map(|(a, _)| a)
+            } else {
+                Some(point)
+            };
+            x.and_then(|x| domain.binary_search(x).ok())
+                .map(|i| Shape::row(inner, images, i))
+                .unwrap_or_default()
+        }
         Shape::Scalar(a) => vec![*a],
     }
 }
@@ -909,7 +1232,7 @@ pub(crate) fn atoms_of(shape: &Shape) -> Vec<AtomId> {
     match shape {
         Shape::Scalar(a) => vec![*a],
         Shape::Members { bits, .. } => bits.clone(),
-        Shape::Function { images, .. } => images.clone(),
+        Shape::Function { images, .. } | Shape::Curried { images, .. } => images.clone(),
     }
 }
 
@@ -946,6 +1269,89 @@ fn intersect(a: &Dom, b: &Dom) -> Dom {
             };
             Dom::range(lo, hi)
         }
+    }
+}
+
+/// `g => (h => Q)` as `(g & h) => Q` (when Q is a conjunction or a quantifier), `g => (A & B)` as
+/// `(g => A) & (g => B)`, and `g => !xs.(P => Q)` as `!xs.((g & P) => Q)` (xs not
+/// free in g; g first, so that P is not evaluated where g is false): the guard moves inwards so that
+/// the conjunction and the quantifier can be instantiated.
+fn distribute_implication(pred: &Pred) -> Option<Pred> {
+    let PredKind::Implies(g, q) = &pred.kind else {
+        return None;
+    };
+    let implies =
+        |q: &Pred| Pred::new(PredKind::Implies(g.clone(), Box::new(q.clone())), pred.span);
+    match &q.kind {
+        // g => (h => Q) is (g & h) => Q, which may distribute further.
+        PredKind::Implies(h, inner)
+            if matches!(inner.kind, PredKind::And(_) | PredKind::Forall(..)) =>
+        {
+            Some(Pred::new(
+                PredKind::Implies(
+                    Box::new(Pred::new(
+                        PredKind::And(vec![(**g).clone(), (**h).clone()]),
+                        g.span,
+                    )),
+                    inner.clone(),
+                ),
+                pred.span,
+            ))
+        }
+        PredKind::And(parts) => Some(Pred::new(
+            PredKind::And(parts.iter().map(implies).collect()),
+            pred.span,
+        )),
+        PredKind::Forall(xs, body) => {
+            let free = ir::free_names::of_pred(g);
+            if xs.iter().any(|x| free.contains(&x.name)) {
+                return None;
+            }
+            let PredKind::Implies(p, inner) = &body.kind else {
+                return None;
+            };
+            let guard = Pred::new(PredKind::And(vec![(**g).clone(), (**p).clone()]), p.span);
+            Some(Pred::new(
+                PredKind::Forall(
+                    xs.clone(),
+                    Box::new(Pred::new(
+                        PredKind::Implies(Box::new(guard), inner.clone()),
+                        body.span,
+                    )),
+                ),
+                pred.span,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The variables of a maplet tree of variables with their paths (`false` = left); false when a leaf is
+/// not a variable.
+fn pattern_vars(e: &Expr, path: &mut Vec<bool>, out: &mut Vec<(Name, Vec<bool>)>) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => {
+            out.push((n.clone(), path.clone()));
+            true
+        }
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            path.push(false);
+            let left = pattern_vars(a, path, out);
+            path.pop();
+            path.push(true);
+            let right = left && pattern_vars(b, path, out);
+            path.pop();
+            right
+        }
+        _ => false,
+    }
+}
+
+/// A part of `parent` (chosen by `pick`), borrowed when the parent is, else shared in a copy.
+fn sub_pred<'p>(parent: &PredRef<'p>, pick: impl for<'a> Fn(&'a Pred) -> &'a Pred) -> PredRef<'p> {
+    match parent {
+        PredRef::Borrowed(p) => PredRef::Borrowed(pick(p)),
+        PredRef::Shared(p) => PredRef::Shared(Arc::new(pick(p).clone())),
     }
 }
 

@@ -55,6 +55,11 @@ pub(crate) struct Solver<'a, 'p> {
     /// list may try their smallest subsets, and half-open integers search a window from their known end
     /// (both incomplete).
     pub guess_small_sets: bool,
+    /// How many SIGMA / card binders are being expanded (their points are bound in `scratch`, so the
+    /// per-constraint constant caches do not apply).
+    pub binder_depth: u32,
+    /// Points of binders per constraint and node (see `linear::binder_points`).
+    pub binder_cache: FxHashMap<(usize, usize), Option<super::linear::BinderPoints>>,
 }
 
 /// Why propagation stopped.
@@ -90,6 +95,8 @@ impl<'a, 'p> Solver<'a, 'p> {
             nodes: 0,
             leaves: 0,
             guess_small_sets: false,
+            binder_depth: 0,
+            binder_cache: FxHashMap::default(),
         };
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
@@ -104,8 +111,22 @@ impl<'a, 'p> Solver<'a, 'p> {
         solver
     }
 
+    /// The constraint being evaluated.
+    pub(crate) fn current_constraint(&self) -> usize {
+        self.current
+    }
+
+    /// Whether `p` mentions no search variable but those fixed before the search.
+    pub(crate) fn is_constant_pred(&mut self, p: &Pred) -> bool {
+        let vars = self.pred_vars(p);
+        vars.iter().all(|&v| self.root_fixed[v])
+    }
+
     /// Like `constant_value`, for a sub-predicate.
     pub(crate) fn constant_truth(&mut self, p: &Pred) -> Option<super::abs::Tri> {
+        if self.binder_depth > 0 {
+            return None;
+        }
         let vars = self.pred_vars(p);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
@@ -125,6 +146,9 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// The value of a sub-expression of the current constraint that depends only on the constraint's
     /// bindings and variables fixed before the search: computed once per constraint.
     pub(crate) fn constant_value(&mut self, e: &Expr) -> Option<Abs> {
+        if self.binder_depth > 0 {
+            return None;
+        }
         let vars = self.expr_vars(e);
         if !vars.iter().all(|&v| self.root_fixed[v]) {
             return None;
@@ -177,7 +201,9 @@ impl<'a, 'p> Solver<'a, 'p> {
     fn atoms_fixed(&self, v: VarId) -> bool {
         match &self.model.vars[v].shape {
             Shape::Scalar(a) => self.doms[*a].fixed().is_some(),
-            Shape::Members { bits: atoms, .. } | Shape::Function { images: atoms, .. } => {
+            Shape::Members { bits: atoms, .. }
+            | Shape::Function { images: atoms, .. }
+            | Shape::Curried { images: atoms, .. } => {
                 atoms.iter().all(|&a| self.doms[a].fixed().is_some())
             }
         }
@@ -250,7 +276,28 @@ impl<'a, 'p> Solver<'a, 'p> {
                 }
                 Some(Value::set_from_sorted(items))
             }
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            } => {
+                let mut rows = Vec::with_capacity(domain.len());
+                for (i, x) in domain.iter().enumerate() {
+                    rows.push(Value::pair(x.clone(), self.row_value(inner, images, i)?));
+                }
+                Some(Value::set_from_sorted(rows))
+            }
         }
+    }
+
+    /// The function `f(domain[i])` of a curried variable, when its atoms are all fixed.
+    pub(crate) fn row_value(&self, inner: &[Value], images: &[AtomId], i: usize) -> Option<Value> {
+        let row = &images[i * inner.len()..(i + 1) * inner.len()];
+        let mut items = Vec::with_capacity(inner.len());
+        for (y, &a) in inner.iter().zip(row) {
+            items.push(Value::pair(y.clone(), self.doms[a].fixed()?.clone()));
+        }
+        Some(Value::set_from_sorted(items))
     }
 
     /// Prepares the scratch environment for evaluating constraint `c`: its bindings and the values of its
@@ -309,6 +356,7 @@ impl<'a, 'p> Solver<'a, 'p> {
         let mut queued = vec![false; n];
         let mut queue: Vec<usize> = Vec::new();
         let mut fixed: Vec<AtomId> = Vec::new();
+        let dirty_all = dirty.is_none();
         match dirty {
             None => {
                 queue.extend((0..n).rev());
@@ -320,17 +368,41 @@ impl<'a, 'p> Solver<'a, 'p> {
                 self.wake(&atoms, &mut queue, &mut queued)
             }
         }
+        let groups = self.model.distinct.len();
+        let mut group_dirty = vec![dirty_all; groups];
+        let mut dirty_groups: Vec<usize> = if dirty_all {
+            (0..groups).collect()
+        } else {
+            Vec::new()
+        };
         loop {
             // All-different groups first: each newly fixed value leaves the group's other domains.
             while let Some(a) = fixed.pop() {
                 let Some(changed) = self.distinct(a) else {
                     return Ok(Propagation::Failed);
                 };
+                for &g in &self.model.distinct_of[a] {
+                    if !group_dirty[g] {
+                        group_dirty[g] = true;
+                        dirty_groups.push(g);
+                    }
+                }
                 fixed.extend(changed.iter().copied());
                 self.wake(&changed, &mut queue, &mut queued);
             }
             let Some(ci) = queue.pop() else {
-                break;
+                // The groups' counting arguments (pigeonhole, Hall sets) last: they cost a pass over
+                // the group, worth it once the constraints have nothing more to say.
+                let Some(g) = dirty_groups.pop() else {
+                    break;
+                };
+                group_dirty[g] = false;
+                let Some(changed) = self.hall(g) else {
+                    return Ok(Propagation::Failed);
+                };
+                fixed.extend(changed.iter().copied());
+                self.wake(&changed, &mut queue, &mut queued);
+                continue;
             };
             queued[ci] = false;
             self.ctx
@@ -833,6 +905,18 @@ fn atom_type(var: &super::model::SearchVar) -> Type {
             other => other.clone(),
         },
         (Shape::Function { .. }, ty) => ty.clone(),
+        // f : A --> (B --> C): the atoms are values of C.
+        (Shape::Curried { .. }, Type::Set(pair)) => match &**pair {
+            Type::Pair(_, inner) => match &**inner {
+                Type::Set(p) => match &**p {
+                    Type::Pair(_, c) => (**c).clone(),
+                    other => other.clone(),
+                },
+                other => other.clone(),
+            },
+            other => other.clone(),
+        },
+        (Shape::Curried { .. }, ty) => ty.clone(),
     }
 }
 

@@ -246,6 +246,38 @@ impl Solver<'_, '_> {
                     Err(_) => !member,
                 }
             }
+            // (x |-> g) : f with f curried: g must be a total function on the inner domain, and each of
+            // its images that of the cell; a non-member only excludes a whole row, which says nothing
+            // about one cell.
+            Shape::Curried {
+                domain,
+                inner,
+                images,
+            } => {
+                if !member {
+                    return true;
+                }
+                let Some((a, g)) = x.as_pair() else {
+                    return false;
+                };
+                let Ok(i) = domain.binary_search(a) else {
+                    return false;
+                };
+                let Value::Set(g) = g else {
+                    return false;
+                };
+                if g.len() != inner.len() {
+                    return false;
+                }
+                let mut cells = Vec::with_capacity(g.len());
+                for (p, (y, a)) in g.iter().zip(inner.iter().zip(Shape::row(inner, images, i))) {
+                    match p.as_pair() {
+                        Some((py, z)) if py == y => cells.push((a, z.clone())),
+                        _ => return false,
+                    }
+                }
+                cells.iter().all(|(a, z)| self.fix(*a, z, changed))
+            }
             Shape::Scalar(_) => true,
         }
     }
@@ -289,7 +321,7 @@ impl Solver<'_, '_> {
                 }
                 true
             }
-            Shape::Scalar(_) => true,
+            Shape::Curried { .. } | Shape::Scalar(_) => true,
         }
     }
 
