@@ -14,7 +14,9 @@
 
 use super::circuit::{Lit, TRUE};
 use super::integers::{self, BitVec};
-use super::translate::{SetTerm, Term, Translator, finite_values, unsupported};
+use super::translate::{
+    FunTerm, SetTerm, Term, Translator, finite_values, is_fun_type, unsupported,
+};
 use crate::analysis::interval::{Range, VarInfo};
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp, free_names};
@@ -51,6 +53,7 @@ pub fn declare(
     };
     for (v, i) in vars.iter().zip(info) {
         let term = match &v.ty {
+            ty if is_fun_type(ty) => fun_unknown(tr, &mut b, vars, v, conjuncts)?,
             Type::Set(elem) => {
                 let cands = set_candidates(tr, vars, v, elem, conjuncts, i)?;
                 let mut s = SetTerm::new();
@@ -68,6 +71,112 @@ pub fn declare(
         b.ends.push(b.primary.len());
     }
     Ok(b)
+}
+
+/// A function into sets, bounded by its typing conjunct `f : A op S` (a functional arrow, A known): one
+/// input per argument in A saying it is in the domain (none for a total arrow: all are), and per
+/// argument one input per element the images in S may contain. An argument outside the domain has the
+/// empty image, so that every value has one encoding (blocking clauses then exclude values).
+fn fun_unknown(
+    tr: &mut Translator<'_>,
+    b: &mut Bounds,
+    vars: &[TypedName],
+    v: &TypedName,
+    conjuncts: &[&Pred],
+) -> Result<Term, Diagnostic> {
+    let Some((args, total, image)) = conjuncts
+        .iter()
+        .find_map(|c| fun_carrier(tr, vars, &v.name, c))
+    else {
+        return Err(unsupported(
+            v.span,
+            format!(
+                "the unknown {} of the higher-order type {} (no typing conjunct `{} : A --> S` with A and the elements of S known)",
+                v.name, v.ty, v.name
+            ),
+        ));
+    };
+    if args.len().saturating_mul(image.len()) > MAX_ELEMENTS {
+        return Err(unsupported(
+            v.span,
+            format!("the function {}, which has too many candidate tuples", v.name),
+        ));
+    }
+    let mut f = FunTerm::new();
+    for x in args {
+        let d = if total {
+            TRUE
+        } else {
+            let l = tr.circuit.input();
+            b.primary.push((l, format!("{x} in dom({})", v.name)));
+            l
+        };
+        let mut s = SetTerm::new();
+        for y in &image {
+            let l = tr.circuit.input();
+            b.primary
+                .push((l, format!("{}({x}) contains {y}", v.name)));
+            b.constraints.push(tr.circuit.implies(l, d));
+            s.insert(y.clone(), l);
+        }
+        f.insert(x, (d, s));
+    }
+    Ok(Term::Fun(std::rc::Rc::new(f)))
+}
+
+/// From a conjunct `name : A op S` (op a functional arrow, A known): A, whether op is total, and the
+/// elements the members of S may contain (S = `B op' C`, `POW(B)`, ... with B and C known, or a known
+/// set of sets).
+fn fun_carrier(
+    tr: &Translator<'_>,
+    vars: &[TypedName],
+    name: &str,
+    c: &Pred,
+) -> Option<(Vec<Value>, bool, Vec<Value>)> {
+    let PredKind::Compare(CompareOp::In, f, s) = &c.kind else {
+        return None;
+    };
+    if !matches!(&f.kind, ExprKind::Var(n) if &**n == name) {
+        return None;
+    }
+    let ExprKind::Binary(arrow, a, s) = &s.kind else {
+        return None;
+    };
+    let props = arrow.arrow_properties()?;
+    if !props.functional {
+        return None;
+    }
+    let known = |e: &Expr| -> Option<Value> {
+        if free_names::of_expr(e)
+            .iter()
+            .any(|n| vars.iter().any(|v| v.name == *n))
+        {
+            return None;
+        }
+        tr.ctx.eval_expr(e, tr.env()).ok()
+    };
+    let known_set = |e: &Expr| known(e).and_then(|v| v.as_set().map(|items| items.to_vec()));
+    let args = known_set(a)?;
+    let image = match &s.kind {
+        ExprKind::Binary(inner, x, y) if inner.is_arrow() => {
+            let (x, y) = (known_set(x)?, known_set(y)?);
+            if x.len().saturating_mul(y.len()) > MAX_ELEMENTS {
+                return None;
+            }
+            set::product(&x, &y)
+        }
+        ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin | UnaryOp::Pow1 | UnaryOp::Fin1, x) => {
+            known_set(x)?
+        }
+        _ => {
+            let mut all = Vec::new();
+            for member in known_set(s)? {
+                all = set::union(&all, member.as_set()?);
+            }
+            all
+        }
+    };
+    Some((args, props.total, image))
 }
 
 fn scalar(
