@@ -1160,6 +1160,14 @@ impl<'a> Translator<'a> {
                     && matches!(&a.kind, ExprKind::Var(n) if *n == x.name)
                     && free_names::of_expr(s).iter().all(|n| !names.contains(&n))
                 {
+                    // A known set of any type (sets of sets included) gives the candidates as is.
+                    if self.is_known(s)
+                        && let Ok(v) = self.ctx.eval_expr(s, &self.env)
+                        && let Some(items) = v.as_set()
+                    {
+                        found = Some(items.to_vec());
+                        break;
+                    }
                     let mark = self.wd.len();
                     let candidates = self.set(s);
                     // A set that may be ill-defined cannot bound the instances: the interpreter
