@@ -1156,25 +1156,36 @@ impl<'a> Translator<'a> {
         for (i, x) in xs.iter().enumerate() {
             let mut found = None;
             for c in restrict {
+                // `x : S`, or x a component of a tuple `(.., x, ..) : S`: the elements of S (their
+                // components at x's place) bound x.
                 if let PredKind::Compare(CompareOp::In, a, s) = &c.kind
-                    && matches!(&a.kind, ExprKind::Var(n) if *n == x.name)
+                    && let Some(path) = tuple_path(a, &x.name)
                     && free_names::of_expr(s).iter().all(|n| !names.contains(&n))
                 {
+                    let mut items = None;
                     // A known set of any type (sets of sets included) gives the candidates as is.
                     if self.is_known(s)
                         && let Ok(v) = self.ctx.eval_expr(s, &self.env)
-                        && let Some(items) = v.as_set()
+                        && let Some(known) = v.as_set()
                     {
-                        found = Some(items.to_vec());
-                        break;
+                        items = Some(known.to_vec());
                     }
-                    let mark = self.wd.len();
-                    let candidates = self.set(s);
-                    // A set that may be ill-defined cannot bound the instances: the interpreter
-                    // would stop at it.
-                    let defined = self.wd.drain(mark..).all(|l| l == TRUE);
-                    if let (Ok(set), true) = (candidates, defined) {
-                        found = Some(set.into_keys().collect::<Vec<_>>());
+                    if items.is_none() {
+                        let mark = self.wd.len();
+                        let candidates = self.set(s);
+                        // A set that may be ill-defined cannot bound the instances: the interpreter
+                        // would stop at it.
+                        let defined = self.wd.drain(mark..).all(|l| l == TRUE);
+                        if let (Ok(set), true) = (candidates, defined) {
+                            items = Some(set.into_keys().collect());
+                        }
+                    }
+                    if let Some(items) = items {
+                        let mut parts: Vec<Value> =
+                            items.iter().filter_map(|v| component(v, &path)).collect();
+                        parts.sort();
+                        parts.dedup();
+                        found = Some(parts);
                         break;
                     }
                 }
@@ -1519,6 +1530,34 @@ impl<'a> Translator<'a> {
         }
         self.circuit.and_all(conds)
     }
+}
+
+/// Where the variable `name` sits in the tuple `e` (nested maplets): the sides to take, `true` for the
+/// second; `None` when it is not a component.
+fn tuple_path(e: &Expr, name: &str) -> Option<Vec<bool>> {
+    match &e.kind {
+        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            for (side, part) in [(false, a), (true, b)] {
+                if let Some(mut rest) = tuple_path(part, name) {
+                    rest.insert(0, side);
+                    return Some(rest);
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The component of the tuple `v` at `path`.
+fn component(v: &Value, path: &[bool]) -> Option<Value> {
+    let mut v = v;
+    for &second in path {
+        let (a, b) = v.as_pair()?;
+        v = if second { b } else { a };
+    }
+    Some(v.clone())
 }
 
 fn ill_defined_body(span: Span) -> Diagnostic {
