@@ -327,9 +327,22 @@ fn prepare<'a>(
         n => bounds.ends[n - 1],
     };
     let mut roots = bounds.constraints.clone();
-    for (c, _) in conjuncts.iter().zip(&defining).filter(|(_, d)| !**d) {
+    for &r in &roots {
+        tr.assume(r);
+    }
+    // Typing conjuncts first: what they assert settles the well-definedness of the others.
+    let mut order: Vec<&crate::ir::Pred> = conjuncts
+        .iter()
+        .zip(&defining)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| *c)
+        .collect();
+    order.sort_by_key(|c| !is_typing(c));
+    for c in order {
         ctx.check_deadline(c.span)?;
-        roots.push(tr.pred(c, true)?.holds);
+        let holds = tr.pred(c, true)?.holds;
+        tr.assume(holds);
+        roots.push(holds);
     }
     Ok(Some(Prepared {
         tr,
@@ -341,6 +354,15 @@ fn prepare<'a>(
         witnesses,
         main_inputs,
     }))
+}
+
+/// `x : S` or `x <: S` for a name x: a conjunct giving a type, domain or range.
+fn is_typing(c: &crate::ir::Pred) -> bool {
+    matches!(&c.kind, crate::ir::PredKind::Compare(
+        crate::ir::CompareOp::In | crate::ir::CompareOp::Subset,
+        x,
+        _,
+    ) if matches!(x.kind, crate::ir::ExprKind::Var(_)))
 }
 
 /// The interval analysis's ranges for the unknowns whose type mentions INTEGER (the others' candidates

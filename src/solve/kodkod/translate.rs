@@ -18,7 +18,7 @@
 //! interpreter's order of evaluation would decide between "false" and "ill-defined" (a body that may be
 //! ill-defined), the construct is refused as unsupported rather than guessed.
 
-use super::circuit::{Circuit, FALSE, Lit, TRUE};
+use super::circuit::{Circuit, FALSE, Lit, Node, TRUE};
 use super::integers::{self, BitVec};
 use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
@@ -31,7 +31,7 @@ use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
 use num_traits::ToPrimitive;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -78,6 +78,10 @@ pub struct Translator<'a> {
     unknowns: FxHashMap<Name, Term>,
     /// Well-definedness conditions of the expressions of the atomic predicate being translated.
     wd: Vec<Lit>,
+    /// Literals true in every model the search considers (the asserted top-level conjuncts and the
+    /// gates they are conjunctions of). A well-definedness condition implied by them is settled as
+    /// true: where it could fail, the model is no solution anyway (`f(x)` with `f : A --> B` and x in A).
+    facts: FxHashSet<Lit>,
 }
 
 /// The values of a finite type, when it is one (BOOL, given sets, pairs of those).
@@ -135,7 +139,41 @@ impl<'a> Translator<'a> {
             env: env.clone(),
             unknowns: FxHashMap::default(),
             wd: Vec::new(),
+            facts: FxHashSet::default(),
         }
+    }
+
+    /// Records that `l` is asserted: it and every gate it is a conjunction of are facts.
+    pub fn assume(&mut self, l: Lit) {
+        let mut stack = vec![l];
+        while let Some(l) = stack.pop() {
+            if l.is_const() || !self.facts.insert(l) {
+                continue;
+            }
+            if !l.is_negated()
+                && let Node::And(a, b) = self.circuit.node(l.node())
+            {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+
+    /// `l`, or TRUE when the facts imply it (it is one, or a conjunction of them).
+    fn settle(&self, l: Lit) -> Lit {
+        fn implied(tr: &Translator<'_>, l: Lit, depth: u32) -> bool {
+            if l == TRUE || tr.facts.contains(&l) {
+                return true;
+            }
+            if depth == 0 || l.is_negated() || l.is_const() {
+                return false;
+            }
+            match tr.circuit.node(l.node()) {
+                Node::And(a, b) => implied(tr, a, depth - 1) && implied(tr, b, depth - 1),
+                _ => false,
+            }
+        }
+        if implied(self, l, 32) { TRUE } else { l }
     }
 
     pub fn declare(&mut self, name: Name, term: Term) {
@@ -806,6 +844,7 @@ impl<'a> Translator<'a> {
             let mark = tr.wd.len();
             let v = tr.int(body)?;
             let d = tr.circuit.and_all(tr.wd.drain(mark..).collect::<Vec<_>>());
+            let d = tr.settle(d);
             let defined = tr.circuit.implies(c.holds, d);
             if c.defined != TRUE || defined != TRUE {
                 return Err(unsupported(
@@ -1175,7 +1214,8 @@ impl<'a> Translator<'a> {
                         let candidates = self.set(s);
                         // A set that may be ill-defined cannot bound the instances: the interpreter
                         // would stop at it.
-                        let defined = self.wd.drain(mark..).all(|l| l == TRUE);
+                        let conds: Vec<Lit> = self.wd.drain(mark..).collect();
+                        let defined = conds.into_iter().all(|l| self.settle(l) == TRUE);
                         if let (Ok(set), true) = (candidates, defined) {
                             items = Some(set.into_keys().collect());
                         }
@@ -1316,7 +1356,7 @@ impl<'a> Translator<'a> {
                 let holds = self.compare(*op, a, b, p.span)?;
                 let conds: Vec<Lit> = self.wd.drain(mark..).collect();
                 let defined = self.circuit.and_all(conds);
-                Ok(c(holds, defined))
+                Ok(c(holds, self.settle(defined)))
             }
             PredKind::Let(..) => Err(unsupported(p.span, "LET in a predicate")),
         }
