@@ -261,3 +261,29 @@ fn an_unknown_sat_solver_is_a_usage_error() {
     assert_eq!(code, 3);
     assert!(err.contains("expected cadical or varisat"), "{err}");
 }
+
+/// Corpus machines whose constants are a function into functions (`Board : DOM --> (DOM --> DOM)`) or
+/// need well-definedness settled by typing: SAT alone decides them, with ProB's verdict.
+#[test]
+fn corpus_setups_with_functions_into_sets_are_decided_by_sat() {
+    let Some(models) = common::corpus_models() else {
+        return;
+    };
+    for (name, expected) in [
+        ("B/Puzzles/SudokuAsConstant.mch", "ALL SOLUTIONS: 1 found"),
+        ("B/Puzzles/SudokuAsConstantNoSolution.mch", "NO SOLUTION"),
+        ("B/Puzzles/Minesweeper.mch", "ALL SOLUTIONS: 22 found"),
+        ("B/Puzzles/TennisTournament.mch", "ALL SOLUTIONS"),
+    ] {
+        let path = models.join(name).display().to_string();
+        let (_, stdout, err) = bsolve(&[
+            "setup-constants",
+            "--kodkod-only",
+            "--all",
+            "--timeout",
+            "60000",
+            &path,
+        ]);
+        assert!(stdout.contains(expected), "{name}: {stdout}{err}");
+    }
+}
