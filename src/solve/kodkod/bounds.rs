@@ -3,8 +3,10 @@
 //!
 //! * BOOL and given-set unknowns choose one of their type's values (one input per value, exactly one
 //!   true; a single input for two values).
-//! * Integer unknowns are bit-vectors over the range the interval analysis proved; an integer the analysis
-//!   cannot bound makes the problem unsupported (never a silent cut, never wraparound).
+//! * Integer unknowns are bit-vectors over the range the interval analysis proved. An integer the
+//!   analysis leaves unbounded is cut as the native solver cuts it (MININT..MAXINT, or as wide a window
+//!   from its known end): the bounds are then marked a cut, and SAT's "no more solutions" is reported
+//!   incomplete. Never wraparound: every operation's result range is checked.
 //! * A set unknown has one input per candidate element: its upper bound. The candidates are the type's
 //!   values when finite, narrowed by the known carriers of its typing conjuncts (`r : A <-> B`,
 //!   `f : A --> B`, `s <: S`, `s : POW(S)`, `s = E`), and for sets of integers by the analysis's element
@@ -36,6 +38,10 @@ pub struct Bounds {
     pub primary: Vec<(Lit, String)>,
     /// Per unknown, the end of its inputs in `primary`.
     pub ends: Vec<usize>,
+    /// Whether some unknown's candidates are a cut of an infinite type (integers the analysis cannot
+    /// bound, taken within MININT..MAXINT as the native solver does): solutions found are solutions,
+    /// but "no more solutions" is only within the cut.
+    pub cut: bool,
 }
 
 /// Declares the unknowns `vars` in the translator.
@@ -50,12 +56,13 @@ pub fn declare(
         constraints: Vec::new(),
         primary: Vec::new(),
         ends: Vec::with_capacity(vars.len()),
+        cut: false,
     };
     for (v, i) in vars.iter().zip(info) {
         let term = match &v.ty {
             ty if is_fun_type(ty) => fun_unknown(tr, &mut b, vars, v, conjuncts)?,
             Type::Set(elem) => {
-                let cands = set_candidates(tr, vars, v, elem, conjuncts, i)?;
+                let cands = set_candidates(tr, vars, v, elem, conjuncts, i, &mut b.cut)?;
                 let mut s = SetTerm::new();
                 for c in cands {
                     let l = tr.circuit.input();
@@ -168,6 +175,9 @@ fn fun_carrier(
         ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin | UnaryOp::Pow1 | UnaryOp::Fin1, x) => {
             known_set(x)?
         }
+        ExprKind::Unary(UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, x) => {
+            injective_sequences(&known_set(x)?)?
+        }
         _ => {
             let mut all = Vec::new();
             for member in known_set(s)? {
@@ -189,10 +199,16 @@ fn scalar(
 ) -> Result<Term, Diagnostic> {
     Ok(match ty {
         Type::Integer => {
-            let (lo, hi) = match (
+            let known = (
                 range.lo.as_ref().and_then(|v| v.to_i64()),
                 range.hi.as_ref().and_then(|v| v.to_i64()),
-            ) {
+            );
+            let cut = match known {
+                (Some(_), Some(_)) => None,
+                _ => cut_range(tr, range),
+            };
+            b.cut |= cut.is_some();
+            let (lo, hi) = match cut.map_or(known, |(lo, hi)| (Some(lo), Some(hi))) {
                 (Some(lo), Some(hi)) if integers::in_limits(lo, hi) => (lo, hi),
                 _ => {
                     return Err(unsupported(
@@ -254,6 +270,28 @@ fn scalar(
     })
 }
 
+/// The cut of an integer range the analysis left open at one end or both, as the native solver
+/// enumerates it: MININT..MAXINT, or a window as wide from the known end when that lies outside it;
+/// `None` when a known end cannot be read or the cut is empty.
+fn cut_range(tr: &Translator<'_>, range: &Range) -> Option<(i64, i64)> {
+    let settings = tr.ctx.settings();
+    let (minint, maxint) = (settings.minint.to_i64()?, settings.maxint.to_i64()?);
+    let width = maxint.checked_sub(minint)?;
+    let (lo, hi) = match (&range.lo, &range.hi) {
+        (None, None) => (minint, maxint),
+        (Some(l), None) => {
+            let l = l.to_i64()?;
+            (l, if l > maxint { l.checked_add(width)? } else { maxint })
+        }
+        (None, Some(h)) => {
+            let h = h.to_i64()?;
+            (if h < minint { h.checked_sub(width)? } else { minint }, h)
+        }
+        (Some(_), Some(_)) => return None,
+    };
+    (lo <= hi).then_some((lo, hi))
+}
+
 fn show(end: &Option<num_bigint::BigInt>) -> String {
     end.as_ref().map_or("?".into(), |v| v.to_string())
 }
@@ -266,6 +304,7 @@ fn set_candidates(
     elem: &Type,
     conjuncts: &[&Pred],
     info: &VarInfo,
+    cut: &mut bool,
 ) -> Result<Vec<Value>, Diagnostic> {
     if matches!(elem, Type::Set(_) | Type::String | Type::Struct(_)) {
         return Err(unsupported(
@@ -319,6 +358,45 @@ fn set_candidates(
         let firsts: Vec<Value> = (lo..=hi).map(Value::int).collect();
         cands = Some(set::product(&firsts, &seconds));
     }
+    // Elements the analysis leaves unbounded: a cut, as the native solver takes it.
+    if cands.is_none() {
+        // The analysis's element range is that of a set of integers, or of a relation's domain.
+        let cut_values = |ty: &Type, range: &Range| -> Option<Vec<Value>> {
+            match ty {
+                Type::Integer => {
+                    let (lo, hi) = match (
+                        range.lo.as_ref().and_then(|x| x.to_i64()),
+                        range.hi.as_ref().and_then(|x| x.to_i64()),
+                    ) {
+                        (Some(lo), Some(hi)) => (lo, hi),
+                        _ => cut_range(tr, range)?,
+                    };
+                    (hi.saturating_sub(lo) < MAX_ELEMENTS as i64)
+                        .then(|| (lo..=hi).map(Value::int).collect())
+                }
+                _ => finite_values(tr.ctx, ty),
+            }
+        };
+        let found = match elem {
+            Type::Integer => cut_values(elem, &info.elem),
+            Type::Pair(first, second) if **first == Type::Integer || **second == Type::Integer => {
+                match (
+                    cut_values(first, &info.elem),
+                    cut_values(second, &Range::full()),
+                ) {
+                    (Some(x), Some(y)) if x.len().saturating_mul(y.len()) <= MAX_ELEMENTS => {
+                        Some(set::product(&x, &y))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            *cut = true;
+            cands = found;
+        }
+    }
     match cands {
         Some(c) if c.len() <= MAX_ELEMENTS => Ok(c),
         Some(_) => Err(unsupported(
@@ -365,7 +443,20 @@ fn carrier(tr: &Translator<'_>, vars: &[TypedName], name: &str, c: &Pred) -> Opt
             CompareOp::In,
             ExprKind::Unary(UnaryOp::Pow | UnaryOp::Fin | UnaryOp::Pow1 | UnaryOp::Fin1, x),
         ) => known(x),
+        (CompareOp::In, ExprKind::Unary(UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, x)) => {
+            injective_sequences(&known(x)?)
+        }
         (CompareOp::Subset | CompareOp::StrictSubset | CompareOp::Eq, _) => known(s),
         _ => None,
     }
+}
+
+/// The pairs an injective sequence over `s` may contain: no longer than s has elements, its indices
+/// are within `1..card(s)`.
+fn injective_sequences(s: &[Value]) -> Option<Vec<Value>> {
+    if s.len().saturating_mul(s.len()) > MAX_ELEMENTS {
+        return None;
+    }
+    let indices: Vec<Value> = (1..=s.len() as i64).map(Value::int).collect();
+    Some(set::product(&indices, s))
 }

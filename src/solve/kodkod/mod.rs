@@ -226,6 +226,12 @@ pub fn check_translatable(ctx: &Context, problem: &Problem<'_>) -> Result<(), Di
     prepare(ctx, problem).map(|_| ())
 }
 
+/// Like `check_translatable`, telling also whether the bounds are exact: `false` when some integer is
+/// a cut of its infinite type (then SAT finds solutions but proves none absent).
+pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, Diagnostic> {
+    prepare(ctx, problem).map(|p| p.is_none_or(|p| !p.bounds.cut))
+}
+
 /// A translated problem.
 struct Prepared<'a> {
     tr: translate::Translator<'a>,
@@ -489,8 +495,9 @@ fn run(
     if let Some(path) = &settings.dump_cnf {
         dump(&enc, &p, &primary, problem, path, span)?;
     }
+    let exact = !p.bounds.cut;
     let result = if enc.contradiction {
-        Ok(true)
+        Ok(exact)
     } else {
         enumerate(
             ctx,
@@ -551,7 +558,8 @@ fn enumerate(
                 let clause = solutions::blocking_clause(enc, primary);
                 enc.add_clause(clause);
             }
-            SolveResult::Unsat => return Ok(true),
+            // Exhaustive within the bounds: complete when they are exact.
+            SolveResult::Unsat => return Ok(!p.bounds.cut),
             SolveResult::Interrupted => {
                 ctx.check_deadline(span)?;
                 return Ok(false);

@@ -1465,13 +1465,32 @@ impl<'a> Translator<'a> {
                 Ok(sub)
             }
             ExprKind::Unary(
-                op @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1),
+                op @ (UnaryOp::Seq
+                | UnaryOp::Seq1
+                | UnaryOp::Iseq
+                | UnaryOp::Iseq1
+                | UnaryOp::Perm),
                 t,
             ) => {
                 let (f, t) = (self.set(x)?, self.set(t)?);
-                let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1);
+                let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm);
                 let non_empty = matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1);
-                Ok(self.sequence(&f, &t, injective, non_empty))
+                let seq = self.sequence(&f, &t, injective, non_empty);
+                if *op != UnaryOp::Perm {
+                    return Ok(seq);
+                }
+                // A permutation of t: every element of t is in the range.
+                let mut onto = vec![seq];
+                for (v, l) in &t {
+                    let hits: Vec<Lit> = f
+                        .iter()
+                        .filter(|(k, _)| pair_parts(k).1 == v)
+                        .map(|(_, m)| *m)
+                        .collect();
+                    let hit = self.circuit.or_all(hits);
+                    onto.push(self.circuit.implies(*l, hit));
+                }
+                Ok(self.circuit.and_all(onto))
             }
             ExprKind::Binary(op, a, b) if op.is_arrow() && is_fun_type(&x.ty) => {
                 match self.fun(x)? {
