@@ -61,9 +61,12 @@ pub(crate) fn solve(
     if let Ok(exact) = kodkod::check_translation(ctx, problem) {
         // Over a cut of the integers SAT proves nothing absent: z3 keeps half of the time left.
         let share = if exact { (3, 4) } else { (1, 2) };
-        later.push(stage(ctx, fallback(outer, share.0, share.1), on_solution, |found| {
-            kodkod::solve(ctx, problem, found, &mut Stats::default())
-        }));
+        later.push(stage(
+            ctx,
+            fallback(outer, share.0, share.1),
+            on_solution,
+            |found| kodkod::solve(ctx, problem, found, &mut Stats::default()),
+        ));
     }
     let deferred_symmetry =
         problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());

@@ -91,10 +91,23 @@ fn fun_unknown(
     v: &TypedName,
     conjuncts: &[&Pred],
 ) -> Result<Term, Diagnostic> {
-    let Some((args, total, image)) = conjuncts
+    let found = match conjuncts
         .iter()
         .find_map(|c| fun_carrier(tr, vars, &v.name, c))
-    else {
+    {
+        Some(f) => Some(f),
+        // A typing predicate below the top level (under `=>`, `or`, `not`) does not confine the
+        // unknown: it bounds a cut.
+        None => {
+            let nested = nested_typing(conjuncts, &v.name);
+            let f = nested
+                .iter()
+                .find_map(|c| fun_carrier(tr, vars, &v.name, c));
+            b.cut |= f.is_some();
+            f
+        }
+    };
+    let Some((args, total, image)) = found else {
         return Err(unsupported(
             v.span,
             format!(
@@ -106,7 +119,10 @@ fn fun_unknown(
     if args.len().saturating_mul(image.len()) > MAX_ELEMENTS {
         return Err(unsupported(
             v.span,
-            format!("the function {}, which has too many candidate tuples", v.name),
+            format!(
+                "the function {}, which has too many candidate tuples",
+                v.name
+            ),
         ));
     }
     let mut f = FunTerm::new();
@@ -121,8 +137,7 @@ fn fun_unknown(
         let mut s = SetTerm::new();
         for y in &image {
             let l = tr.circuit.input();
-            b.primary
-                .push((l, format!("{}({x}) contains {y}", v.name)));
+            b.primary.push((l, format!("{}({x}) contains {y}", v.name)));
             b.constraints.push(tr.circuit.implies(l, d));
             s.insert(y.clone(), l);
         }
@@ -281,11 +296,25 @@ fn cut_range(tr: &Translator<'_>, range: &Range) -> Option<(i64, i64)> {
         (None, None) => (minint, maxint),
         (Some(l), None) => {
             let l = l.to_i64()?;
-            (l, if l > maxint { l.checked_add(width)? } else { maxint })
+            (
+                l,
+                if l > maxint {
+                    l.checked_add(width)?
+                } else {
+                    maxint
+                },
+            )
         }
         (None, Some(h)) => {
             let h = h.to_i64()?;
-            (if h < minint { h.checked_sub(width)? } else { minint }, h)
+            (
+                if h < minint {
+                    h.checked_sub(width)?
+                } else {
+                    minint
+                },
+                h,
+            )
         }
         (Some(_), Some(_)) => return None,
     };
@@ -358,6 +387,13 @@ fn set_candidates(
         let firsts: Vec<Value> = (lo..=hi).map(Value::int).collect();
         cands = Some(set::product(&firsts, &seconds));
     }
+    // A typing predicate below the top level bounds a cut.
+    if cands.is_none() {
+        cands = nested_typing(conjuncts, &v.name)
+            .iter()
+            .find_map(|c| carrier(tr, vars, &v.name, c));
+        *cut |= cands.is_some();
+    }
     // Elements the analysis leaves unbounded: a cut, as the native solver takes it.
     if cands.is_none() {
         // The analysis's element range is that of a set of integers, or of a relation's domain.
@@ -411,6 +447,44 @@ fn set_candidates(
             ),
         )),
     }
+}
+
+/// The predicates `name : S` and `name <: S` anywhere in the propositional structure of `conjuncts`
+/// (not under a binder of the same name).
+fn nested_typing<'p>(conjuncts: &[&'p Pred], name: &str) -> Vec<&'p Pred> {
+    fn walk<'p>(p: &'p Pred, name: &str, out: &mut Vec<&'p Pred>) {
+        match &p.kind {
+            PredKind::Compare(CompareOp::In | CompareOp::Subset, x, _) if matches!(&x.kind, ExprKind::Var(n) if &**n == name) => {
+                out.push(p)
+            }
+            PredKind::And(ps) | PredKind::Or(ps) => {
+                for q in ps {
+                    walk(q, name, out);
+                }
+            }
+            PredKind::Implies(a, b) | PredKind::Equiv(a, b) => {
+                walk(a, name, out);
+                walk(b, name, out);
+            }
+            PredKind::Not(a) => walk(a, name, out),
+            PredKind::If(c, a, b) => {
+                walk(c, name, out);
+                walk(a, name, out);
+                walk(b, name, out);
+            }
+            PredKind::Forall(xs, body) | PredKind::Exists(xs, body)
+                if !xs.iter().any(|x| &*x.name == name) =>
+            {
+                walk(body, name, out)
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in conjuncts {
+        walk(c, name, &mut out);
+    }
+    out
 }
 
 /// The known set a typing conjunct confines the elements of `name` to.

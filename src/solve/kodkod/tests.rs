@@ -151,3 +151,13 @@ fn injective_sequences_and_permutations_are_bounded_by_their_set() {
     // Images of length two (2 of the 5 injective sequences of BOOL) for argument 1.
     assert_eq!(count("f : 1..2 --> iseq(BOOL) & size(f(1)) = 2"), 10);
 }
+
+#[test]
+fn a_typing_predicate_below_the_top_level_bounds_a_cut() {
+    // Only subsets of 1..3 are searched: those containing 2, and the search is not exhaustive.
+    assert_eq!(solve("not(s <: 1..3) or 2 : s").ok(), Some((4, false)));
+    assert_eq!(
+        solve("(f : 1..2 --> POW(BOOL)) => f(1) = {TRUE}").ok(),
+        Some((4, false))
+    );
+}

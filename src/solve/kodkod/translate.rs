@@ -122,7 +122,9 @@ pub fn is_fun_type(ty: &Type) -> bool {
     match ty {
         Type::Set(elem) => match &**elem {
             Type::Pair(_, image) => match &**image {
-                Type::Set(inner) => !matches!(**inner, Type::Set(_) | Type::String | Type::Struct(_)),
+                Type::Set(inner) => {
+                    !matches!(**inner, Type::Set(_) | Type::String | Type::Struct(_))
+                }
                 _ => false,
             },
             _ => false,
@@ -293,7 +295,10 @@ impl<'a> Translator<'a> {
                     // The arguments of `f` outside the value's domain.
                     if seen < f.len() {
                         for (x, (d, _)) in f.iter() {
-                            if !items.iter().any(|i| i.as_pair().is_some_and(|(y, _)| y == x)) {
+                            if !items
+                                .iter()
+                                .any(|i| i.as_pair().is_some_and(|(y, _)| y == x))
+                            {
                                 conds.push(!*d);
                             }
                         }
@@ -440,7 +445,8 @@ impl<'a> Translator<'a> {
                 for k in keys {
                     let (df, sf) = f.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
                     let (dg, sg) = g.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
-                    let images = self.equal(&Term::Set(sf.clone()), &Term::Set(sg.clone()), span)?;
+                    let images =
+                        self.equal(&Term::Set(sf.clone()), &Term::Set(sg.clone()), span)?;
                     let both = self.circuit.and(df, images);
                     let neither = self.circuit.and(!df, !dg);
                     let agree = self.circuit.iff(df, dg);
@@ -1465,11 +1471,8 @@ impl<'a> Translator<'a> {
                 Ok(sub)
             }
             ExprKind::Unary(
-                op @ (UnaryOp::Seq
-                | UnaryOp::Seq1
-                | UnaryOp::Iseq
-                | UnaryOp::Iseq1
-                | UnaryOp::Perm),
+                op
+                @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm),
                 t,
             ) => {
                 let (f, t) = (self.set(x)?, self.set(t)?);
