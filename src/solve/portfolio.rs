@@ -65,7 +65,7 @@ pub(crate) fn solve(
             ctx,
             fallback(outer, share.0, share.1),
             on_solution,
-            |found| kodkod::solve(ctx, problem, found, &mut Stats::default()),
+            |found| kodkod::solve_sat(ctx, problem, found, &mut Stats::default()),
         ));
     }
     let deferred_symmetry =

@@ -66,12 +66,40 @@ fn record(update: impl FnOnce(&mut SatReport)) {
     }
 }
 
-/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+/// Streams the solutions of `problem`; returns whether the search was exhaustive. When SAT over a cut
+/// of the integers finds nothing, the native solver, which may prove that exactly, takes the problem.
 pub(crate) fn solve(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_with(
+        ctx,
+        problem,
+        on_solution,
+        stats,
+        !ctx.settings().kodkod_only,
+    )
+}
+
+/// `solve` without the native solver after a fruitless cut: for the portfolio, whose native stage
+/// already ran.
+pub(crate) fn solve_sat(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_with(ctx, problem, on_solution, stats, false)
+}
+
+fn solve_with(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+    native_after_cut: bool,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
     match prepare(ctx, problem) {
@@ -81,10 +109,25 @@ pub(crate) fn solve(
                 r.translated += 1;
                 r.translate_time += translate_time;
             });
-            match prepared {
-                Some(p) => run(ctx, problem, p, on_solution, stats),
-                None => Ok(true),
+            let Some(p) = prepared else {
+                return Ok(true);
+            };
+            let cut = p.bounds.cut;
+            let mut reported = false;
+            let result = run(
+                ctx,
+                problem,
+                p,
+                &mut |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
+                    reported = true;
+                    on_solution(values, witnesses)
+                },
+                stats,
+            );
+            if cut && native_after_cut && !reported && matches!(result, Ok(false)) {
+                return super::native::solve(ctx, problem, on_solution, stats);
             }
+            result
         }
         // A timeout while translating is a timeout, not an untranslatable construct.
         Err(d) if d.kind == crate::diag::DiagKind::Limit => Err(EvalError::Limit(d)),
