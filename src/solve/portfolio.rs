@@ -11,8 +11,11 @@
 //!    handles large arithmetic.
 //!
 //! A later stage runs only when no earlier one decided the question and none reported a solution (so a
-//! stream never repeats one). With a deadline (`--timeout`), native gets a third of the budget and
-//! kodkod half of what is left; z3 the rest. Without one, the later stages get `FALLBACK_BUDGET` each,
+//! stream never repeats one). With a deadline (`--timeout`), native gets a quarter of the budget and
+//! kodkod three quarters of what is left (half when its bounds cut unbounded integers); z3 the rest. A problem that reaches kodkod translates
+//! completely, so SAT decides it exactly; on a 1/25 sample of the predicate corpus (2.5 s each), native
+//! decided all but one of its answers within a quarter of the budget, while SAT needed up to 1.6 s, more
+//! than the sixth it had under the former split (a third for native, half the rest for kodkod). Without one, the later stages get `FALLBACK_BUDGET` each,
 //! so that `auto` never waits on an SMT solver forever. Symmetry-reduced questions over deferred sets
 //! skip z3 (it lists every solution, not one per orbit). The model checker's per-state questions
 //! (`sizes_matter` false) stay with native alone: starting a SAT or SMT search per state would cost
@@ -48,22 +51,27 @@ pub(crate) fn solve(
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
     let outer = ctx.deadline();
-    let first = stage(ctx, fraction(outer, 3), on_solution, |found| {
+    let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
         native::solve(ctx, problem, found, stats)
     });
     if first.decided() || !problem.sizes_matter || past(outer) {
         return first.result;
     }
     let mut later = Vec::new();
-    if kodkod::check_translatable(ctx, problem).is_ok() {
-        later.push(stage(ctx, fallback(outer, 2), on_solution, |found| {
-            kodkod::solve(ctx, problem, found, &mut Stats::default())
-        }));
+    if let Ok(exact) = kodkod::check_translation(ctx, problem) {
+        // Over a cut of the integers SAT proves nothing absent: z3 keeps half of the time left.
+        let share = if exact { (3, 4) } else { (1, 2) };
+        later.push(stage(
+            ctx,
+            fallback(outer, share.0, share.1),
+            on_solution,
+            |found| kodkod::solve_sat(ctx, problem, found, &mut Stats::default()),
+        ));
     }
     let deferred_symmetry =
         problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
     if !later.iter().any(Outcome::decided) && !deferred_symmetry && !past(outer) {
-        later.push(stage(ctx, fallback(outer, 1), on_solution, |found| {
+        later.push(stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
             smt::solve(ctx, problem, found, &mut Stats::default())
         }));
     }
@@ -95,15 +103,15 @@ fn stage(
     Outcome { result, reported }
 }
 
-/// A deadline 1/`parts` of the way from now to `outer` (none without one).
-fn fraction(outer: Option<Instant>, parts: u32) -> Option<Instant> {
+/// A deadline `share`/`parts` of the way from now to `outer` (none without one).
+fn fraction(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
     let now = Instant::now();
-    outer.map(|d| now + d.saturating_duration_since(now) / parts)
+    outer.map(|d| now + d.saturating_duration_since(now) * share / parts)
 }
 
 /// A later stage's deadline: its fraction of the time left, or `FALLBACK_BUDGET` without a deadline.
-fn fallback(outer: Option<Instant>, parts: u32) -> Option<Instant> {
-    fraction(outer, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
+fn fallback(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
+    fraction(outer, share, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
 }
 
 fn past(deadline: Option<Instant>) -> bool {

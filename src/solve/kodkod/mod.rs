@@ -66,12 +66,40 @@ fn record(update: impl FnOnce(&mut SatReport)) {
     }
 }
 
-/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+/// Streams the solutions of `problem`; returns whether the search was exhaustive. When SAT over a cut
+/// of the integers finds nothing, the native solver, which may prove that exactly, takes the problem.
 pub(crate) fn solve(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_with(
+        ctx,
+        problem,
+        on_solution,
+        stats,
+        !ctx.settings().kodkod_only,
+    )
+}
+
+/// `solve` without the native solver after a fruitless cut: for the portfolio, whose native stage
+/// already ran.
+pub(crate) fn solve_sat(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_with(ctx, problem, on_solution, stats, false)
+}
+
+fn solve_with(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+    native_after_cut: bool,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
     match prepare(ctx, problem) {
@@ -81,10 +109,25 @@ pub(crate) fn solve(
                 r.translated += 1;
                 r.translate_time += translate_time;
             });
-            match prepared {
-                Some(p) => run(ctx, problem, p, on_solution, stats),
-                None => Ok(true),
+            let Some(p) = prepared else {
+                return Ok(true);
+            };
+            let cut = p.bounds.cut;
+            let mut reported = false;
+            let result = run(
+                ctx,
+                problem,
+                p,
+                &mut |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
+                    reported = true;
+                    on_solution(values, witnesses)
+                },
+                stats,
+            );
+            if cut && native_after_cut && !reported && matches!(result, Ok(false)) {
+                return super::native::solve(ctx, problem, on_solution, stats);
             }
+            result
         }
         // A timeout while translating is a timeout, not an untranslatable construct.
         Err(d) if d.kind == crate::diag::DiagKind::Limit => Err(EvalError::Limit(d)),
@@ -226,6 +269,12 @@ pub fn check_translatable(ctx: &Context, problem: &Problem<'_>) -> Result<(), Di
     prepare(ctx, problem).map(|_| ())
 }
 
+/// Like `check_translatable`, telling also whether the bounds are exact: `false` when some integer is
+/// a cut of its infinite type (then SAT finds solutions but proves none absent).
+pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, Diagnostic> {
+    prepare(ctx, problem).map(|p| p.is_none_or(|p| !p.bounds.cut))
+}
+
 /// A translated problem.
 struct Prepared<'a> {
     tr: translate::Translator<'a>,
@@ -327,9 +376,22 @@ fn prepare<'a>(
         n => bounds.ends[n - 1],
     };
     let mut roots = bounds.constraints.clone();
-    for (c, _) in conjuncts.iter().zip(&defining).filter(|(_, d)| !**d) {
+    for &r in &roots {
+        tr.assume(r);
+    }
+    // Typing conjuncts first: what they assert settles the well-definedness of the others.
+    let mut order: Vec<&crate::ir::Pred> = conjuncts
+        .iter()
+        .zip(&defining)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| *c)
+        .collect();
+    order.sort_by_key(|c| !is_typing(c));
+    for c in order {
         ctx.check_deadline(c.span)?;
-        roots.push(tr.pred(c, true)?.holds);
+        let holds = tr.pred(c, true)?.holds;
+        tr.assume(holds);
+        roots.push(holds);
     }
     Ok(Some(Prepared {
         tr,
@@ -341,6 +403,15 @@ fn prepare<'a>(
         witnesses,
         main_inputs,
     }))
+}
+
+/// `x : S` or `x <: S` for a name x: a conjunct giving a type, domain or range.
+fn is_typing(c: &crate::ir::Pred) -> bool {
+    matches!(&c.kind, crate::ir::PredKind::Compare(
+        crate::ir::CompareOp::In | crate::ir::CompareOp::Subset,
+        x,
+        _,
+    ) if matches!(x.kind, crate::ir::ExprKind::Var(_)))
 }
 
 /// The interval analysis's ranges for the unknowns whose type mentions INTEGER (the others' candidates
@@ -467,8 +538,9 @@ fn run(
     if let Some(path) = &settings.dump_cnf {
         dump(&enc, &p, &primary, problem, path, span)?;
     }
+    let exact = !p.bounds.cut;
     let result = if enc.contradiction {
-        Ok(true)
+        Ok(exact)
     } else {
         enumerate(
             ctx,
@@ -529,7 +601,8 @@ fn enumerate(
                 let clause = solutions::blocking_clause(enc, primary);
                 enc.add_clause(clause);
             }
-            SolveResult::Unsat => return Ok(true),
+            // Exhaustive within the bounds: complete when they are exact.
+            SolveResult::Unsat => return Ok(!p.bounds.cut),
             SolveResult::Interrupted => {
                 ctx.check_deadline(span)?;
                 return Ok(false);

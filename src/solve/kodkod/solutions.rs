@@ -17,13 +17,24 @@ pub fn value_of(enc: &Encoder, term: &Term) -> Value {
             .expect("a scalar unknown has candidates"),
         Term::Int(b) => Value::int(b.value(|l| enc.value(l))),
         Term::Pair(a, b) => Value::pair(value_of(enc, a), value_of(enc, b)),
-        Term::Set(s) => Value::set_from_sorted(
-            s.iter()
-                .filter(|(_, l)| enc.value(**l))
-                .map(|(k, _)| k.clone())
+        Term::Set(s) => set_value(enc, s),
+        // The arguments are in order, so the pairs are too.
+        Term::Fun(f) => Value::set_from_sorted(
+            f.iter()
+                .filter(|(_, (d, _))| enc.value(*d))
+                .map(|(x, (_, s))| Value::pair(x.clone(), set_value(enc, s)))
                 .collect(),
         ),
     }
+}
+
+fn set_value(enc: &Encoder, s: &super::translate::SetTerm) -> Value {
+    Value::set_from_sorted(
+        s.iter()
+            .filter(|(_, l)| enc.value(**l))
+            .map(|(k, _)| k.clone())
+            .collect(),
+    )
 }
 
 /// The clause excluding the current assignment of the primary inputs (the unknowns' encodings): the

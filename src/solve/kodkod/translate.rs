@@ -6,7 +6,10 @@
 //! * a pair is a pair of terms;
 //! * a set (a relation included) is a sparse membership matrix: candidate elements with the literal saying
 //!   whether each is in the set (Kodkod's boolean matrix over the tuples of the bounds). An element absent
-//!   from the map is not in the set.
+//!   from the map is not in the set;
+//! * a function into sets (`f : A --> (B --> C)`, `f : A +-> POW(B)`) is curried: per candidate argument,
+//!   whether it is in the domain and the membership matrix of its image (Kodkod's ternary relation grouped
+//!   by its first column). It is functional by construction; `f(x)(y)` applies twice.
 //!
 //! Sub-expressions over known values only are evaluated by the interpreter and enter as constants.
 //! Predicates give a `Truth`: whether they hold, and whether they are well-defined, following the
@@ -15,7 +18,7 @@
 //! interpreter's order of evaluation would decide between "false" and "ill-defined" (a body that may be
 //! ill-defined), the construct is refused as unsupported rather than guessed.
 
-use super::circuit::{Circuit, FALSE, Lit, TRUE};
+use super::circuit::{Circuit, FALSE, Lit, Node, TRUE};
 use super::integers::{self, BitVec};
 use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
@@ -28,11 +31,18 @@ use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
 use num_traits::ToPrimitive;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A set as a sparse membership matrix (no `FALSE` entries).
 pub type SetTerm = BTreeMap<Value, Lit>;
+
+/// A function into sets: per candidate argument, whether it is in the domain and its image.
+pub type FunTerm = BTreeMap<Value, (Lit, SetTerm)>;
+
+/// The name under which `membership` sees an image of a function into sets (no B identifier has it).
+const IMAGE_NAME: &str = "#image";
 
 #[derive(Clone, Debug)]
 pub enum Term {
@@ -41,6 +51,8 @@ pub enum Term {
     Int(BitVec),
     Pair(Box<Term>, Box<Term>),
     Set(SetTerm),
+    /// A function into sets (shared: applications read it many times).
+    Fun(Rc<FunTerm>),
 }
 
 /// A predicate's translation.
@@ -66,6 +78,10 @@ pub struct Translator<'a> {
     unknowns: FxHashMap<Name, Term>,
     /// Well-definedness conditions of the expressions of the atomic predicate being translated.
     wd: Vec<Lit>,
+    /// Literals true in every model the search considers (the asserted top-level conjuncts and the
+    /// gates they are conjunctions of). A well-definedness condition implied by them is settled as
+    /// true: where it could fail, the model is no solution anyway (`f(x)` with `f : A --> B` and x in A).
+    facts: FxHashSet<Lit>,
 }
 
 /// The values of a finite type, when it is one (BOOL, given sets, pairs of those).
@@ -100,6 +116,23 @@ fn pair_parts(v: &Value) -> (&Value, &Value) {
     v.as_pair().expect("an element of a relation is a pair")
 }
 
+/// Whether values of `ty` are encoded as `Term::Fun`: relations whose second component is a set of
+/// first-order elements.
+pub fn is_fun_type(ty: &Type) -> bool {
+    match ty {
+        Type::Set(elem) => match &**elem {
+            Type::Pair(_, image) => match &**image {
+                Type::Set(inner) => {
+                    !matches!(**inner, Type::Set(_) | Type::String | Type::Struct(_))
+                }
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 impl<'a> Translator<'a> {
     pub fn new(ctx: &'a Context, env: &Env) -> Translator<'a> {
         Translator {
@@ -108,7 +141,41 @@ impl<'a> Translator<'a> {
             env: env.clone(),
             unknowns: FxHashMap::default(),
             wd: Vec::new(),
+            facts: FxHashSet::default(),
         }
+    }
+
+    /// Records that `l` is asserted: it and every gate it is a conjunction of are facts.
+    pub fn assume(&mut self, l: Lit) {
+        let mut stack = vec![l];
+        while let Some(l) = stack.pop() {
+            if l.is_const() || !self.facts.insert(l) {
+                continue;
+            }
+            if !l.is_negated()
+                && let Node::And(a, b) = self.circuit.node(l.node())
+            {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+
+    /// `l`, or TRUE when the facts imply it (it is one, or a conjunction of them).
+    fn settle(&self, l: Lit) -> Lit {
+        fn implied(tr: &Translator<'_>, l: Lit, depth: u32) -> bool {
+            if l == TRUE || tr.facts.contains(&l) {
+                return true;
+            }
+            if depth == 0 || l.is_negated() || l.is_const() {
+                return false;
+            }
+            match tr.circuit.node(l.node()) {
+                Node::And(a, b) => implied(tr, a, depth - 1) && implied(tr, b, depth - 1),
+                _ => false,
+            }
+        }
+        if implied(self, l, 32) { TRUE } else { l }
     }
 
     pub fn declare(&mut self, name: Name, term: Term) {
@@ -134,6 +201,30 @@ impl<'a> Translator<'a> {
                     Box::new(self.constant(x, a, span)?),
                     Box::new(self.constant(y, b, span)?),
                 )
+            }
+            Type::Set(elem) if is_fun_type(ty) => {
+                let Type::Pair(_, image_ty) = &**elem else {
+                    unreachable!("a function type is a set of pairs")
+                };
+                let items = v
+                    .as_set()
+                    .ok_or_else(|| unsupported(span, "a set value of an unexpected shape"))?;
+                let mut f = FunTerm::new();
+                for item in items {
+                    let (x, image) = item
+                        .as_pair()
+                        .ok_or_else(|| unsupported(span, "a pair value of an unexpected shape"))?;
+                    let Term::Set(image) = self.constant(image, image_ty, span)? else {
+                        unreachable!("a set constant is a set term")
+                    };
+                    if f.insert(x.clone(), (TRUE, image)).is_some() {
+                        return Err(unsupported(
+                            span,
+                            "a known relation into sets that is not a function",
+                        ));
+                    }
+                }
+                Term::Fun(Rc::new(f))
             }
             Type::Set(inner) => {
                 if matches!(**inner, Type::Set(_) | Type::String | Type::Struct(_)) {
@@ -185,6 +276,37 @@ impl<'a> Translator<'a> {
                 }
                 None => FALSE,
             },
+            Term::Fun(f) => match v.as_set() {
+                Some(items) => {
+                    let mut conds = Vec::new();
+                    let mut seen = 0;
+                    for item in items {
+                        let Some((x, image)) = item.as_pair() else {
+                            return FALSE;
+                        };
+                        let Some((d, s)) = f.get(x) else {
+                            return FALSE;
+                        };
+                        seen += 1;
+                        let same = self.equals_value(&Term::Set(s.clone()), image);
+                        conds.push(*d);
+                        conds.push(same);
+                    }
+                    // The arguments of `f` outside the value's domain.
+                    if seen < f.len() {
+                        for (x, (d, _)) in f.iter() {
+                            if !items
+                                .iter()
+                                .any(|i| i.as_pair().is_some_and(|(y, _)| y == x))
+                            {
+                                conds.push(!*d);
+                            }
+                        }
+                    }
+                    self.circuit.and_all(conds)
+                }
+                None => FALSE,
+            },
         }
     }
 
@@ -223,7 +345,9 @@ impl<'a> Translator<'a> {
                 }
                 out
             }
-            Term::Set(_) => return Err(unsupported(span, "sets of sets (higher-order values)")),
+            Term::Set(_) | Term::Fun(_) => {
+                return Err(unsupported(span, "sets of sets (higher-order values)"));
+            }
         })
     }
 
@@ -311,6 +435,23 @@ impl<'a> Translator<'a> {
                     let lx = x.get(k).copied().unwrap_or(FALSE);
                     let ly = y.get(k).copied().unwrap_or(FALSE);
                     same.push(self.circuit.iff(lx, ly));
+                }
+                self.circuit.and_all(same)
+            }
+            (Term::Fun(f), Term::Fun(g)) => {
+                let keys: Vec<&Value> = f.keys().chain(g.keys()).collect();
+                let empty = SetTerm::new();
+                let mut same = Vec::with_capacity(keys.len());
+                for k in keys {
+                    let (df, sf) = f.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
+                    let (dg, sg) = g.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
+                    let images =
+                        self.equal(&Term::Set(sf.clone()), &Term::Set(sg.clone()), span)?;
+                    let both = self.circuit.and(df, images);
+                    let neither = self.circuit.and(!df, !dg);
+                    let agree = self.circuit.iff(df, dg);
+                    let ok = self.circuit.or(both, neither);
+                    same.push(self.circuit.and(agree, ok));
                 }
                 self.circuit.and_all(same)
             }
@@ -432,6 +573,104 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// The curried encoding of `e` when it is a function into sets (an unknown declared so, or a known
+    /// function); `None` otherwise.
+    fn fun(&mut self, e: &Expr) -> Tr<Option<Rc<FunTerm>>> {
+        if !is_fun_type(&e.ty) {
+            return Ok(None);
+        }
+        if let ExprKind::Var(n) = &e.kind
+            && let Some(t) = self.unknowns.get(n)
+        {
+            return Ok(match t {
+                Term::Fun(f) => Some(f.clone()),
+                _ => None,
+            });
+        }
+        if let Some(v) = self.known_value(e)?
+            && let Term::Fun(f) = self.constant(&v, &e.ty, e.span)?
+        {
+            return Ok(Some(f));
+        }
+        Ok(None)
+    }
+
+    /// `f(x)` for a function into sets: the image of the argument x equals; well-defined when x is in
+    /// the domain (the candidate arguments exclude each other).
+    fn apply_fun(&mut self, f: &FunTerm, x: &Expr) -> Tr<SetTerm> {
+        let xt = self.expr(x)?;
+        let mut out = SetTerm::new();
+        let mut hits = Vec::new();
+        for (a, (d, s)) in f {
+            let at = self.equals_value(&xt, a);
+            let m = self.circuit.and(at, *d);
+            if m == FALSE {
+                continue;
+            }
+            hits.push(m);
+            for (k, l) in s {
+                let both = self.circuit.and(m, *l);
+                self.add_to(&mut out, k.clone(), both);
+            }
+        }
+        let defined = self.circuit.or_all(hits);
+        self.wd.push(defined);
+        Ok(out)
+    }
+
+    /// `f : A op S` for a function into sets: `f` is functional by construction, its domain within A
+    /// (all of A for a total arrow), and every image a member of S.
+    fn fun_arrow(&mut self, f: &FunTerm, op: BinaryOp, a: &Expr, s: &Expr) -> Tr<Lit> {
+        let Some(props) = op.arrow_properties() else {
+            return Err(unsupported(s.span, "this arrow over a function into sets"));
+        };
+        if props.injective || props.surjective {
+            return Err(unsupported(
+                s.span,
+                "an injective or surjective function into sets",
+            ));
+        }
+        let a = self.set(a)?;
+        let mut conds = Vec::new();
+        for (x, (d, _)) in f {
+            let inside = a.get(x).copied().unwrap_or(FALSE);
+            conds.push(self.circuit.implies(*d, inside));
+        }
+        if props.total {
+            for (x, l) in &a {
+                let d = f.get(x).map_or(FALSE, |(d, _)| *d);
+                conds.push(self.circuit.implies(*l, d));
+            }
+        }
+        let image_ty = match &s.ty {
+            Type::Set(t) => (**t).clone(),
+            _ => return Err(unsupported(s.span, "an arrow into a non-set")),
+        };
+        let image = Expr::new(ExprKind::Var(IMAGE_NAME.into()), image_ty, s.span);
+        let hidden = self.unknowns.remove(IMAGE_NAME);
+        let mut result = Ok(());
+        for (d, set) in f.values() {
+            if *d == FALSE {
+                continue;
+            }
+            self.unknowns
+                .insert(IMAGE_NAME.into(), Term::Set(set.clone()));
+            match self.membership(&image, s) {
+                Ok(m) => conds.push(self.circuit.implies(*d, m)),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.unknowns.remove(IMAGE_NAME);
+        if let Some(t) = hidden {
+            self.unknowns.insert(IMAGE_NAME.into(), t);
+        }
+        result?;
+        Ok(self.circuit.and_all(conds))
+    }
+
     /// `f(x)`: well-defined when exactly one pair of f starts with x.
     fn apply(&mut self, e: &Expr, f: &Expr, x: &Expr) -> Tr<Term> {
         let fs = self.set(f)?;
@@ -518,6 +757,13 @@ impl<'a> Translator<'a> {
                 })
             }
             // A sequence's size is its cardinality (its domain is 1..n).
+            ExprKind::Unary(UnaryOp::Card, f) if is_fun_type(&f.ty) => match self.fun(f)? {
+                Some(f) => {
+                    let lits: Vec<Lit> = f.values().map(|(d, _)| *d).collect();
+                    Ok(BitVec::count(&mut self.circuit, &lits))
+                }
+                None => Err(unsupported(e.span, describe(e))),
+            },
             ExprKind::Unary(UnaryOp::Card | UnaryOp::Size, s) => {
                 let s = self.set(s)?;
                 let lits: Vec<Lit> = s.values().copied().collect();
@@ -604,6 +850,7 @@ impl<'a> Translator<'a> {
             let mark = tr.wd.len();
             let v = tr.int(body)?;
             let d = tr.circuit.and_all(tr.wd.drain(mark..).collect::<Vec<_>>());
+            let d = tr.settle(d);
             let defined = tr.circuit.implies(c.holds, d);
             if c.defined != TRUE || defined != TRUE {
                 return Err(unsupported(
@@ -647,6 +894,18 @@ impl<'a> Translator<'a> {
             };
         }
         match &e.kind {
+            ExprKind::Binary(BinaryOp::Apply, f, x) => match self.fun(f)? {
+                Some(f) => self.apply_fun(&f, x),
+                None => Err(unsupported(e.span, describe(e))),
+            },
+            ExprKind::Unary(UnaryOp::Dom, f) if is_fun_type(&f.ty) => match self.fun(f)? {
+                Some(f) => Ok(f
+                    .iter()
+                    .filter(|(_, (d, _))| *d != FALSE)
+                    .map(|(x, (d, _))| (x.clone(), *d))
+                    .collect()),
+                None => Err(unsupported(e.span, describe(e))),
+            },
             ExprKind::SetEnum(items) => {
                 let mut out = SetTerm::new();
                 for x in items {
@@ -942,17 +1201,37 @@ impl<'a> Translator<'a> {
         for (i, x) in xs.iter().enumerate() {
             let mut found = None;
             for c in restrict {
+                // `x : S`, or x a component of a tuple `(.., x, ..) : S`: the elements of S (their
+                // components at x's place) bound x.
                 if let PredKind::Compare(CompareOp::In, a, s) = &c.kind
-                    && matches!(&a.kind, ExprKind::Var(n) if *n == x.name)
+                    && let Some(path) = tuple_path(a, &x.name)
                     && free_names::of_expr(s).iter().all(|n| !names.contains(&n))
                 {
-                    let mark = self.wd.len();
-                    let candidates = self.set(s);
-                    // A set that may be ill-defined cannot bound the instances: the interpreter
-                    // would stop at it.
-                    let defined = self.wd.drain(mark..).all(|l| l == TRUE);
-                    if let (Ok(set), true) = (candidates, defined) {
-                        found = Some(set.into_keys().collect::<Vec<_>>());
+                    let mut items = None;
+                    // A known set of any type (sets of sets included) gives the candidates as is.
+                    if self.is_known(s)
+                        && let Ok(v) = self.ctx.eval_expr(s, &self.env)
+                        && let Some(known) = v.as_set()
+                    {
+                        items = Some(known.to_vec());
+                    }
+                    if items.is_none() {
+                        let mark = self.wd.len();
+                        let candidates = self.set(s);
+                        // A set that may be ill-defined cannot bound the instances: the interpreter
+                        // would stop at it.
+                        let conds: Vec<Lit> = self.wd.drain(mark..).collect();
+                        let defined = conds.into_iter().all(|l| self.settle(l) == TRUE);
+                        if let (Ok(set), true) = (candidates, defined) {
+                            items = Some(set.into_keys().collect());
+                        }
+                    }
+                    if let Some(items) = items {
+                        let mut parts: Vec<Value> =
+                            items.iter().filter_map(|v| component(v, &path)).collect();
+                        parts.sort();
+                        parts.dedup();
+                        found = Some(parts);
                         break;
                     }
                 }
@@ -1041,8 +1320,10 @@ impl<'a> Translator<'a> {
                 }
                 Ok(c(holds, defined))
             }
+            // At the top level a false consequent and an ill-defined one both mean no solution, so
+            // the consequent is a top-level predicate too (the same for the claim of `!x.(D => C)`).
             PredKind::Implies(a, b) => {
-                let (x, y) = (self.pred(a, false)?, self.pred(b, false)?);
+                let (x, y) = (self.pred(a, false)?, self.pred(b, top)?);
                 let d = self.circuit.implies(x.holds, y.defined);
                 let defined = self.circuit.and(x.defined, d);
                 Ok(c(self.circuit.implies(x.holds, y.holds), defined))
@@ -1081,7 +1362,7 @@ impl<'a> Translator<'a> {
                 let holds = self.compare(*op, a, b, p.span)?;
                 let conds: Vec<Lit> = self.wd.drain(mark..).collect();
                 let defined = self.circuit.and_all(conds);
-                Ok(c(holds, defined))
+                Ok(c(holds, self.settle(defined)))
             }
             PredKind::Let(..) => Err(unsupported(p.span, "LET in a predicate")),
         }
@@ -1102,7 +1383,7 @@ impl<'a> Translator<'a> {
                 // An instance outside the domain: the claim need not be translated.
                 return Ok(());
             }
-            let k = tr.pred(claim, false)?;
+            let k = tr.pred(claim, top)?;
             if d.defined != TRUE || (!top && k.defined != TRUE) {
                 return Err(ill_defined_body(p.span));
             }
@@ -1190,13 +1471,35 @@ impl<'a> Translator<'a> {
                 Ok(sub)
             }
             ExprKind::Unary(
-                op @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1),
+                op
+                @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm),
                 t,
             ) => {
                 let (f, t) = (self.set(x)?, self.set(t)?);
-                let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1);
+                let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm);
                 let non_empty = matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1);
-                Ok(self.sequence(&f, &t, injective, non_empty))
+                let seq = self.sequence(&f, &t, injective, non_empty);
+                if *op != UnaryOp::Perm {
+                    return Ok(seq);
+                }
+                // A permutation of t: every element of t is in the range.
+                let mut onto = vec![seq];
+                for (v, l) in &t {
+                    let hits: Vec<Lit> = f
+                        .iter()
+                        .filter(|(k, _)| pair_parts(k).1 == v)
+                        .map(|(_, m)| *m)
+                        .collect();
+                    let hit = self.circuit.or_all(hits);
+                    onto.push(self.circuit.implies(*l, hit));
+                }
+                Ok(self.circuit.and_all(onto))
+            }
+            ExprKind::Binary(op, a, b) if op.is_arrow() && is_fun_type(&x.ty) => {
+                match self.fun(x)? {
+                    Some(f) => self.fun_arrow(&f, *op, a, b),
+                    None => Err(unsupported(x.span, describe(x))),
+                }
             }
             ExprKind::Binary(op, a, b) if op.is_arrow() => {
                 let (f, a, b) = (self.set(x)?, self.set(a)?, self.set(b)?);
@@ -1289,6 +1592,34 @@ impl<'a> Translator<'a> {
         }
         self.circuit.and_all(conds)
     }
+}
+
+/// Where the variable `name` sits in the tuple `e` (nested maplets): the sides to take, `true` for the
+/// second; `None` when it is not a component.
+fn tuple_path(e: &Expr, name: &str) -> Option<Vec<bool>> {
+    match &e.kind {
+        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
+        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
+            for (side, part) in [(false, a), (true, b)] {
+                if let Some(mut rest) = tuple_path(part, name) {
+                    rest.insert(0, side);
+                    return Some(rest);
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The component of the tuple `v` at `path`.
+fn component(v: &Value, path: &[bool]) -> Option<Value> {
+    let mut v = v;
+    for &second in path {
+        let (a, b) = v.as_pair()?;
+        v = if second { b } else { a };
+    }
+    Some(v.clone())
 }
 
 fn ill_defined_body(span: Span) -> Diagnostic {
