@@ -6,12 +6,22 @@
 //!   solution.
 //!
 //! When both are complete Unsats for every length up to k, the invariant holds in every reachable state.
-//! k = 1 is plain CBC: an inductive invariant. Simple-path constraints (pairwise distinct states) are not
-//! added: an invariant whose counterexamples-to-induction lie on loops of unreachable states is not
-//! proved by any k (the answer is then UNKNOWN, never wrong).
+//! k = 1 is plain CBC: an inductive invariant.
+//!
+//! Simple-path constraints (on by default, `--no-simple-path` to drop them): the step case also asks
+//! the k+1 states x0..xk to be pairwise distinct (Sheeran, Singh & Stålmarck, "Checking safety properties
+//! using induction and a SAT-solver", 2000). This stays sound: a shortest path from an initial state to a
+//! violation has no repeated state, all its states but the last satisfy the invariant, so its last k+1
+//! states are a solution of the step case (and its length is at least k by the base case). It makes
+//! k-induction complete for finite systems: without it, an invariant whose counterexamples to induction
+//! lie on a loop of unreachable states (e.g. a lift at floor 0 facing down, opening and closing its
+//! door) is not k-inductive for any k; with it, k beyond the longest simple path of unreachable
+//! invariant states proves it. The constants are shared by all states of a path, so distinct states
+//! differ in a variable; only the variables some operation between two states writes can differ
+//! (the read/write sets), which keeps the disjunctions short.
 
 use super::Model;
-use super::bmc::{MAX_SEQUENCES, SequenceResult, Target, check_target, extend};
+use super::bmc::{MAX_SEQUENCES, SequenceResult, Start, Target, check_target, extend};
 use super::cbc::require_variables;
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, Span};
@@ -37,9 +47,19 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
-/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why); the step case
-/// only for sequences whose shorter suffix has a counterexample to induction.
+/// k-induction with simple-path constraints (see the module documentation).
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
+    kinduction_with(model, max_k, true)
+}
+
+/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why); the step case
+/// only for sequences whose shorter suffix has a counterexample to induction (its query contains the
+/// suffix's, shifted by one state, so an Unsat suffix makes it Unsat — with or without simple paths).
+pub fn kinduction_with(
+    model: &Model,
+    max_k: usize,
+    simple_path: bool,
+) -> Result<KInductionResult, Diagnostic> {
     require_variables(model)?;
     if max_k == 0 {
         return Err(Diagnostic::new(
@@ -57,9 +77,7 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
     let mut base_complete = true;
     let mut reason = String::new();
     let mut base: Vec<Vec<usize>> = vec![vec![]];
-    // Operation sequences of length k-1 whose step case was not a complete Unsat. A sequence of length k
-    // whose suffix is not among them needs no question: its step case contains the suffix's (shifted by
-    // one state) and is Unsat too.
+    // Operation sequences of length k-1 whose step case was not a complete Unsat.
     let mut failing: Vec<Vec<usize>> = vec![vec![]];
     let ops = model.machine().operations.len();
     for k in 1..=max_k {
@@ -73,7 +91,7 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
                 reason = e.to_string();
                 break;
             }
-            match check_target(model, seq, true, Target::InvariantViolation)? {
+            match check_target(model, seq, Start::Initialisation, Target::InvariantViolation)? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,
@@ -92,7 +110,8 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
             for op in 0..ops {
                 let mut seq = vec![op];
                 seq.extend_from_slice(suffix);
-                match check_target(model, &seq, false, Target::InvariantViolation)? {
+                let start = Start::Anywhere { simple_path };
+                match check_target(model, &seq, start, Target::InvariantViolation)? {
                     SequenceResult::None => continue,
                     SequenceResult::Solution | SequenceResult::Counterexample(..) => {
                         reason = format!("the invariant is not {k}-inductive");
