@@ -139,7 +139,8 @@ fn pairwise_distinct(m: &Machine, seq: &[usize]) -> Vec<Pred> {
                 .iter()
                 .filter(|v| written.contains(&v.name))
                 .map(|v| {
-                    let copy = |k| Expr::new(ExprKind::Var(copy_name(&v.name, k)), v.ty.clone(), v.span);
+                    let copy =
+                        |k| Expr::new(ExprKind::Var(copy_name(&v.name, k)), v.ty.clone(), v.span);
                     Pred::new(
                         PredKind::Compare(CompareOp::NotEq, Box::new(copy(i)), Box::new(copy(j))),
                         v.span,

@@ -47,6 +47,10 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
+/// How far the base case goes on, as bounded model checking, once the step case is given up: a violation
+/// deeper than `max_k` is still found (the same depth as the usual `bsolve bmc FILE 20`).
+pub const BASE_DEPTH: usize = 21;
+
 /// k-induction with simple-path constraints (see the module documentation).
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
     kinduction_with(model, max_k, true)
@@ -75,23 +79,27 @@ pub fn kinduction_with(
         elapsed: start.elapsed(),
     };
     let mut base_complete = true;
-    let mut reason = String::new();
+    let mut base_reason = String::new();
+    let mut step_reason = String::new();
     let mut base: Vec<Vec<usize>> = vec![vec![]];
-    // Operation sequences of length k-1 whose step case was not a complete Unsat.
-    let mut failing: Vec<Vec<usize>> = vec![vec![]];
-    let ops = model.machine().operations.len();
-    for k in 1..=max_k {
-        if let Err(e) = model.context.check_deadline(model.machine().span) {
-            reason = e.to_string();
-            break;
-        }
+    // The longest length up to which the base case is a complete Unsat.
+    let mut checked = 0;
+    // Operation sequences of length k-1 whose step case was not a complete Unsat; None once the step
+    // case is given up (k beyond max_k, or too many sequences).
+    let mut failing: Option<Vec<Vec<usize>>> = Some(vec![vec![]]);
+    for k in 1..=max_k.max(BASE_DEPTH) {
         for seq in &base {
             if let Err(e) = model.context.check_deadline(model.machine().span) {
                 base_complete = false;
-                reason = e.to_string();
+                base_reason = format!("base case at length {}: {e}", k - 1);
                 break;
             }
-            match check_target(model, seq, Start::Initialisation, Target::InvariantViolation)? {
+            match check_target(
+                model,
+                seq,
+                Start::Initialisation,
+                Target::InvariantViolation,
+            )? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,
@@ -101,48 +109,79 @@ pub fn kinduction_with(
                 SequenceResult::None | SequenceResult::Solution => {}
                 SequenceResult::Undecided(why) => {
                     base_complete = false;
-                    reason = format!("base case at length {}: {why}", k - 1);
+                    base_reason = format!("base case at length {}: {why}", k - 1);
                 }
             }
         }
-        let mut still_failing = Vec::new();
-        for suffix in &failing {
-            for op in 0..ops {
-                let mut seq = vec![op];
-                seq.extend_from_slice(suffix);
-                let start = Start::Anywhere { simple_path };
-                match check_target(model, &seq, start, Target::InvariantViolation)? {
-                    SequenceResult::None => continue,
-                    SequenceResult::Solution | SequenceResult::Counterexample(..) => {
-                        reason = format!("the invariant is not {k}-inductive");
-                    }
-                    SequenceResult::Undecided(why) => {
-                        reason = format!("step case for k = {k}: {why}");
-                    }
-                }
-                still_failing.push(seq);
-            }
-            if still_failing.len() > MAX_SEQUENCES {
-                break;
-            }
-        }
-        if still_failing.is_empty() && base_complete {
-            return Ok(result(KInductionOutcome::Proved { k }));
-        }
-        if still_failing.len() > MAX_SEQUENCES {
-            reason = format!(
-                "step case for k = {k}: more than {MAX_SEQUENCES} operation sequences without a complete Unsat"
-            );
+        if model.context.check_deadline(model.machine().span).is_err() {
             break;
         }
-        failing = still_failing;
+        if base_complete {
+            checked = k - 1;
+        }
+        if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
+            match step_case(model, &suffixes, simple_path, k, &mut step_reason)? {
+                Ok(still) if still.is_empty() && base_complete => {
+                    return Ok(result(KInductionOutcome::Proved { k }));
+                }
+                Ok(still) => failing = Some(still),
+                Err(why) => step_reason = why,
+            }
+        }
         base = match extend(model, &base)? {
             Ok(next) => next,
             Err(why) => {
-                reason = format!("base case at length {k}: {why}");
+                base_complete = false;
+                base_reason = format!("base case at length {k}: {why}");
                 break;
             }
         };
+        if base.is_empty() {
+            base_reason = format!(" (no operation sequence of length {k} is feasible)");
+            break;
+        }
     }
+    if failing.is_some() && step_reason.is_empty() {
+        step_reason = format!("the invariant is not {max_k}-inductive");
+    }
+    let reason = if base_complete {
+        format!("{step_reason}; no violation within {checked} operations{base_reason}")
+    } else {
+        format!("{step_reason}; {base_reason}")
+    };
     Ok(result(KInductionOutcome::Unknown(reason)))
+}
+
+/// The step case for k: the sequences of length k (an operation before a failing suffix) whose query is
+/// not a complete Unsat (`reason` says why the last one is not); `Err` with the reason when the step case
+/// is given up.
+fn step_case(
+    model: &Model,
+    suffixes: &[Vec<usize>],
+    simple_path: bool,
+    k: usize,
+    reason: &mut String,
+) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
+    let mut still_failing = Vec::new();
+    for suffix in suffixes {
+        for op in 0..model.machine().operations.len() {
+            let mut seq = vec![op];
+            seq.extend_from_slice(suffix);
+            let start = Start::Anywhere { simple_path };
+            match check_target(model, &seq, start, Target::InvariantViolation)? {
+                SequenceResult::None => continue,
+                SequenceResult::Solution | SequenceResult::Counterexample(..) => {
+                    *reason = format!("the invariant is not {k}-inductive");
+                }
+                SequenceResult::Undecided(why) => *reason = format!("step case for k = {k}: {why}"),
+            }
+            still_failing.push(seq);
+            if still_failing.len() > MAX_SEQUENCES {
+                return Ok(Err(format!(
+                    "step case for k = {k}: more than {MAX_SEQUENCES} operation sequences without a complete Unsat"
+                )));
+            }
+        }
+    }
+    Ok(Ok(still_failing))
 }
