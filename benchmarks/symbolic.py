@@ -34,7 +34,7 @@ def violating_machines(only):
     return [
         r["model"]
         for r in rows
-        if r["invariant_violated"] == "true" and not r["model"].startswith("ErrorMachines/") and only in r["model"]
+        if r["invariant_violated"] == "true" and "ErrorMachines" not in Path(r["model"]).parts and only in r["model"]
     ]
 
 
