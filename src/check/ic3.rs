@@ -201,7 +201,9 @@ fn constant_setups(model: &Model) -> Result<(Vec<Vec<Value>>, bool), String> {
         return Ok((vec![vec![]], true));
     }
     let ctx = &model.context;
-    let limit = ctx.settings().max_initialisations;
+    // MAX_INITIALISATIONS = 0 (ProB: the model checker computes no initial state, as symbolic
+    // model-checking examples set it) would leave nothing to check: one setup at least.
+    let limit = ctx.settings().max_initialisations.max(1);
     let props = properties(m);
     let env = Env::new();
     let found = solve::solve_all(
