@@ -135,13 +135,9 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         elapsed: start.elapsed(),
     };
     if !constant_vars(m).is_empty()
-        && let Some((trace, violated)) = shallow_violation(model)?
+        && let Some(counterexample) = shallow_violation(model)?
     {
-        return Ok(result(
-            Ic3Outcome::Counterexample { trace, violated },
-            0,
-            m.operations.len() + 1,
-        ));
+        return Ok(result(counterexample, 0, m.operations.len() + 1));
     }
     let (setups, all_setups) = match constant_setups(model) {
         Ok(s) => s,
@@ -210,7 +206,7 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
 /// per-setup runs below block bad states one cube of values at a time, which on a machine with
 /// hundreds of constant setups never reaches a violation that a single query finds. Only a replayed
 /// counterexample is taken from here; anything else leaves the question to the runs.
-fn shallow_violation(model: &Model) -> Result<Option<(Vec<Step>, Vec<Span>)>, Diagnostic> {
+fn shallow_violation(model: &Model) -> Result<Option<Ic3Outcome>, Diagnostic> {
     let ops = model.machine().operations.len();
     let sequences = std::iter::once(vec![]).chain((0..ops).map(|op| vec![op]));
     for seq in sequences {
@@ -221,7 +217,7 @@ fn shallow_violation(model: &Model) -> Result<Option<(Vec<Step>, Vec<Span>)>, Di
             Target::InvariantViolation,
         )?;
         if let SequenceResult::Counterexample(trace, violated) = found {
-            return Ok(Some((trace, violated)));
+            return Ok(Some(Ic3Outcome::Counterexample { trace, violated }));
         }
     }
     Ok(None)
