@@ -73,6 +73,10 @@ pub fn kinduction_with(
         ));
     }
     let start = Instant::now();
+    // With a time budget, the step case gets its first half: a step query the solver cannot decide
+    // must not keep the base case from the violations it would find.
+    let budget = model.context.deadline();
+    let step_budget = budget.map(|d| start + d.saturating_duration_since(start) / 2);
     let result = |outcome| KInductionResult {
         outcome,
         max_k,
@@ -120,7 +124,10 @@ pub fn kinduction_with(
             checked = k - 1;
         }
         if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
-            match step_case(model, &suffixes, simple_path, k, &mut step_reason)? {
+            model.context.set_deadline(step_budget);
+            let step = step_case(model, &suffixes, simple_path, k, &mut step_reason);
+            model.context.set_deadline(budget);
+            match step? {
                 Ok(still) if still.is_empty() && base_complete => {
                     return Ok(result(KInductionOutcome::Proved { k }));
                 }
@@ -164,6 +171,11 @@ fn step_case(
 ) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
     let mut still_failing = Vec::new();
     for suffix in suffixes {
+        if model.context.check_deadline(model.machine().span).is_err() {
+            return Ok(Err(format!(
+                "step case for k = {k}: given up with half of the time budget spent"
+            )));
+        }
         for op in 0..model.machine().operations.len() {
             let mut seq = vec![op];
             seq.extend_from_slice(suffix);
