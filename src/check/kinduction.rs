@@ -143,8 +143,10 @@ pub fn kinduction_with(
                 break;
             }
         };
-        if base.is_empty() {
+        if base.is_empty() && base_reason.is_empty() {
             base_reason = format!(" (no operation sequence of length {k} is feasible)");
+        }
+        if base.is_empty() && (failing.is_none() || k >= max_k) {
             break;
         }
     }
@@ -196,4 +198,47 @@ fn step_case(
         }
     }
     Ok(Ok(still_failing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Options;
+
+    fn model(name: &str, text: &str) -> Model {
+        let dir = std::env::temp_dir().join(format!("bsolve-kind-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(format!("{name}.mch"));
+        std::fs::write(&path, text).expect("writes");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// x = 2 is unreachable and loops on itself through `stay`; from it `leave` violates the invariant.
+    /// Only the simple-path constraint rules out the loop: x = 2, 2, ..., 2, 3.
+    const UNREACHABLE_LOOP: &str = "MACHINE UnreachableLoop
+        VARIABLES x INVARIANT x : 0..2
+        INITIALISATION x := 0
+        OPERATIONS
+          step = SELECT x = 0 THEN x := 1 END;
+          stay = SELECT x = 2 THEN x := 2 END;
+          leave = SELECT x = 2 THEN x := 3 END
+        END";
+
+    #[test]
+    fn simple_paths_prove_an_invariant_with_an_unreachable_loop() {
+        let m = model("UnreachableLoop", UNREACHABLE_LOOP);
+        let proved = kinduction_with(&m, 4, true).expect("runs");
+        assert!(
+            matches!(proved.outcome, KInductionOutcome::Proved { k: 2 }),
+            "{:?}",
+            proved.outcome
+        );
+        let without = kinduction_with(&m, 4, false).expect("runs");
+        match without.outcome {
+            KInductionOutcome::Unknown(why) => {
+                assert!(why.starts_with("the invariant is not 4-inductive"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
