@@ -221,6 +221,9 @@ enum Command {
         file: PathBuf,
         #[arg(long, default_value_t = 8, value_name = "K")]
         max_k: usize,
+        /// Drop the simple-path constraints (pairwise distinct states) from the step case.
+        #[arg(long)]
+        no_simple_path: bool,
     },
     /// IC3 / PDR: prove the invariant with an inductive strengthening, or find a violation.
     ///
@@ -1087,9 +1090,13 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             let result = bmc::bmc(&model, depth, target)?;
             Ok(symbolic::bmc(&model, &result, target, g.json))
         }
-        Command::Kinduction { file, max_k } => {
+        Command::Kinduction {
+            file,
+            max_k,
+            no_simple_path,
+        } => {
             let model = load(file)?;
-            let result = kinduction::kinduction(&model, *max_k)?;
+            let result = kinduction::kinduction_with(&model, *max_k, !*no_simple_path)?;
             Ok(symbolic::kinduction(&model, &result, g.json))
         }
         Command::Ic3 { file, max_frames } => {

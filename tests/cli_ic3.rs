@@ -164,3 +164,27 @@ fn bad_input_exits_3() {
     let (code, _, err) = bsolve(&["ic3", "--max-frames", "0", &model("DelayedCopy.mch")]);
     assert_eq!(code, 3, "{err}");
 }
+
+#[test]
+fn ic3_finds_corpus_violations_whatever_the_constant_setups() {
+    let corpus =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
+    if !corpus.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return;
+    }
+    // 420 constant setups: the violation after one operation is asked with the constants symbolic.
+    // MAX_INITIALISATIONS = 0: one setup is still checked.
+    for (name, steps) in [
+        ("B/SymbolicModelChecking/DisjunctionInProperties.mch", 3),
+        ("B/SymbolicModelChecking/Counters/CounterArticle64.mch", 4),
+    ] {
+        let file = corpus.join(name).display().to_string();
+        let (code, json) = bsolve_json(&["ic3", &file]);
+        assert_eq!(code, 1, "{name}: {json}");
+        assert!(json["justification"].as_str().unwrap().contains("replayed"));
+        let ops = operations(&json["trace"]);
+        assert_eq!(ops[..2], ["SETUP_CONSTANTS", "INITIALISATION"], "{json}");
+        assert_eq!(ops.len(), steps, "{name}: {json}");
+    }
+}

@@ -19,12 +19,24 @@ use super::cbc::{
     require_variables, search, violated_conjuncts,
 };
 use super::mc::Step;
-use crate::analysis::before_after::{self, and, exists, pred_in_copy, state_copy};
+use crate::analysis::before_after::{
+    self, and, copy_name, exists, or, pred_in_copy, read_write, state_copy,
+};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
-use crate::ir::{Machine, Pred, TypedName};
+use crate::ir::{CompareOp, Expr, ExprKind, Machine, Pred, PredKind, TypedName};
 use crate::value::Value;
 use std::time::{Duration, Instant};
+
+/// Where a path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// In an initial state (BMC, the base case of k-induction).
+    Initialisation,
+    /// In any state (the step case of k-induction); with `simple_path`, the states of the path are
+    /// pairwise distinct.
+    Anywhere { simple_path: bool },
+}
 
 /// What BMC looks for at the end of a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,14 +80,15 @@ struct Path {
 }
 
 impl Path {
-    /// `from_init`: start at the INITIALISATION (BMC) or anywhere (the k-induction step case).
-    fn new(m: &Machine, seq: &[usize], from_init: bool) -> Result<Path, Diagnostic> {
+    fn new(m: &Machine, seq: &[usize], start: Start) -> Result<Path, Diagnostic> {
         let consts = constant_vars(m);
         let constants = consts.len();
         let mut vars = consts;
         let mut parts = vec![properties(m)];
-        if from_init {
-            parts.push(before_after::initialisation(m, 0)?);
+        match start {
+            Start::Initialisation => parts.push(before_after::initialisation(m, 0)?),
+            Start::Anywhere { simple_path: true } => parts.extend(pairwise_distinct(m, seq)),
+            Start::Anywhere { simple_path: false } => {}
         }
         for i in 0..=seq.len() {
             vars.extend(state_copy(m, i));
@@ -108,6 +121,38 @@ impl Path {
     }
 }
 
+/// States 0..=k of the path of `seq` pairwise distinct: for i < j, some variable differs between copies i
+/// and j. Only the variables an operation between them writes can differ (the others are equal by the
+/// frame conditions); when there is none, the states are equal and the conjunct is FALSE.
+fn pairwise_distinct(m: &Machine, seq: &[usize]) -> Vec<Pred> {
+    let writes: Vec<_> = seq
+        .iter()
+        .map(|&op| read_write(m, &m.operations[op]).writes)
+        .collect();
+    let mut parts = Vec::new();
+    for i in 0..seq.len() {
+        let mut written = std::collections::BTreeSet::new();
+        for j in i + 1..=seq.len() {
+            written.extend(writes[j - 1].iter().cloned());
+            let differ = m
+                .variables
+                .iter()
+                .filter(|v| written.contains(&v.name))
+                .map(|v| {
+                    let copy =
+                        |k| Expr::new(ExprKind::Var(copy_name(&v.name, k)), v.ty.clone(), v.span);
+                    Pred::new(
+                        PredKind::Compare(CompareOp::NotEq, Box::new(copy(i)), Box::new(copy(j))),
+                        v.span,
+                    )
+                })
+                .collect();
+            parts.push(or(differ, m.span));
+        }
+    }
+    parts
+}
+
 /// The target at state k.
 fn target_at(m: &Machine, target: Target, k: usize) -> Result<Pred, Diagnostic> {
     match target {
@@ -136,14 +181,14 @@ pub(crate) enum SequenceResult {
 pub(crate) fn check_target(
     model: &Model,
     seq: &[usize],
-    from_init: bool,
+    start: Start,
     target: Target,
 ) -> Result<SequenceResult, Diagnostic> {
     let m = model.machine();
     let k = seq.len();
-    let (path, found) = Path::new(m, seq, from_init)?.search(model, Some(target_at(m, target, k)?));
+    let (path, found) = Path::new(m, seq, start)?.search(model, Some(target_at(m, target, k)?));
     Ok(match found {
-        Search::Found(_) if !from_init => SequenceResult::Solution,
+        Search::Found(_) if start != Start::Initialisation => SequenceResult::Solution,
         Search::Found(values) => match confirm(model, &path, &values, seq, target) {
             Ok((trace, violated)) => SequenceResult::Counterexample(trace, violated),
             Err(why) => SequenceResult::Undecided(format!(
@@ -211,7 +256,7 @@ pub(crate) fn extend(
         for op in 0..m.operations.len() {
             let mut s = seq.clone();
             s.push(op);
-            let (_, found) = Path::new(m, &s, true)?.search(model, None);
+            let (_, found) = Path::new(m, &s, Start::Initialisation)?.search(model, None);
             if !matches!(found, Search::Empty { complete: true }) {
                 next.push(s);
                 if next.len() > MAX_SEQUENCES {
@@ -245,7 +290,7 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
                 undecided.push((k, e.to_string()));
                 break;
             }
-            match check_target(model, seq, true, target)? {
+            match check_target(model, seq, Start::Initialisation, target)? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(BmcResult {
                         outcome: BmcOutcome::Counterexample {

@@ -22,7 +22,9 @@
 //! re-checked by CBC (`cbc::invariant_preservation_of`, the check behind `bsolve cbc --invariant`)
 //! before it is reported; a counterexample is replayed by the interpreter, as BMC's are.
 //!
-//! Constants are solved first: all constant setups (PROPERTIES), at most MAX_INITIALISATIONS of them,
+//! On a machine with constants, a violation in an initial state or after one operation is first looked
+//! for with the constants solved symbolically (one query per operation, as `bmc` asks). Then constants
+//! are solved: all constant setups (PROPERTIES), at most MAX_INITIALISATIONS of them,
 //! each with its own run; a proof for several setups is the disjunction of the per-setup invariants,
 //! each guarded by its constants' values. When the setups are more than MAX_INITIALISATIONS (or their
 //! enumeration is incomplete), a proof is UNKNOWN; counterexamples are still found.
@@ -32,6 +34,7 @@
 //! predecessors) is the faster path, left for later.
 
 use super::Model;
+use super::bmc::{SequenceResult, Start, Target, check_target};
 use super::cbc::{
     self, CbcOutcome, INCOMPLETE, Search, constant_vars, initial_steps, properties, replay_step,
     require_variables, search, violated_conjuncts,
@@ -131,6 +134,11 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         queries,
         elapsed: start.elapsed(),
     };
+    if !constant_vars(m).is_empty()
+        && let Some(counterexample) = shallow_violation(model)?
+    {
+        return Ok(result(counterexample, 0, m.operations.len() + 1));
+    }
     let (setups, all_setups) = match constant_setups(model) {
         Ok(s) => s,
         Err(why) => return Ok(result(Ic3Outcome::Unknown(why), 0, 0)),
@@ -193,6 +201,28 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
     Ok(result(outcome, setups.len(), queries))
 }
 
+/// IC3's first two checks (a violation in an initial state, or after one operation) asked once with the
+/// constants solved symbolically, as `bmc` asks them, before the constants are enumerated: the
+/// per-setup runs below block bad states one cube of values at a time, which on a machine with
+/// hundreds of constant setups never reaches a violation that a single query finds. Only a replayed
+/// counterexample is taken from here; anything else leaves the question to the runs.
+fn shallow_violation(model: &Model) -> Result<Option<Ic3Outcome>, Diagnostic> {
+    let ops = model.machine().operations.len();
+    let sequences = std::iter::once(vec![]).chain((0..ops).map(|op| vec![op]));
+    for seq in sequences {
+        let found = check_target(
+            model,
+            &seq,
+            Start::Initialisation,
+            Target::InvariantViolation,
+        )?;
+        if let SequenceResult::Counterexample(trace, violated) = found {
+            return Ok(Some(Ic3Outcome::Counterexample { trace, violated }));
+        }
+    }
+    Ok(None)
+}
+
 /// The constant setups, at most MAX_INITIALISATIONS, and whether they are all of them.
 fn constant_setups(model: &Model) -> Result<(Vec<Vec<Value>>, bool), String> {
     let m = model.machine();
@@ -201,7 +231,9 @@ fn constant_setups(model: &Model) -> Result<(Vec<Vec<Value>>, bool), String> {
         return Ok((vec![vec![]], true));
     }
     let ctx = &model.context;
-    let limit = ctx.settings().max_initialisations;
+    // MAX_INITIALISATIONS = 0 (ProB: the model checker computes no initial state, as symbolic
+    // model-checking examples set it) would leave nothing to check: one setup at least.
+    let limit = ctx.settings().max_initialisations.max(1);
     let props = properties(m);
     let env = Env::new();
     let found = solve::solve_all(

@@ -6,12 +6,22 @@
 //!   solution.
 //!
 //! When both are complete Unsats for every length up to k, the invariant holds in every reachable state.
-//! k = 1 is plain CBC: an inductive invariant. Simple-path constraints (pairwise distinct states) are not
-//! added: an invariant whose counterexamples-to-induction lie on loops of unreachable states is not
-//! proved by any k (the answer is then UNKNOWN, never wrong).
+//! k = 1 is plain CBC: an inductive invariant.
+//!
+//! Simple-path constraints (on by default, `--no-simple-path` to drop them): the step case also asks
+//! the k+1 states x0..xk to be pairwise distinct (Sheeran, Singh & Stålmarck, "Checking safety properties
+//! using induction and a SAT-solver", 2000). This stays sound: a shortest path from an initial state to a
+//! violation has no repeated state, all its states but the last satisfy the invariant, so its last k+1
+//! states are a solution of the step case (and its length is at least k by the base case). It makes
+//! k-induction complete for finite systems: without it, an invariant whose counterexamples to induction
+//! lie on a loop of unreachable states (e.g. a lift at floor 0 facing down, opening and closing its
+//! door) is not k-inductive for any k; with it, k beyond the longest simple path of unreachable
+//! invariant states proves it. The constants are shared by all states of a path, so distinct states
+//! differ in a variable; only the variables some operation between two states writes can differ
+//! (the read/write sets), which keeps the disjunctions short.
 
 use super::Model;
-use super::bmc::{MAX_SEQUENCES, SequenceResult, Target, check_target, extend};
+use super::bmc::{MAX_SEQUENCES, SequenceResult, Start, Target, check_target, extend};
 use super::cbc::require_variables;
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, Span};
@@ -37,9 +47,23 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
-/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why); the step case
-/// only for sequences whose shorter suffix has a counterexample to induction.
+/// How far the base case goes on, as bounded model checking, once the step case is given up: a violation
+/// deeper than `max_k` is still found (the same depth as the usual `bsolve bmc FILE 20`).
+pub const BASE_DEPTH: usize = 21;
+
+/// k-induction with simple-path constraints (see the module documentation).
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
+    kinduction_with(model, max_k, true)
+}
+
+/// Both cases enumerate operation sequences breadth-first, as `bmc` does (see there why); the step case
+/// only for sequences whose shorter suffix has a counterexample to induction (its query contains the
+/// suffix's, shifted by one state, so an Unsat suffix makes it Unsat — with or without simple paths).
+pub fn kinduction_with(
+    model: &Model,
+    max_k: usize,
+    simple_path: bool,
+) -> Result<KInductionResult, Diagnostic> {
     require_variables(model)?;
     if max_k == 0 {
         return Err(Diagnostic::new(
@@ -49,31 +73,37 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
         ));
     }
     let start = Instant::now();
+    // With a time budget, the step case gets its first half: a step query the solver cannot decide
+    // must not keep the base case from the violations it would find.
+    let budget = model.context.deadline();
+    let step_budget = budget.map(|d| start + d.saturating_duration_since(start) / 2);
     let result = |outcome| KInductionResult {
         outcome,
         max_k,
         elapsed: start.elapsed(),
     };
     let mut base_complete = true;
-    let mut reason = String::new();
+    let mut base_reason = String::new();
+    let mut step_reason = String::new();
     let mut base: Vec<Vec<usize>> = vec![vec![]];
-    // Operation sequences of length k-1 whose step case was not a complete Unsat. A sequence of length k
-    // whose suffix is not among them needs no question: its step case contains the suffix's (shifted by
-    // one state) and is Unsat too.
-    let mut failing: Vec<Vec<usize>> = vec![vec![]];
-    let ops = model.machine().operations.len();
-    for k in 1..=max_k {
-        if let Err(e) = model.context.check_deadline(model.machine().span) {
-            reason = e.to_string();
-            break;
-        }
+    // The longest length up to which the base case is a complete Unsat.
+    let mut checked = 0;
+    // Operation sequences of length k-1 whose step case was not a complete Unsat; None once the step
+    // case is given up (k beyond max_k, or too many sequences).
+    let mut failing: Option<Vec<Vec<usize>>> = Some(vec![vec![]]);
+    for k in 1..=max_k.max(BASE_DEPTH) {
         for seq in &base {
             if let Err(e) = model.context.check_deadline(model.machine().span) {
                 base_complete = false;
-                reason = e.to_string();
+                base_reason = format!("base case at length {}: {e}", k - 1);
                 break;
             }
-            match check_target(model, seq, true, Target::InvariantViolation)? {
+            match check_target(
+                model,
+                seq,
+                Start::Initialisation,
+                Target::InvariantViolation,
+            )? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,
@@ -83,47 +113,132 @@ pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagn
                 SequenceResult::None | SequenceResult::Solution => {}
                 SequenceResult::Undecided(why) => {
                     base_complete = false;
-                    reason = format!("base case at length {}: {why}", k - 1);
+                    base_reason = format!("base case at length {}: {why}", k - 1);
                 }
             }
         }
-        let mut still_failing = Vec::new();
-        for suffix in &failing {
-            for op in 0..ops {
-                let mut seq = vec![op];
-                seq.extend_from_slice(suffix);
-                match check_target(model, &seq, false, Target::InvariantViolation)? {
-                    SequenceResult::None => continue,
-                    SequenceResult::Solution | SequenceResult::Counterexample(..) => {
-                        reason = format!("the invariant is not {k}-inductive");
-                    }
-                    SequenceResult::Undecided(why) => {
-                        reason = format!("step case for k = {k}: {why}");
-                    }
-                }
-                still_failing.push(seq);
-            }
-            if still_failing.len() > MAX_SEQUENCES {
-                break;
-            }
-        }
-        if still_failing.is_empty() && base_complete {
-            return Ok(result(KInductionOutcome::Proved { k }));
-        }
-        if still_failing.len() > MAX_SEQUENCES {
-            reason = format!(
-                "step case for k = {k}: more than {MAX_SEQUENCES} operation sequences without a complete Unsat"
-            );
+        if model.context.check_deadline(model.machine().span).is_err() {
             break;
         }
-        failing = still_failing;
+        if base_complete {
+            checked = k - 1;
+        }
+        if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
+            model.context.set_deadline(step_budget);
+            let step = step_case(model, &suffixes, simple_path, k, &mut step_reason);
+            model.context.set_deadline(budget);
+            match step? {
+                Ok(still) if still.is_empty() && base_complete => {
+                    return Ok(result(KInductionOutcome::Proved { k }));
+                }
+                Ok(still) => failing = Some(still),
+                Err(why) => step_reason = why,
+            }
+        }
         base = match extend(model, &base)? {
             Ok(next) => next,
             Err(why) => {
-                reason = format!("base case at length {k}: {why}");
+                base_complete = false;
+                base_reason = format!("base case at length {k}: {why}");
                 break;
             }
         };
+        if base.is_empty() && base_reason.is_empty() {
+            base_reason = format!(" (no operation sequence of length {k} is feasible)");
+        }
+        if base.is_empty() && (failing.is_none() || k >= max_k) {
+            break;
+        }
     }
+    if failing.is_some() && step_reason.is_empty() {
+        step_reason = format!("the invariant is not {max_k}-inductive");
+    }
+    let reason = if base_complete {
+        format!("{step_reason}; no violation within {checked} operations{base_reason}")
+    } else {
+        format!("{step_reason}; {base_reason}")
+    };
     Ok(result(KInductionOutcome::Unknown(reason)))
+}
+
+/// The step case for k: the sequences of length k (an operation before a failing suffix) whose query is
+/// not a complete Unsat (`reason` says why the last one is not); `Err` with the reason when the step case
+/// is given up.
+fn step_case(
+    model: &Model,
+    suffixes: &[Vec<usize>],
+    simple_path: bool,
+    k: usize,
+    reason: &mut String,
+) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
+    let mut still_failing = Vec::new();
+    for suffix in suffixes {
+        if model.context.check_deadline(model.machine().span).is_err() {
+            return Ok(Err(format!(
+                "step case for k = {k}: given up with half of the time budget spent"
+            )));
+        }
+        for op in 0..model.machine().operations.len() {
+            let mut seq = vec![op];
+            seq.extend_from_slice(suffix);
+            let start = Start::Anywhere { simple_path };
+            match check_target(model, &seq, start, Target::InvariantViolation)? {
+                SequenceResult::None => continue,
+                SequenceResult::Solution | SequenceResult::Counterexample(..) => {
+                    *reason = format!("the invariant is not {k}-inductive");
+                }
+                SequenceResult::Undecided(why) => *reason = format!("step case for k = {k}: {why}"),
+            }
+            still_failing.push(seq);
+            if still_failing.len() > MAX_SEQUENCES {
+                return Ok(Err(format!(
+                    "step case for k = {k}: more than {MAX_SEQUENCES} operation sequences without a complete Unsat"
+                )));
+            }
+        }
+    }
+    Ok(Ok(still_failing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Options;
+
+    fn model(name: &str, text: &str) -> Model {
+        let dir = std::env::temp_dir().join(format!("bsolve-kind-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(format!("{name}.mch"));
+        std::fs::write(&path, text).expect("writes");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// x = 2 is unreachable and loops on itself through `stay`; from it `leave` violates the invariant.
+    /// Only the simple-path constraint rules out the loop: x = 2, 2, ..., 2, 3.
+    const UNREACHABLE_LOOP: &str = "MACHINE UnreachableLoop
+        VARIABLES x INVARIANT x : 0..2
+        INITIALISATION x := 0
+        OPERATIONS
+          step = SELECT x = 0 THEN x := 1 END;
+          stay = SELECT x = 2 THEN x := 2 END;
+          leave = SELECT x = 2 THEN x := 3 END
+        END";
+
+    #[test]
+    fn simple_paths_prove_an_invariant_with_an_unreachable_loop() {
+        let m = model("UnreachableLoop", UNREACHABLE_LOOP);
+        let proved = kinduction_with(&m, 4, true).expect("runs");
+        assert!(
+            matches!(proved.outcome, KInductionOutcome::Proved { k: 2 }),
+            "{:?}",
+            proved.outcome
+        );
+        let without = kinduction_with(&m, 4, false).expect("runs");
+        match without.outcome {
+            KInductionOutcome::Unknown(why) => {
+                assert!(why.starts_with("the invariant is not 4-inductive"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -1,0 +1,144 @@
+//! End-to-end tests of `bsolve kinduction` (and of `bmc` and `ic3` on the corpus' invariant-violating
+//! machines): proofs of invariants that hold in every reachable state but are not inductive (`cbc` alone
+//! reports a counterexample to induction), the simple-path constraints that some of them need, and
+//! violations found with a trace replayed by the interpreter. Exit codes: 0 proved, 1 counterexample,
+//! 2 unknown.
+
+mod common;
+
+use common::{bsolve, bsolve_json, model_arg as model, operations};
+use std::path::PathBuf;
+
+/// `cbc` finds a counterexample to induction; `kinduction` proves the invariant with the step case for
+/// `k` (a complete Unsat).
+fn proves_non_inductive(file: &str, k: usize) {
+    let (code, cbc) = bsolve_json(&["cbc", file]);
+    assert_eq!(
+        code, 1,
+        "{file}: the invariant should not be inductive: {cbc}"
+    );
+    let (code, json) = bsolve_json(&["kinduction", file]);
+    assert_eq!(code, 0, "{file}: {json}");
+    assert_eq!(json["status"], "PROVED for all reachable states", "{json}");
+    let justification = json["justification"].as_str().expect("justification");
+    assert!(justification.starts_with("complete Unsat"), "{json}");
+    assert!(
+        justification.ends_with(&format!("step case for k = {k}")),
+        "{file}: {json}"
+    );
+}
+
+/// A corpus machine's path, or None when the corpus is not next to the repository.
+fn corpus(name: &str) -> Option<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
+    if !dir.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return None;
+    }
+    Some(dir.join(name).display().to_string())
+}
+
+#[test]
+fn proves_the_delayed_copy() {
+    proves_non_inductive(&model("DelayedCopy.mch"), 2);
+}
+
+#[test]
+fn proves_the_shift_register() {
+    proves_non_inductive(&model("ShiftRegister.mch"), 3);
+}
+
+#[test]
+fn proves_the_counter_pair() {
+    proves_non_inductive(&model("CounterPair.mch"), 4);
+}
+
+#[test]
+fn proves_the_two_phase_mutex() {
+    proves_non_inductive(&model("MutexTwoPhase.mch"), 3);
+}
+
+#[test]
+fn proves_the_token_ring() {
+    proves_non_inductive(&model("TokenRing.mch"), 3);
+}
+
+/// The lift's counterexamples to induction (at floor 0 facing down, the door opening and closing) lie on
+/// a loop of unreachable states: only the simple-path constraints prove it.
+#[test]
+fn proves_the_elevator_with_simple_paths_only() {
+    proves_non_inductive(&model("Elevator.mch"), 3);
+    let (code, out, _) = bsolve(&[
+        "--timeout",
+        "1500",
+        "kinduction",
+        "--no-simple-path",
+        "--max-k",
+        "4",
+        &model("Elevator.mch"),
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("UNKNOWN (not proved with k <= 4: the invariant is not 4-inductive"),
+        "{out}"
+    );
+}
+
+#[test]
+fn proves_corpus_invariants_that_cbc_refutes() {
+    for (name, k) in [
+        ("B/Demo/Lift_inf.mch", 2),
+        ("B/Simple/VerySimpleDFA.mch", 5),
+        ("B/CBC/BinarySearchEvents_Overflow.mch", 4),
+        ("B/EventB/ETH_Elevator/elevator3.mch", 2),
+    ] {
+        let Some(file) = corpus(name) else { return };
+        proves_non_inductive(&file, k);
+    }
+}
+
+/// `bsolve ARGS --json` answers a violation whose trace, from the INITIALISATION, the interpreter replayed.
+fn finds_violation(args: &[&str]) -> serde_json::Value {
+    let (code, json) = bsolve_json(args);
+    assert_eq!(code, 1, "{args:?}: {json}");
+    let status = json["status"].as_str().expect("status");
+    assert!(status.starts_with("INVARIANT VIOLATION"), "{json}");
+    let justification = json["justification"].as_str().expect("justification");
+    assert!(justification.contains("trace replayed"), "{json}");
+    assert!(
+        operations(&json["trace"]).contains(&"INITIALISATION"),
+        "{json}"
+    );
+    json
+}
+
+#[test]
+fn finds_the_corpus_violations_with_every_symbolic_check() {
+    for name in [
+        "B/CBC/ProcessIDStarvation_InvErr.mch",
+        "B/Demo/GCD.mch",
+        "B/Demo/phonebook4.mch",
+        "B/SymbolicModelChecking/Counters/InfiniteAndFiniteCounterWrong.mch",
+    ] {
+        let Some(file) = corpus(name) else { return };
+        finds_violation(&["bmc", &file, "10"]);
+        finds_violation(&["kinduction", &file]);
+        finds_violation(&["ic3", &file]);
+    }
+}
+
+/// The violation of SimpleInvViolation needs 11 operations, beyond the default --max-k 8: the base case
+/// goes on as bounded model checking once the step case is given up.
+#[test]
+fn kinduction_finds_a_violation_deeper_than_max_k() {
+    let Some(file) = corpus("B/CBC/SimpleInvViolation.mch") else {
+        return;
+    };
+    let json = finds_violation(&["kinduction", "--max-k", "2", &file]);
+    let ops = operations(&json["trace"]);
+    assert_eq!(
+        ops.iter().filter(|o| **o == "AddReservation").count(),
+        11,
+        "{json}"
+    );
+}
