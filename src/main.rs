@@ -9,6 +9,7 @@ use std::process::ExitCode;
 const STACK_BYTES: usize = 512 << 20;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let args = cli::normalise_args(std::env::args().collect());
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
@@ -20,3 +21,16 @@ fn main() -> ExitCode {
     };
     ExitCode::from(code as u8)
 }
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`bsolve mc M.mch | head`) would panic in
+/// `println!`; a command-line tool should stop quietly instead, as the default signal action does.
+#[cfg(unix)]
+fn restore_sigpipe() {
+    // SAFETY: called first in `main`, before any other thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn restore_sigpipe() {}
