@@ -542,6 +542,29 @@ impl<'p> Builder<'_, 'p> {
 
     /// For `lo..hi` whose ends are known or variables with integer domains: the widest interval it can
     /// be (a superset of every value of the set's elements).
+    /// The candidates of a function's images: the known range, else the hull of an interval range,
+    /// else the values of the range type.
+    fn image_domain(
+        &self,
+        known: Option<Dom>,
+        range: &Expr,
+        range_ty: &Type,
+        span: crate::diag::Span,
+    ) -> Dom {
+        known
+            .or_else(|| self.interval_hull(range))
+            .unwrap_or_else(|| {
+                self.type_domain(
+                    range_ty,
+                    &TypedName {
+                        name: "".into(),
+                        ty: range_ty.clone(),
+                        span,
+                    },
+                )
+            })
+    }
+
     fn interval_hull(&self, e: &Expr) -> Option<Dom> {
         let ExprKind::Binary(BinaryOp::Interval, lo, hi) = &e.kind else {
             return None;
@@ -631,17 +654,7 @@ impl<'p> Builder<'_, 'p> {
                         Type::Pair(_, r) => (**r).clone(),
                         _ => return Ok(None),
                     };
-                    let image_dom = match self.member_domain(b).or_else(|| self.interval_hull(b)) {
-                        Some(d) => d,
-                        None => self.type_domain(
-                            &range_ty,
-                            &TypedName {
-                                name: "".into(),
-                                ty: range_ty.clone(),
-                                span: s.span,
-                            },
-                        ),
-                    };
+                    let image_dom = self.image_domain(self.member_domain(b), b, &range_ty, s.span);
                     let images = (0..from.len())
                         .map(|_| self.new_atom(image_dom.clone()))
                         .collect();
@@ -698,17 +711,7 @@ impl<'p> Builder<'_, 'p> {
         let entailed = known_range.is_some()
             && *outer == BinaryOp::TotalFunction
             && *inner_op == BinaryOp::TotalFunction;
-        let image_dom = match known_range.or_else(|| self.interval_hull(c)) {
-            Some(d) => d,
-            None => self.type_domain(
-                &range_ty,
-                &TypedName {
-                    name: "".into(),
-                    ty: range_ty.clone(),
-                    span: s.span,
-                },
-            ),
-        };
+        let image_dom = self.image_domain(known_range, c, &range_ty, s.span);
         let images = (0..cells)
             .map(|_| self.new_atom(image_dom.clone()))
             .collect();
