@@ -9,7 +9,7 @@ use std::process::ExitCode;
 const STACK_BYTES: usize = 512 << 20;
 
 fn main() -> ExitCode {
-    restore_sigpipe();
+    quiet_on_closed_stdout();
     let args = cli::normalise_args(std::env::args().collect());
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
@@ -22,15 +22,22 @@ fn main() -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-/// Rust ignores SIGPIPE, so printing into a closed pipe (`bsolve mc M.mch | head`) would panic in
-/// `println!`; a command-line tool should stop quietly instead, as the default signal action does.
-#[cfg(unix)]
-fn restore_sigpipe() {
-    // SAFETY: called first in `main`, before any other thread exists; SIG_DFL is a valid action.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+/// Printing into a closed pipe (`bsolve mc M.mch | head`) makes `println!` panic: Rust ignores SIGPIPE
+/// so that writes to the SMT solver's pipe report errors instead of killing bsolve. A reader that went
+/// away is no bug: stop quietly with the shell's code for SIGPIPE; every other panic keeps the default
+/// report.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
-
-#[cfg(not(unix))]
-fn restore_sigpipe() {}

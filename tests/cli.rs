@@ -286,3 +286,20 @@ fn verbose_reports_the_solver_effort_and_rejected_solutions() {
         "{err}"
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_stops_bsolve_quietly() {
+    use std::process::{Command, Stdio};
+    // `bsolve eval "1..100000" | true`: 590 kB of output, more than a pipe holds, and nobody reads.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("bsolve"))
+        .args(["eval", "1..100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("exits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{:?} {err}", out.status);
+}

@@ -120,17 +120,35 @@ impl Context {
         self.deadline.store(ns, Ordering::Relaxed);
     }
 
-    /// The instant after which searches stop, if any (for solvers that poll a clock of their own).
+    /// The instant after which searches stop, if any (for solvers that poll a clock of their own): the
+    /// context's deadline, or the current thread's stage deadline when that is earlier.
     pub fn deadline(&self) -> Option<Instant> {
         let ns = self.deadline.load(Ordering::Relaxed);
-        (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns))
+        let shared = (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns));
+        match (shared, STAGE_DEADLINE.get()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Runs `run` with a tighter deadline for this thread only (a portfolio stage's share of the
+    /// budget). The context's own deadline is shared by the model checker's worker threads, so a stage
+    /// must not move it: one thread restoring "its" outer deadline after another had shortened it would
+    /// leave everyone with the shorter one.
+    pub fn with_stage_deadline<R>(&self, until: Option<Instant>, run: impl FnOnce() -> R) -> R {
+        let saved = STAGE_DEADLINE.replace(until);
+        let result = run();
+        STAGE_DEADLINE.set(saved);
+        result
     }
 
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
     /// is honoured within one node's work.
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
         let ns = self.deadline.load(Ordering::Relaxed);
-        if ns != 0 && self.epoch.elapsed().as_nanos() as u64 >= ns {
+        let shared_passed = ns != 0 && self.epoch.elapsed().as_nanos() as u64 >= ns;
+        let stage_passed = STAGE_DEADLINE.get().is_some_and(|d| Instant::now() >= d);
+        if shared_passed || stage_passed {
             Err(super::limit_error(span, TIMEOUT_MESSAGE))
         } else {
             Ok(())
@@ -161,6 +179,11 @@ impl Context {
     pub(crate) fn global(&self, name: &str) -> Option<&Val> {
         self.globals.get(name)
     }
+}
+
+thread_local! {
+    /// The current thread's stage deadline (`Context::with_stage_deadline`).
+    static STAGE_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
 }
 
 /// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).

@@ -1327,3 +1327,34 @@ fn symbolic_decisions_without_enumeration() {
         Err(EvalError::WellDefinedness(_))
     ));
 }
+
+#[test]
+fn stage_deadlines_are_per_thread_and_never_move_the_shared_one() {
+    use std::time::{Duration, Instant};
+    let c = ctx();
+    let far = Instant::now() + Duration::from_secs(3600);
+    c.set_deadline(Some(far));
+    // Two threads keep entering short stages, as the model checker's workers do through the portfolio:
+    // the shared deadline must come out unchanged.
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                for _ in 0..2000 {
+                    let until = Instant::now() + Duration::from_millis(1);
+                    c.with_stage_deadline(Some(until), || {
+                        assert!(c.deadline().expect("a deadline") <= until);
+                    });
+                }
+            });
+        }
+    });
+    let shared = c.deadline().expect("still set");
+    assert!(
+        shared.duration_since(far) < Duration::from_millis(1)
+            && far.duration_since(shared) < Duration::from_millis(1)
+    );
+    // A passed stage deadline stops searches in its thread only.
+    let past = Some(Instant::now() - Duration::from_millis(1));
+    assert!(c.with_stage_deadline(past, || c.check_deadline(sp()).is_err()));
+    assert!(c.check_deadline(sp()).is_ok());
+}

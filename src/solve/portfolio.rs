@@ -50,11 +50,15 @@ pub(crate) fn solve(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
+    if !problem.sizes_matter {
+        // The model checker's per-state questions: native alone, with the whole budget.
+        return native::solve(ctx, problem, on_solution, stats);
+    }
     let outer = ctx.deadline();
     let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
         native::solve(ctx, problem, found, stats)
     });
-    if first.decided() || !problem.sizes_matter || past(outer) {
+    if first.decided() || past(outer) {
         return first.result;
     }
     let mut later = Vec::new();
@@ -75,7 +79,6 @@ pub(crate) fn solve(
             smt::solve(ctx, problem, found, &mut Stats::default())
         }));
     }
-    ctx.set_deadline(outer);
     match later.into_iter().find(Outcome::decided) {
         Some(decided) => decided.result,
         // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
@@ -84,22 +87,21 @@ pub(crate) fn solve(
     }
 }
 
-/// Runs one stage until `until` (restoring the question's deadline after), noting whether it reported
-/// a solution.
+/// Runs one stage until `until` (a deadline for this thread only), noting whether it reported a
+/// solution.
 fn stage(
     ctx: &Context,
     until: Option<Instant>,
     on_solution: &mut Found<'_>,
     run: impl FnOnce(&mut Found<'_>) -> Result<bool, EvalError>,
 ) -> Outcome {
-    let outer = ctx.deadline();
-    ctx.set_deadline(until);
     let mut reported = false;
-    let result = run(&mut |values: &[Value], witnesses: &[(Name, Value)]| {
-        reported = true;
-        on_solution(values, witnesses)
+    let result = ctx.with_stage_deadline(until, || {
+        run(&mut |values: &[Value], witnesses: &[(Name, Value)]| {
+            reported = true;
+            on_solution(values, witnesses)
+        })
     });
-    ctx.set_deadline(outer);
     Outcome { result, reported }
 }
 
