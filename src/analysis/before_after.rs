@@ -68,6 +68,7 @@ pub fn operation(
     from: usize,
     to: usize,
 ) -> Result<TransitionPred, Diagnostic> {
+    no_variable_named_like_a_parameter(m, op)?;
     let mut input: Renaming = state_renaming(m, from);
     let params = renamed(&op.params, from);
     input.extend(
@@ -108,6 +109,27 @@ pub fn operation(
     })
 }
 
+/// Parameters and outputs are renamed into the same copies (`p@k`) as the state variables, so one with a
+/// variable's name would merge with it. B forbids the clash within a machine, but an operation may reuse
+/// the name of an included machine's variable (B/Daniel/hierachy/M1.mch: `Set(yy)` beside M2's `yy`).
+fn no_variable_named_like_a_parameter(m: &Machine, op: &Operation) -> Result<(), Diagnostic> {
+    match op
+        .params
+        .iter()
+        .chain(&op.outputs)
+        .find(|p| m.variables.iter().any(|v| v.name == p.name))
+    {
+        Some(p) => Err(Diagnostic::unsupported(
+            p.span,
+            format!(
+                "operation {} has a parameter or output named like the state variable {}",
+                op.name, p.name
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The before-after predicate of the INITIALISATION into copy `to` (the constants keep their names).
 pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
     let writes = writes(&m.initialisation);
@@ -128,6 +150,7 @@ pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
 /// The enabling predicate of `op` in copy `at`: its parameters exist and its guards (PRE, SELECT, ANY
 /// conditions, feasibility of `::` and `:(P)`) hold.
 pub fn enabling(m: &Machine, op: &Operation, at: usize) -> Result<Pred, Diagnostic> {
+    no_variable_named_like_a_parameter(m, op)?;
     let mut input = state_renaming(m, at);
     let params = renamed(&op.params, at);
     input.extend(
