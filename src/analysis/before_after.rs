@@ -530,22 +530,7 @@ impl Translator {
                 Ok(or(alternatives, span))
             }
             SubstKind::Case(e, branches, otherwise) => {
-                let e = rename_expr(e, input);
-                let conditioned = branches
-                    .iter()
-                    .map(|(labels, b)| {
-                        let c = or(
-                            labels
-                                .iter()
-                                .map(|l| {
-                                    compare(CompareOp::Eq, e.clone(), rename_expr(l, input), l.span)
-                                })
-                                .collect(),
-                            b.span,
-                        );
-                        (c, b)
-                    })
-                    .collect();
+                let conditioned = case_conditions(e, branches, input);
                 self.first_match(s, conditioned, otherwise.as_deref(), input, output)
             }
             SubstKind::Any(vars, p, body) => {
@@ -708,22 +693,7 @@ impl Translator {
                 self.ordered_guard(conds, otherwise.as_deref(), input, span)
             }
             SubstKind::Case(e, branches, otherwise) => {
-                let e = rename_expr(e, input);
-                let conds: Vec<(Pred, &Subst)> = branches
-                    .iter()
-                    .map(|(labels, b)| {
-                        let c = or(
-                            labels
-                                .iter()
-                                .map(|l| {
-                                    compare(CompareOp::Eq, e.clone(), rename_expr(l, input), l.span)
-                                })
-                                .collect(),
-                            b.span,
-                        );
-                        (c, b)
-                    })
-                    .collect();
+                let conds = case_conditions(e, branches, input);
                 self.ordered_guard(conds, otherwise.as_deref(), input, span)
             }
             SubstKind::Select(branches, otherwise) => {
@@ -1170,6 +1140,28 @@ fn rename_lets(binds: &[(TypedName, Expr)], map: &Renaming) -> (Vec<(TypedName, 
         inner.remove(&v.name);
     }
     (out, inner)
+}
+
+/// Each CASE branch with its condition: the (renamed) selector equals one of its labels.
+fn case_conditions<'s>(
+    selector: &Expr,
+    branches: &'s [(Vec<Expr>, Subst)],
+    input: &Renaming,
+) -> Vec<(Pred, &'s Subst)> {
+    let e = rename_expr(selector, input);
+    branches
+        .iter()
+        .map(|(labels, b)| {
+            let c = or(
+                labels
+                    .iter()
+                    .map(|l| compare(CompareOp::Eq, e.clone(), rename_expr(l, input), l.span))
+                    .collect(),
+                b.span,
+            );
+            (c, b)
+        })
+        .collect()
 }
 
 fn rename_expr(e: &Expr, map: &Renaming) -> Expr {
