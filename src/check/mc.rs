@@ -161,6 +161,9 @@ struct Explorer<'m> {
     /// Distinct edges: source, operation (or setup/initialisation), parameters, target.
     edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
+    /// States found violating the invariant or an assertion, reported when they are expanded (see
+    /// `run`).
+    pending: FxHashMap<u32, Verdict>,
     processed: usize,
     partial_enumeration: bool,
     /// The first ill-defined operation instance and the node it was found in.
@@ -217,6 +220,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         index: FxHashMap::default(),
         edges: FxHashSet::default(),
         queue: VecDeque::new(),
+        pending: FxHashMap::default(),
         processed: 0,
         partial_enumeration: false,
         ill_defined_first: None,
@@ -292,6 +296,9 @@ impl<'m> Explorer<'m> {
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
+                if let Some(found) = self.first_pending() {
+                    return found;
+                }
                 return match self.ill_defined_first.take() {
                     Some((first, node)) => (
                         Verdict::IllDefinedOperations {
@@ -311,36 +318,65 @@ impl<'m> Explorer<'m> {
                 if let Some(limit) = self.options.max_states
                     && self.nodes.len() > limit
                 {
-                    return (
-                        Verdict::Incomplete(format!("--max-states {limit} reached")),
-                        None,
-                    );
+                    return self.first_pending().unwrap_or_else(|| {
+                        (
+                            Verdict::Incomplete(format!("--max-states {limit} reached")),
+                            None,
+                        )
+                    });
                 }
                 if let Some(timeout) = self.options.timeout
                     && start.elapsed() > timeout
                 {
-                    return (
-                        Verdict::Incomplete(format!("timeout after {} ms", timeout.as_millis())),
-                        None,
-                    );
+                    return self.first_pending().unwrap_or_else(|| {
+                        (
+                            Verdict::Incomplete(format!(
+                                "timeout after {} ms",
+                                timeout.as_millis()
+                            )),
+                            None,
+                        )
+                    });
                 }
                 self.processed += 1;
                 let outcome = match expansion {
                     Some(expansion) => expansion.and_then(|e| self.merge_state(node, e)),
                     None => self.expand(node),
                 };
+                // A violation is reported when its state is expanded, after its successors were added
+                // (ProB's order: its counts include them; B/Simple/Grid.mch 17 / 66). In breadth-first
+                // order this is still the first violation found, so the trace stays a shortest one.
+                if let Some(verdict) = self.pending.remove(&node) {
+                    return (verdict, Some(node));
+                }
                 match outcome {
                     Ok(None) => {}
+                    Ok(Some((Verdict::Incomplete(why), _))) => {
+                        return self
+                            .first_pending()
+                            .unwrap_or((Verdict::Incomplete(why), None));
+                    }
                     Ok(Some(found)) => return found,
                     // An ill-defined expression in a reachable state is an error of the model; anything
                     // else (a set too large to enumerate, an unsupported construct) only stops the search.
                     Err(e) if e.kind == DiagKind::WellDefinedness => {
                         return (Verdict::WellDefinedness(e), Some(node));
                     }
-                    Err(e) => return (Verdict::Incomplete(e.to_string()), None),
+                    Err(e) => {
+                        return self
+                            .first_pending()
+                            .unwrap_or((Verdict::Incomplete(e.to_string()), None));
+                    }
                 }
             }
         }
+    }
+
+    /// The violation found first, when the search stops before expanding its state.
+    fn first_pending(&mut self) -> Option<(Verdict, Option<u32>)> {
+        let first = *self.pending.keys().min()?;
+        let verdict = self.pending.remove(&first)?;
+        Some((verdict, Some(first)))
     }
 
     fn show_progress(&self, start: Instant) {
@@ -493,7 +529,7 @@ impl<'m> Explorer<'m> {
             if new {
                 let verdict = self.check_node(id);
                 if let Some(v) = self.checked(verdict, id)? {
-                    return Ok(Some((v, Some(id))));
+                    self.pending.insert(id, v);
                 }
             }
         }
@@ -587,7 +623,7 @@ impl<'m> Explorer<'m> {
             // A state first found in this batch was not in the index when the checks ran.
             let verdict = check.unwrap_or_else(|| self.check_node(id));
             if let Some(v) = self.checked(verdict, id)? {
-                return Ok(Some((v, Some(id))));
+                self.pending.insert(id, v);
             }
         }
         Ok(None)
