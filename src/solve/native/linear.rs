@@ -34,6 +34,9 @@ enum Term {
     IntAtom(AtomId),
     /// 1 when the atom has the value, else 0 (a membership bit is `Is(bit, TRUE)`).
     Is(AtomId, Value),
+    /// A product of two integer atoms (the same atom for a square): bounded by interval multiplication,
+    /// and its allowed range narrows the factors (`y*y = z & z <= 9999` gives `y <= 99`).
+    Product(AtomId, AtomId),
     /// A sub-term known only by its bounds.
     Bounded(Option<BigInt>, Option<BigInt>),
 }
@@ -101,6 +104,9 @@ impl Solver<'_, '_> {
                     self.linearize(b, &(scale * k), out)
                 } else if let Some(k) = self.constant_of(b) {
                     self.linearize(a, &(scale * k), out)
+                } else if let (Some(x), Some(y)) = (self.int_atom(a), self.int_atom(b)) {
+                    out.terms.push((scale.clone(), Term::Product(x, y)));
+                    true
                 } else {
                     self.leaf(e, scale, out)
                 }
@@ -255,6 +261,21 @@ impl Solver<'_, '_> {
         }
     }
 
+    /// The atom `e` is, when it is an integer atom.
+    fn int_atom(&mut self, e: &Expr) -> Option<AtomId> {
+        match self.abs_expr(e) {
+            Abs::Atom(a) if self.doms[a].int_bounds().is_some() => Some(a),
+            _ => None,
+        }
+    }
+
+    fn atom_bounds(&self, a: AtomId) -> (Option<BigInt>, Option<BigInt>) {
+        match self.doms[a].int_bounds() {
+            Some((lo, hi)) => (lo.map(|x| x.to_bigint()), hi.map(|x| x.to_bigint())),
+            None => (None, None),
+        }
+    }
+
     fn leaf(&mut self, e: &Expr, scale: &BigInt, out: &mut Lin) -> bool {
         match self.abs_expr(e) {
             Abs::Val(Val::Value(Value::Int(i))) => {
@@ -278,9 +299,22 @@ impl Solver<'_, '_> {
 
     fn term_bounds(&self, t: &Term) -> (Option<BigInt>, Option<BigInt>) {
         match t {
-            Term::IntAtom(a) => match self.doms[*a].int_bounds() {
-                Some((lo, hi)) => (lo.map(|x| x.to_bigint()), hi.map(|x| x.to_bigint())),
-                None => (None, None),
+            Term::IntAtom(a) => self.atom_bounds(*a),
+            Term::Product(x, y) => match (self.atom_bounds(*x), self.atom_bounds(*y)) {
+                ((Some(a), Some(b)), (Some(c), Some(d))) => {
+                    let corners = [&a * &c, &a * &d, &b * &c, &b * &d];
+                    let lo = corners.iter().min().cloned();
+                    let hi = corners.iter().max().cloned();
+                    // A square is never negative.
+                    let lo = if x == y {
+                        lo.map(|l| l.max(BigInt::zero()))
+                    } else {
+                        lo
+                    };
+                    (lo, hi)
+                }
+                _ if x == y => (Some(BigInt::zero()), None),
+                _ => (None, None),
             },
             Term::Is(a, v) => {
                 if self.doms[*a].fixed() == Some(v) {
@@ -359,6 +393,7 @@ impl Solver<'_, '_> {
                         true
                     }
                 }
+                Term::Product(x, y) => self.narrow_factors(*x, *y, lo, hi, changed),
                 Term::Bounded(..) => true,
             };
             if !ok {
@@ -366,5 +401,157 @@ impl Solver<'_, '_> {
             }
         }
         true
+    }
+
+    /// Narrows the factors of `x * y` to what a product within `lo..hi` allows; false on a wipe-out.
+    fn narrow_factors(
+        &mut self,
+        x: AtomId,
+        y: AtomId,
+        lo: Option<BigInt>,
+        hi: Option<BigInt>,
+        changed: &mut Vec<AtomId>,
+    ) -> bool {
+        let (cur_lo, cur_hi) = self.term_bounds(&Term::Product(x, y));
+        let lo = match (lo, cur_lo) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        let hi = match (hi, cur_hi) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let (Some(l), Some(h)) = (&lo, &hi)
+            && l > h
+        {
+            return false;
+        }
+        if x == y {
+            return self.narrow_square_root(x, lo, hi, changed);
+        }
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return true;
+        };
+        for (factor, other) in [(x, y), (y, x)] {
+            // factor = p / other over the box: extremes at the corners when `other` excludes 0; ceil and
+            // floor are monotone, so the rounded corners bound the integer quotients.
+            let (Some(a), Some(b)) = self.atom_bounds(other) else {
+                continue;
+            };
+            if a <= BigInt::zero() && b >= BigInt::zero() {
+                continue;
+            }
+            let corners = [(&lo, &a), (&lo, &b), (&hi, &a), (&hi, &b)];
+            let new_lo = corners.iter().map(|(p, d)| ceil_div(p, d)).min();
+            let new_hi = corners.iter().map(|(p, d)| p.div_floor(d)).max();
+            let (new_lo, new_hi) = (new_lo.map(Int::from), new_hi.map(Int::from));
+            let ok = match self.doms[factor].restrict_ints(new_lo.as_ref(), new_hi.as_ref()) {
+                Some(d) => self.set_dom(factor, d, changed),
+                None => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `x * x` within `lo..hi`: `|x| <= isqrt(hi)`, and `|x| >= ceil(sqrt(lo))` on x's sign side.
+    fn narrow_square_root(
+        &mut self,
+        x: AtomId,
+        lo: Option<BigInt>,
+        hi: Option<BigInt>,
+        changed: &mut Vec<AtomId>,
+    ) -> bool {
+        let mut bounds: (Option<BigInt>, Option<BigInt>) = (None, None);
+        if let Some(h) = &hi {
+            if h.is_negative() {
+                return false;
+            }
+            let r = h.sqrt();
+            bounds = (Some(-r.clone()), Some(r));
+        }
+        if let Some(l) = lo.filter(|l| l.is_positive()) {
+            let mut s = l.sqrt();
+            if &s * &s < l {
+                s += 1;
+            }
+            let (xlo, xhi) = self.atom_bounds(x);
+            if xlo.as_ref().is_some_and(|v| v > &-s.clone()) {
+                bounds.0 = Some(bounds.0.map_or(s.clone(), |b| b.max(s.clone())));
+            } else if xhi.as_ref().is_some_and(|v| v < &s) {
+                let neg = -s;
+                bounds.1 = Some(bounds.1.map_or(neg.clone(), |b| b.min(neg)));
+            }
+        }
+        let (new_lo, new_hi) = (bounds.0.map(Int::from), bounds.1.map(Int::from));
+        match self.doms[x].restrict_ints(new_lo.as_ref(), new_hi.as_ref()) {
+            Some(d) => self.set_dom(x, d, changed),
+            None => true,
+        }
+    }
+}
+
+/// The ceiling of `p / d` (d nonzero).
+fn ceil_div(p: &BigInt, d: &BigInt) -> BigInt {
+    -((-p).div_floor(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{Model, Options};
+    use crate::diag::register_source;
+    use crate::eval::Env;
+    use crate::solve::{Backend, Problem, solve_all};
+    use crate::types::{self, Formula};
+
+    /// All solutions of `text` under the native solver and the search nodes it took; exhaustive.
+    fn solve(text: &str) -> (usize, u64) {
+        let model = Model::empty(&Options::default()).expect("an empty machine");
+        let file = register_source("<linear test>", text);
+        let term = crate::syntax::parse_term(file, text).expect("parses");
+        let Ok(Formula::Pred(pred, vars)) =
+            types::check_formula(&model.ast, model.machine(), &term)
+        else {
+            panic!("`{text}` is not a well-typed predicate");
+        };
+        let env = Env::new();
+        let found = solve_all(
+            &model.context,
+            &Problem::new(&vars, &pred, &env),
+            Backend::Native,
+            100_000,
+        )
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(found.complete, "{text}: the search is exhaustive");
+        (found.solutions.len(), found.stats.nodes)
+    }
+
+    #[test]
+    fn a_square_bounds_its_root() {
+        // y in 23..99 (B/Simple/find.mch's find_sqrt): without narrowing y by z's bounds the search
+        // labelled thousands of values.
+        let (n, nodes) = solve("y : 0..9999 & z : 0..9999 & y*y = z & z > 500");
+        assert_eq!(n, 77);
+        assert!(nodes < 500, "{nodes} nodes");
+        // Negative roots too: y*y = 49 has y = -7 and y = 7.
+        assert_eq!(solve("y : -100..100 & y*y = 49").0, 2);
+        assert_eq!(solve("y : -100..100 & y*y < 0").0, 0);
+    }
+
+    #[test]
+    fn a_product_bounds_its_factors() {
+        // The divisor pairs of 9998 = 2 * 4999 with y > 1: (2, 4999), (4999, 2), (9998, 1).
+        let (n, nodes) = solve("y : 0..9999 & z : 0..9999 & y*z = 9998 & y > 1");
+        assert_eq!(n, 3);
+        assert!(nodes < 100, "{nodes} nodes");
+        // Signs: -97 is prime, so (1,-97), (-1,97), (97,-1), (-97,1).
+        assert_eq!(solve("y : -100..100 & z : -100..100 & y*z = -97").0, 4);
+        // A factor's range containing 0 narrows nothing, and loses nothing.
+        assert_eq!(
+            solve("y : -50..50 & z : -30..40 & y*z >= 10 & y*z <= 12 & y < 0").0,
+            12
+        );
     }
 }
