@@ -6,7 +6,8 @@ use super::flatten::{
 };
 use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
 use crate::syntax::ast::{
-    Definition, DefinitionsItem, Ident, Machine, MachineRef, Name, Operation,
+    Definition, DefinitionBody, DefinitionsItem, Ident, Machine, MachineRef, Name, Op, Operation,
+    Term, TermKind,
 };
 use crate::syntax::{parse_definitions_file, parse_machine};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -160,6 +161,7 @@ impl Loader {
                 }
             }
         }
+        expand_declaration_lists(&mut m);
         // The machine being checked runs with the machines it SEES or USES, their operations included (as
         // ProB does: the shared variables then change as they would in a composition); a SEES or USES
         // deeper down only gives read access.
@@ -231,6 +233,49 @@ impl Loader {
         }
         inline_local_calls(&mut m)?;
         Ok(m)
+    }
+}
+
+/// A parameterless definition used in place of identifiers in VARIABLES or CONSTANTS (`Vars == (x,y,z)`,
+/// ProB accepts it: B/FeatureChecks/DEFINITIONS/VariableListAsDEFINITION.mch) declares the identifiers of
+/// its body.
+fn expand_declaration_lists(m: &mut Machine) {
+    let defs = crate::machine::definitions::Definitions::new(&m.definitions);
+    let expand = |list: &[(Ident, bool)]| -> Vec<(Ident, bool)> {
+        let mut out = Vec::new();
+        for (id, concrete) in list {
+            let body = defs.get(&id.name).and_then(|d| match &d.body {
+                DefinitionBody::Term(t) if d.params.is_empty() => identifier_list(t),
+                _ => None,
+            });
+            match body {
+                Some(ids) => out.extend(ids.into_iter().map(|i| (i, *concrete))),
+                None => out.push((id.clone(), *concrete)),
+            }
+        }
+        out
+    };
+    let variables = expand(&m.variables);
+    let constants = expand(&m.constants);
+    m.variables = variables;
+    m.constants = constants;
+}
+
+/// The identifiers of `x` or of a tuple `(x, y, z)`.
+fn identifier_list(t: &Term) -> Option<Vec<Ident>> {
+    match &t.kind {
+        TermKind::Ident(name) => Some(vec![Ident {
+            name: name.clone(),
+            span: t.span,
+        }]),
+        TermKind::Op(Op::Maplet, parts) => {
+            let mut ids = Vec::new();
+            for p in parts {
+                ids.extend(identifier_list(p)?);
+            }
+            Some(ids)
+        }
+        _ => None,
     }
 }
 

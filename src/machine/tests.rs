@@ -328,3 +328,19 @@ fn local_operation_calls_are_inlined_callees_first() {
     // A recursive call cannot be inlined: it stays (and is reported when executed).
     assert_eq!(calls("again"), 1);
 }
+
+#[test]
+fn a_definition_can_stand_for_a_list_of_declared_identifiers() {
+    // ProB's B/FeatureChecks/DEFINITIONS/VariableListAsDEFINITION.mch.
+    let m = load_text(
+        "<test>",
+        "MACHINE Vars\nDEFINITIONS Vars == (x,y,z); Cs == c\nCONSTANTS Cs PROPERTIES c = 1\n\
+         VARIABLES Vars, v\nINVARIANT x:BOOL & y:BOOL & z:BOOL & v:BOOL\n\
+         INITIALISATION x,y,z,v := TRUE,TRUE,TRUE,TRUE\nEND",
+        Path::new("."),
+    )
+    .expect("loads");
+    let (constants, variables, _) = names(&m);
+    assert_eq!(constants, ["c"]);
+    assert_eq!(variables, ["x", "y", "z", "v"]);
+}
