@@ -49,6 +49,15 @@ impl Symmetry {
                 }
                 match &var.shape {
                     Shape::Scalar(a) if var.ty == given => scalars.push(*a),
+                    // The images of a function into D over a domain without D's elements are D
+                    // scalars too (`unlocks : KEY >->> DOOR` has one setup per class, as in ProB:
+                    // B/SchneiderBook/Chapter10/Safes.mch).
+                    Shape::Function { images, .. } if images_of(&var.ty, &given, 1) => {
+                        scalars.extend(images)
+                    }
+                    Shape::Curried { images, .. } if images_of(&var.ty, &given, 2) => {
+                        scalars.extend(images)
+                    }
                     Shape::Members { carrier, .. }
                         if var.ty == Type::set(given.clone())
                             && carrier.len()
@@ -137,6 +146,25 @@ fn element_index(v: &Value) -> Option<u32> {
         Value::Elem(e) => Some(e.index),
         _ => None,
     }
+}
+
+/// Whether `ty` is `POW(X * D)` (`depth` 1) or `POW(X * POW(Y * D))` (`depth` 2) with X and Y not
+/// mentioning D: the type of a function (a curried function) into D whose positions are not D's elements.
+fn images_of(ty: &Type, given: &Type, depth: usize) -> bool {
+    let Type::Given(d) = given else {
+        return false;
+    };
+    let Type::Set(pair) = ty else {
+        return false;
+    };
+    let Type::Pair(x, range) = &**pair else {
+        return false;
+    };
+    !mentions(x, d)
+        && match depth {
+            1 => &**range == given,
+            _ => images_of(range, given, depth - 1),
+        }
 }
 
 fn mentions(ty: &Type, d: &str) -> bool {
