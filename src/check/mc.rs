@@ -158,7 +158,7 @@ struct Explorer<'m> {
     setups: Vec<Arc<Vec<Value>>>,
     nodes: Vec<Node>,
     index: FxHashMap<NodeKey, u32>,
-    /// Distinct edges: source, operation (or setup/initialisation), parameters, target.
+    /// Distinct edges: source, operation (or setup/initialisation), parameters and outputs, target.
     edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
     /// States found violating the invariant or an assertion, reported when they are expanded (see
@@ -753,9 +753,13 @@ impl<'m> Explorer<'m> {
 
     /// Adds the edge `from --edge--> key` (and the node, if new).
     fn add_edge(&mut self, from: u32, key: NodeKey, edge: Edge) -> (u32, bool) {
-        let (label, params) = (edge.label.clone(), edge.params.clone());
+        // Outputs distinguish transitions as parameters do: ProB counts `cc <-- query = cc :: cols` once
+        // per colour returned (B/SchneiderBook/Chapter14/Colours.mch: 96 transitions).
+        let label = edge.label.clone();
+        let mut signature = edge.params.clone();
+        signature.extend(edge.outputs.iter().cloned());
         let (id, new) = self.add_node(key, Some((from, edge)));
-        self.edges.insert((from, label, params, id));
+        self.edges.insert((from, label, signature, id));
         (id, new)
     }
 
