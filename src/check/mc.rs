@@ -148,6 +148,8 @@ struct Edge {
     label: Label,
     params: Vec<Value>,
     outputs: Vec<Value>,
+    /// The values of ANY identifiers, under SHOW_EVENTB_ANY_VALUES (`Transition::any_values`).
+    any_values: Vec<Value>,
 }
 
 struct Explorer<'m> {
@@ -615,6 +617,7 @@ impl<'m> Explorer<'m> {
                 label: Label::Operation(t.operation as u32),
                 params: t.params,
                 outputs: t.outputs,
+                any_values: t.any_values,
             };
             let (id, new) = self.add_edge(node, key, edge);
             if !new {
@@ -758,6 +761,7 @@ impl<'m> Explorer<'m> {
         let label = edge.label.clone();
         let mut signature = edge.params.clone();
         signature.extend(edge.outputs.iter().cloned());
+        signature.extend(edge.any_values.iter().cloned());
         let (id, new) = self.add_node(key, Some((from, edge)));
         self.edges.insert((from, label, signature, id));
         (id, new)
@@ -826,6 +830,7 @@ impl Edge {
             label,
             params: vec![],
             outputs: vec![],
+            any_values: vec![],
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Context, Enumeration, Env, EvalError, internal_error};
 use crate::diag::Span;
-use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, SubstKind, TypedName};
+use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName};
 use crate::value::Value;
 
 /// A state: the values of the machine's variables, in `machine.variables` order.
@@ -20,6 +20,9 @@ pub struct Transition {
     pub params: Vec<Value>,
     /// Output values, in `operation.outputs` order.
     pub outputs: Vec<Value>,
+    /// With the preference SHOW_EVENTB_ANY_VALUES: the values of the operation's top-level ANY (and
+    /// LET) identifiers, which ProB then shows and counts as the event's parameters; empty otherwise.
+    pub any_values: Vec<Value>,
     pub target: State,
 }
 
@@ -39,6 +42,10 @@ pub(crate) struct OperationPlan {
     searched: Vec<TypedName>,
     guard: Pred,
     limit: Option<usize>,
+    /// The substitution executed once `searched` is bound: the operation's body, or under
+    /// SHOW_EVENTB_ANY_VALUES the body of its top-level ANY, whose identifiers are then searched (and
+    /// reported) with the parameters.
+    body: Option<Subst>,
 }
 
 /// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
@@ -210,8 +217,10 @@ impl Context {
             complete: true,
             ill_defined: Vec::new(),
         };
+        let show_any_values = self.settings().show_any_values();
         for (k, plan) in self.operation_plans().iter().enumerate() {
             let op = &m.operations[k];
+            let locals = &plan.searched[op.params.len()..];
             let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
@@ -222,7 +231,8 @@ impl Context {
                 false,
                 &mut |ctx, env| {
                     let params = ctx.bound_values(&op.params, env, op.span)?;
-                    let executions = match ctx.execute(&op.body, env) {
+                    let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env)
+                    {
                         Ok(executions) => executions,
                         Err(EvalError::WellDefinedness(d)) => {
                             out.ill_defined.push((k, d));
@@ -230,8 +240,14 @@ impl Context {
                         }
                         Err(e) => return Err(e),
                     };
+                    let any_values = if show_any_values {
+                        ctx.bound_values(locals, env, op.span)?
+                    } else {
+                        Vec::new()
+                    };
                     for updates in executions {
-                        let t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                        let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                        t.any_values.clone_from(&any_values);
                         if !found.contains(&t) {
                             if found.len() >= cap {
                                 cut = true;
@@ -265,6 +281,19 @@ impl Context {
                 .operations
                 .iter()
                 .map(|op| {
+                    if let SubstKind::Any(vars, pred, inner) = &op.body.kind
+                        && self.settings().show_any_values()
+                        && vars
+                            .iter()
+                            .all(|v| op.params.iter().all(|p| p.name != v.name))
+                    {
+                        return OperationPlan {
+                            searched: op.params.iter().chain(vars).cloned().collect(),
+                            guard: pred.clone(),
+                            limit: self.operation_limit(&op.name),
+                            body: Some((**inner).clone()),
+                        };
+                    }
                     let (locals, guard) = parameter_guard(&op.body.kind)
                         .filter(|(locals, _)| {
                             // A LET identifier hiding a parameter would make the search bind it twice.
@@ -276,16 +305,21 @@ impl Context {
                     OperationPlan {
                         searched: op.params.iter().chain(&locals).cloned().collect(),
                         guard,
-                        limit: self
-                            .settings()
-                            .operation_limits
-                            .iter()
-                            .find(|(n, _)| *n == op.name)
-                            .map(|(_, l)| *l),
+                        limit: self.operation_limit(&op.name),
+                        body: None,
                     }
                 })
                 .collect()
         })
+    }
+
+    /// The machine's `MAX_OPERATIONS_<op>` limit for operation `name`, if any.
+    fn operation_limit(&self, name: &str) -> Option<usize> {
+        self.settings()
+            .operation_limits
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .map(|(_, l)| *l)
     }
 
     fn transition(
@@ -326,6 +360,7 @@ impl Context {
             operation,
             params,
             outputs,
+            any_values: Vec::new(),
             target: State { values },
         })
     }
@@ -357,5 +392,42 @@ mod tests {
              op(p) = LET w BE w = v+1 IN SELECT p : {w, w+1} & p < 10 THEN v := p END END\nEND",
         );
         assert_eq!(params, vec![vec![Value::int(8)], vec![Value::int(9)]]);
+    }
+
+    #[test]
+    fn any_values_distinguish_transitions_when_shown() {
+        // A self-loop whose ANY takes three values: one transition, or three under
+        // SHOW_EVENTB_ANY_VALUES, each reporting its value (ProB's ETH elevator models count so).
+        let machine = |prefs: &str| {
+            format!(
+                "MACHINE A\nDEFINITIONS {prefs}\nVARIABLES x\nINVARIANT x : 0..3\n\
+                 INITIALISATION x := 0\nOPERATIONS\nloop = ANY f WHERE f : 0..2 THEN x := x END\nEND"
+            )
+        };
+        let successors = |name: &str, text: &str| {
+            let path =
+                std::env::temp_dir().join(format!("bsolve-tr-{}-{name}.mch", std::process::id()));
+            std::fs::write(&path, text).expect("write temp machine");
+            let model = Model::load(&path, &Options::default()).expect("loads");
+            let ctx = &model.context;
+            let init = ctx.initial_states(&[], 10).expect("initialises");
+            ctx.successors(&[], &init[0], 100).expect("successors")
+        };
+        let hidden = successors("any-hidden", &machine("SET_PREF_MAXINT == 3"));
+        assert_eq!(hidden.len(), 1);
+        assert!(hidden[0].any_values.is_empty());
+        let shown = successors(
+            "any-shown",
+            &machine("SET_PREF_SHOW_EVENTB_ANY_VALUES == TRUE"),
+        );
+        let values: Vec<_> = shown.iter().map(|t| t.any_values.clone()).collect();
+        assert_eq!(
+            values,
+            vec![
+                vec![Value::int(0)],
+                vec![Value::int(1)],
+                vec![Value::int(2)]
+            ]
+        );
     }
 }
