@@ -502,6 +502,12 @@ impl<'p> Builder<'_, 'p> {
                 && items.len() <= MAX_CARRIER
                 && (complete || self.guess)
             {
+                // A set a constraint lists once other unknowns are labelled (`(y |-> x) : S`,
+                // `E = x ^ F`) is taken from that list then, rather than guessed bit by bit within a
+                // cut carrier.
+                if !complete && self.listed_later(&v.name) {
+                    return Ok(self.dependent_atom());
+                }
                 self.clipped |= !complete;
                 let first = self.initial.len();
                 let shape = self.members(items);
@@ -543,6 +549,33 @@ impl<'p> Builder<'_, 'p> {
                     !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
                 }
             })
+        })
+    }
+
+    /// Whether a conjunct gives `name` its candidates at labelling time (`search::defined_candidates`):
+    /// `name` a component of a maplet pattern `(y |-> name) : S`, or an operand of a concatenation
+    /// equal to an expression `E = name ^ F` (its prefixes), S and E not mentioning it nor witnesses.
+    fn listed_later(&self, name: &str) -> bool {
+        let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+        let independent = |e: &Expr| {
+            let free = ir::free_names::of_expr(e);
+            !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
+        };
+        self.conjuncts.iter().any(|c| {
+            match &c.kind {
+            PredKind::Compare(CompareOp::In, pattern, set) => {
+                let mut leaves = Vec::new();
+                matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
+                    && pattern_vars(pattern, &mut Vec::new(), &mut leaves)
+                    && leaves.iter().any(|(n, _)| &**n == name)
+                    && independent(set)
+            }
+            PredKind::Compare(CompareOp::Eq, l, r) => [(l, r), (r, l)].iter().any(|(whole, cat)| {
+                matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, a, b) if is_x(a) || is_x(b))
+                    && independent(whole)
+            }),
+            _ => false,
+        }
         })
     }
 

@@ -719,8 +719,11 @@ impl<'a, 'p> Solver<'a, 'p> {
                 continue;
             }
             let size = match &self.doms[a] {
-                Dom::Any => match self.defined_candidates(a, false) {
-                    Ok(Some((c, _))) => c.len() as u64,
+                // A guess from a constraint goes after every listed domain but before the values of
+                // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
+                Dom::Any => match self.defined_candidates(a, self.guess_small_sets) {
+                    Ok(Some(Candidates::Listed(c, _))) => c.len() as u64,
+                    Ok(Some(Candidates::Guess(..))) => u64::MAX - 1,
                     _ => u64::MAX,
                 },
                 d @ Dom::Range(..) => d.size().min(u64::MAX - 1),
@@ -787,9 +790,23 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// Candidates for an atom whose values were unknown before the search: from a constraint `x = E` or
     /// `x : S` that can now be evaluated, else the values of its type.
     fn lazy_candidates(&mut self, a: AtomId) -> Result<Vec<Value>, EvalError> {
-        if let Some((values, complete)) = self.defined_candidates(a, self.guess_small_sets)? {
-            self.incomplete |= !complete;
-            return Ok(values);
+        match self.defined_candidates(a, self.guess_small_sets)? {
+            Some(Candidates::Listed(values, complete)) => {
+                self.incomplete |= !complete;
+                return Ok(values);
+            }
+            Some(Candidates::Guess(op, set, span)) => {
+                let ty = &self.model.vars[self.model.owner[a]].ty;
+                let small = match (op, ty) {
+                    (CompareOp::Subset, Type::Set(elem)) => {
+                        small_values::subsets_of(self.ctx, &set, elem, GUESS_BUDGET, span)?
+                    }
+                    _ => small_values::members(self.ctx, &set, ty, GUESS_BUDGET, span)?,
+                };
+                self.incomplete |= !small.complete;
+                return Ok(small.values);
+            }
+            None => {}
         }
         let v = self.model.owner[a];
         let ty = atom_type(&self.model.vars[v]);
@@ -825,13 +842,13 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// The candidates a constraint `x = E` or `x : S` (E, S evaluable now) gives atom `a`, if any, and
     /// whether they are all of x's possible values (not so for `seq(S)`, enumerated up to length MAXINT
-    /// as ProB does). With `guess`, a scalar x with no such list takes the small members of an S too
-    /// large to list, or the small subsets of S for `x <: S` (incomplete; see `small_values`).
+    /// as ProB does). With `guess`, a scalar x with no such list is to take the small members of an S
+    /// too large to list, or the small subsets of S for `x <: S` (see `small_values`).
     fn defined_candidates(
         &mut self,
         a: AtomId,
         guess: bool,
-    ) -> Result<Option<(Vec<Value>, bool)>, EvalError> {
+    ) -> Result<Option<Candidates>, EvalError> {
         let v = self.model.owner[a];
         let name = self.model.vars[v].name.clone();
         let model = self.model;
@@ -871,7 +888,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                 && matches!(model.vars[v].shape, Shape::Scalar(_))
                 && let Some(values) = self.split_candidates(ci, &name, l, r)?
             {
-                return Ok(Some((values, true)));
+                return Ok(Some(Candidates::Listed(values, true)));
             }
             for (x, e) in candidates {
                 // `x = E`, `x : S`, or x inside a maplet pattern `(y |-> x) : S`.
@@ -890,7 +907,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                         if let Ok(value) = self.eval_val(e)
                             && let Ok(value) = self.ctx.to_value(value, e.span)
                         {
-                            return Ok(Some((vec![value], true)));
+                            return Ok(Some(Candidates::Listed(vec![value], true)));
                         }
                     }
                     _ => {
@@ -918,24 +935,24 @@ impl<'a, 'p> Solver<'a, 'p> {
                             items.iter().filter_map(|v| component(v, &path)).collect();
                         parts.sort();
                         parts.dedup();
-                        return Ok(Some((parts, complete)));
+                        return Ok(Some(Candidates::Listed(parts, complete)));
                     }
                 }
             }
         }
-        let Some((op, set, span)) = fallback else {
-            return Ok(None);
-        };
         let ty = &model.vars[v].ty;
-        let small = match (op, ty) {
-            (CompareOp::Subset, Type::Set(elem)) => {
-                small_values::subsets_of(self.ctx, &set, elem, GUESS_BUDGET, span)?
-            }
-            (CompareOp::Subset, _) => return Ok(None),
-            _ => small_values::members(self.ctx, &set, ty, GUESS_BUDGET, span)?,
-        };
-        Ok(Some((small.values, small.complete)))
+        Ok(fallback
+            .filter(|(op, _, _)| *op != CompareOp::Subset || matches!(ty, Type::Set(_)))
+            .map(|(op, set, span)| Candidates::Guess(op, set, span)))
     }
+}
+
+/// Where an atom's candidates come from (`Solver::defined_candidates`).
+enum Candidates {
+    /// Listed values, and whether they are all of the atom's possible values.
+    Listed(Vec<Value>, bool),
+    /// To be guessed among the small members (`In`) or subsets (`Subset`) of a known set.
+    Guess(CompareOp, crate::eval::Val, crate::diag::Span),
 }
 
 impl Solver<'_, '_> {
