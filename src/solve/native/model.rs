@@ -561,21 +561,21 @@ impl<'p> Builder<'_, 'p> {
             let free = ir::free_names::of_expr(e);
             !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
         };
-        self.conjuncts.iter().any(|c| {
-            match &c.kind {
-            PredKind::Compare(CompareOp::In, pattern, set) => {
-                let mut leaves = Vec::new();
-                matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
-                    && pattern_vars(pattern, &mut Vec::new(), &mut leaves)
-                    && leaves.iter().any(|(n, _)| &**n == name)
-                    && independent(set)
-            }
-            PredKind::Compare(CompareOp::Eq, l, r) => [(l, r), (r, l)].iter().any(|(whole, cat)| {
-                matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, a, b) if is_x(a) || is_x(b))
-                    && independent(whole)
-            }),
+        let in_pattern = |pattern: &Expr, set: &Expr| {
+            let mut leaves = Vec::new();
+            matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
+                && pattern_vars(pattern, &mut Vec::new(), &mut leaves)
+                && leaves.iter().any(|(n, _)| &**n == name)
+                && independent(set)
+        };
+        let split = |whole: &Expr, cat: &Expr| {
+            matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, a, b) if is_x(a) || is_x(b))
+                && independent(whole)
+        };
+        self.conjuncts.iter().any(|c| match &c.kind {
+            PredKind::Compare(CompareOp::In, pattern, set) => in_pattern(pattern, set),
+            PredKind::Compare(CompareOp::Eq, l, r) => split(l, r) || split(r, l),
             _ => false,
-        }
         })
     }
 

@@ -231,3 +231,17 @@ fn no_solution_among_guesses_is_no_proof() {
         "{answer:?}"
     );
 }
+
+#[test]
+fn sequences_listed_by_a_pattern_or_a_split_are_not_guessed_bit_by_bit() {
+    // B/Compilers/LL_LeftFactoring.mch: RHS1, RHS2 come from the guessed Rules, Prefix and the rests
+    // from splitting them.
+    assert_sat(first_in(
+        "factoring",
+        "Symbols = {E, T, F, idf, plus, mul}",
+        "dummy == 0",
+        "Rules : Symbols <-> seq(Symbols) & (X, RHS1) : Rules & (X, RHS2) : Rules & RHS1 /= RHS2 & \
+         RHS1 = Prefix ^ Rest1 & RHS2 = Prefix ^ Rest2 & Prefix /= []",
+        true,
+    ));
+}
