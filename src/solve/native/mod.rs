@@ -14,6 +14,7 @@ mod linear;
 mod model;
 mod search;
 mod sets;
+mod small_values;
 mod symmetry;
 
 use super::{Problem, Stats};

@@ -13,7 +13,7 @@
 //! first, as ProB does, and enter the search fixed.
 
 use super::domain::Dom;
-use crate::eval::{Context, Env, EvalError, Val};
+use crate::eval::{Context, Env, EvalError, SymbolicSet, Val};
 use crate::ir::{self, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::types::Type;
@@ -421,6 +421,29 @@ impl<'p> Builder<'_, 'p> {
             .filter(|s| s.len() <= self.ctx.settings().enumeration_limit)
     }
 
+    /// A known finite set of at most `MAX_CARRIER` members (a carrier of membership bits); a symbolic
+    /// set whose cardinality is computed without listing it is not listed when it is larger.
+    fn known_carrier(&self, e: &Expr) -> Option<Arc<Vec<Value>>> {
+        let v = self.known(e)?;
+        if let Val::Sym(sym) = &v
+            && matches!(
+                &**sym,
+                SymbolicSet::PowerSet { .. }
+                    | SymbolicSet::Arrow(..)
+                    | SymbolicSet::Sequences(..)
+                    | SymbolicSet::Product(..)
+            )
+            && !self.ctx.is_infinite(&v)
+        {
+            match self.ctx.card(&v, e.span) {
+                Ok(n) if n.to_usize().is_none_or(|n| n > MAX_CARRIER) => return None,
+                Err(EvalError::Limit(_)) => return None,
+                _ => {}
+            }
+        }
+        self.known_finite(e).filter(|c| c.len() <= MAX_CARRIER)
+    }
+
     /// The typing conjuncts `v : S`, `v <: S` of a variable.
     fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr, &'p Pred)> {
         let mut out = Vec::new();
@@ -473,10 +496,18 @@ impl<'p> Builder<'_, 'p> {
             }
             // The type's values as carrier; when the type has integers they are cut to MININT..MAXINT, and
             // the model remembers that its search is incomplete (as ProB's enumeration warning).
-            if let Ok((items, complete)) = self.ctx.type_values(elem, v.span)
+            if super::small_values::listed_size(self.ctx, elem, v.span)
+                .is_some_and(|n| n <= MAX_CARRIER as u64)
+                && let Ok((items, complete)) = self.ctx.type_values(elem, v.span)
                 && items.len() <= MAX_CARRIER
                 && (complete || self.guess)
             {
+                // A set a constraint lists once other unknowns are labelled (`(y |-> x) : S`,
+                // `E = x ^ F`) is taken from that list then, rather than guessed bit by bit within a
+                // cut carrier.
+                if !complete && self.listed_later(&v.name) {
+                    return Ok(self.dependent_atom());
+                }
                 self.clipped |= !complete;
                 let first = self.initial.len();
                 let shape = self.members(items);
@@ -518,6 +549,33 @@ impl<'p> Builder<'_, 'p> {
                     !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
                 }
             })
+        })
+    }
+
+    /// Whether a conjunct gives `name` its candidates at labelling time (`search::defined_candidates`):
+    /// `name` a component of a maplet pattern `(y |-> name) : S`, or an operand of a concatenation
+    /// equal to an expression `E = name ^ F` (its prefixes), S and E not mentioning it nor witnesses.
+    fn listed_later(&self, name: &str) -> bool {
+        let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
+        let independent = |e: &Expr| {
+            let free = ir::free_names::of_expr(e);
+            !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
+        };
+        let in_pattern = |pattern: &Expr, set: &Expr| {
+            let mut leaves = Vec::new();
+            matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
+                && pattern_vars(pattern, &mut Vec::new(), &mut leaves)
+                && leaves.iter().any(|(n, _)| &**n == name)
+                && independent(set)
+        };
+        let split = |whole: &Expr, cat: &Expr| {
+            matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, a, b) if is_x(a) || is_x(b))
+                && independent(whole)
+        };
+        self.conjuncts.iter().any(|c| match &c.kind {
+            PredKind::Compare(CompareOp::In, pattern, set) => in_pattern(pattern, set),
+            PredKind::Compare(CompareOp::Eq, l, r) => split(l, r) || split(r, l),
+            _ => false,
         })
     }
 
@@ -591,6 +649,12 @@ impl<'p> Builder<'_, 'p> {
             Type::Integer => Dom::Range(None, None),
             // Listing a type with integers inside only to find it incomplete would cost a power set.
             _ if !ty.is_finite() => Dom::Any,
+            // A power set too large to list is recognised before its members are built.
+            _ if super::small_values::listed_size(self.ctx, ty, v.span)
+                .is_none_or(|n| n > self.ctx.settings().enumeration_limit as u64) =>
+            {
+                Dom::Any
+            }
             _ => match self.ctx.type_values(ty, v.span) {
                 Ok((items, true)) if items.len() <= self.ctx.settings().enumeration_limit => {
                     Dom::Finite(items)
@@ -608,10 +672,7 @@ impl<'p> Builder<'_, 'p> {
         elem: &Type,
     ) -> Result<Option<Shape>, EvalError> {
         if op == CompareOp::Subset {
-            return Ok(self
-                .known_finite(s)
-                .filter(|c| c.len() <= MAX_CARRIER)
-                .map(|c| self.members(c)));
+            return Ok(self.known_carrier(s).map(|c| self.members(c)));
         }
         match &s.kind {
             // A permutation of a known set S is a bijection from 1..card(S) onto S.
@@ -633,10 +694,7 @@ impl<'p> Builder<'_, 'p> {
                 }))
             }
             ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, t) => {
-                Ok(self
-                    .known_finite(t)
-                    .filter(|c| c.len() <= MAX_CARRIER)
-                    .map(|c| self.members(c)))
+                Ok(self.known_carrier(t).map(|c| self.members(c)))
             }
             ExprKind::Binary(op, a, b) if op.is_arrow() => {
                 let Some(from) = self.known_finite(a) else {

@@ -10,6 +10,7 @@ use super::abs::{Abs, OPERANDS};
 use super::domain::Dom;
 use super::model::{AtomId, Model, Shape, VarId};
 use super::sets::component;
+use super::small_values;
 use super::symmetry::Symmetry;
 use crate::eval::{Context, Env, EvalError};
 use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, free_names};
@@ -60,6 +61,9 @@ pub(crate) struct Solver<'a, 'p> {
     pub binder_depth: u32,
     /// Points of binders per constraint and node (see `linear::binder_points`).
     pub binder_cache: FxHashMap<(usize, usize), Option<super::linear::BinderPoints>>,
+    /// The variable whose candidate's check was cut (`propagate_guess`), while the search backs up
+    /// past its choices.
+    cut_var: Option<VarId>,
 }
 
 /// Why propagation stopped.
@@ -97,6 +101,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             guess_small_sets: false,
             binder_depth: 0,
             binder_cache: FxHashMap::default(),
+            cut_var: None,
         };
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
@@ -653,16 +658,56 @@ impl<'a, 'p> Solver<'a, 'p> {
             }
             let saved = self.doms.clone();
             self.doms[a] = branch;
-            let go_on = match self.propagate(Some(vec![a]))? {
-                Propagation::Failed => true,
-                Propagation::Consistent => self.search(on_solution)?,
+            let propagation = self.propagate_guess(a)?;
+            let go_on = match propagation {
+                None => true,
+                Some(Propagation::Failed) => true,
+                Some(Propagation::Consistent) => self.search(on_solution)?,
             };
             self.doms = saved;
             if !go_on {
                 return Ok(false);
             }
+            // A check was cut: the other values of its variable likely cost as much, so the search
+            // backs up to the last choice on another variable (see `propagate_guess`).
+            if let Some(v) = self.cut_var {
+                if v == self.model.owner[a] {
+                    break;
+                }
+                self.cut_var = None;
+            }
         }
         Ok(true)
+    }
+
+    /// Propagates the choice of a value for atom `a`. Once the search is a guess (incomplete) in a
+    /// user's question, a check that takes more than a share of the remaining time is cut (`None`, and
+    /// `cut_var` names a's variable):
+    /// a guessed search should not spend its budget on one expensive candidate (CardTrickSym's
+    /// `ok(dest)` with x = y = [] costs seconds for each dest, while x = [s] makes it vacuous).
+    fn propagate_guess(&mut self, a: AtomId) -> Result<Option<Propagation>, EvalError> {
+        if !(self.guess_small_sets && (self.incomplete || self.model.clipped)) {
+            return self.propagate(Some(vec![a])).map(Some);
+        }
+        let now = std::time::Instant::now();
+        let cap = match self.ctx.deadline() {
+            Some(d) => now + d.saturating_duration_since(now) / CHECK_SHARE,
+            None => now + UNBOUNDED_CHECK,
+        };
+        let result = self
+            .ctx
+            .with_stage_deadline(Some(cap), || self.propagate(Some(vec![a])));
+        match result {
+            Err(e) if e.is_timeout() => {
+                // The question's own deadline stops the search; only the cap cuts a candidate.
+                self.ctx
+                    .check_deadline(var_span(self.model, self.model.owner[a]))?;
+                self.incomplete = true;
+                self.cut_var = Some(self.model.owner[a]);
+                Ok(None)
+            }
+            other => other.map(Some),
+        }
     }
 
     /// The unfixed atom to branch on: smallest domain first; atoms with unknown candidates last.
@@ -674,8 +719,11 @@ impl<'a, 'p> Solver<'a, 'p> {
                 continue;
             }
             let size = match &self.doms[a] {
-                Dom::Any => match self.defined_candidates(a) {
-                    Ok(Some((c, _))) => c.len() as u64,
+                // A guess from a constraint goes after every listed domain but before the values of
+                // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
+                Dom::Any => match self.defined_candidates(a, self.guess_small_sets) {
+                    Ok(Some(Candidates::Listed(c, _))) => c.len() as u64,
+                    Ok(Some(Candidates::Guess(..))) => u64::MAX - 1,
                     _ => u64::MAX,
                 },
                 d @ Dom::Range(..) => d.size().min(u64::MAX - 1),
@@ -742,47 +790,96 @@ impl<'a, 'p> Solver<'a, 'p> {
     /// Candidates for an atom whose values were unknown before the search: from a constraint `x = E` or
     /// `x : S` that can now be evaluated, else the values of its type.
     fn lazy_candidates(&mut self, a: AtomId) -> Result<Vec<Value>, EvalError> {
-        if let Some((values, complete)) = self.defined_candidates(a)? {
-            self.incomplete |= !complete;
-            return Ok(values);
+        match self.defined_candidates(a, self.guess_small_sets)? {
+            Some(Candidates::Listed(values, complete)) => {
+                self.incomplete |= !complete;
+                return Ok(values);
+            }
+            Some(Candidates::Guess(op, set, span)) => {
+                let ty = &self.model.vars[self.model.owner[a]].ty;
+                let small = match (op, ty) {
+                    (CompareOp::Subset, Type::Set(elem)) => {
+                        small_values::subsets_of(self.ctx, &set, elem, GUESS_BUDGET, span)?
+                    }
+                    _ => small_values::members(self.ctx, &set, ty, GUESS_BUDGET, span)?,
+                };
+                self.incomplete |= !small.complete;
+                return Ok(small.values);
+            }
+            None => {}
         }
         let v = self.model.owner[a];
         let ty = atom_type(&self.model.vars[v]);
         let span = var_span(self.model, v);
-        match self.ctx.type_values(&ty, span) {
+        let listable = small_values::listed_size(self.ctx, &ty, span)
+            .is_some_and(|n| n <= self.ctx.settings().enumeration_limit as u64);
+        let listed = if listable || !self.guess_small_sets {
+            self.ctx.type_values(&ty, span)
+        } else {
+            Err(crate::eval::limit_error(span, "too many values to list"))
+        };
+        match listed {
             Ok((items, complete)) => {
                 self.incomplete |= !complete;
                 Ok((*items).clone())
             }
-            // Too many sets to list: the small ones first, as far as the enumeration limit allows
-            // (typing-only constraints are usually met by the empty set). Incomplete.
-            Err(EvalError::Limit(d)) => match &ty {
-                Type::Set(elem) if self.guess_small_sets => {
-                    let (items, _) = self.ctx.type_values(elem, span)?;
-                    self.incomplete = true;
-                    Ok(small_subsets(&items, SMALL_SUBSETS))
+            // Too many values to list: the small ones first (typing-only constraints are usually met
+            // by the empty set). Incomplete.
+            Err(EvalError::Limit(_)) if self.guess_small_sets => {
+                self.incomplete = true;
+                if let Type::Set(elem) = &ty
+                    && small_values::listed_size(self.ctx, elem, span)
+                        .is_some_and(|n| n <= SMALL_SUBSETS as u64)
+                    && let Ok((items, _)) = self.ctx.type_values(elem, span)
+                {
+                    return Ok(small_subsets(&items, SMALL_SUBSETS));
                 }
-                _ => Err(EvalError::Limit(d)),
-            },
+                Ok(small_values::of_type(self.ctx, &ty, GUESS_BUDGET, span)?.values)
+            }
             Err(e) => Err(e),
         }
     }
 
     /// The candidates a constraint `x = E` or `x : S` (E, S evaluable now) gives atom `a`, if any, and
     /// whether they are all of x's possible values (not so for `seq(S)`, enumerated up to length MAXINT
-    /// as ProB does).
-    fn defined_candidates(&mut self, a: AtomId) -> Result<Option<(Vec<Value>, bool)>, EvalError> {
+    /// as ProB does). With `guess`, a scalar x with no such list is to take the small members of an S
+    /// too large to list, or the small subsets of S for `x <: S` (see `small_values`).
+    fn defined_candidates(
+        &mut self,
+        a: AtomId,
+        guess: bool,
+    ) -> Result<Option<Candidates>, EvalError> {
         let v = self.model.owner[a];
         let name = self.model.vars[v].name.clone();
         let model = self.model;
+        let scalar = matches!(model.vars[v].shape, Shape::Scalar(_));
+        // A guess from a constraint is taken only when no constraint lists x's candidates.
+        let mut fallback: Option<(CompareOp, crate::eval::Val, crate::diag::Span)> = None;
         for ci in 0..model.constraints.len() {
             let c = &model.constraints[ci];
             if !c.bindings.is_empty() {
                 continue;
             }
-            let PredKind::Compare(op @ (CompareOp::Eq | CompareOp::In), l, r) = &c.pred.kind else {
+            let PredKind::Compare(op @ (CompareOp::Eq | CompareOp::In | CompareOp::Subset), l, r) =
+                &c.pred.kind
+            else {
                 continue;
             };
+            if *op == CompareOp::Subset {
+                if guess
+                    && scalar
+                    && fallback.is_none()
+                    && matches!(&l.kind, ExprKind::Var(n) if **n == *name)
+                {
+                    self.enter(ci);
+                    if self.expr_is_fixed(r)
+                        && let Ok(set) = self.eval_val(r)
+                    {
+                        fallback = Some((CompareOp::Subset, set, r.span));
+                    }
+                }
+                continue;
+            }
             let candidates: Vec<(&Expr, &Expr)> = match op {
                 CompareOp::Eq => vec![(l, r), (r, l)],
                 _ => vec![(l, r)],
@@ -791,7 +888,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                 && matches!(model.vars[v].shape, Shape::Scalar(_))
                 && let Some(values) = self.split_candidates(ci, &name, l, r)?
             {
-                return Ok(Some((values, true)));
+                return Ok(Some(Candidates::Listed(values, true)));
             }
             for (x, e) in candidates {
                 // `x = E`, `x : S`, or x inside a maplet pattern `(y |-> x) : S`.
@@ -810,35 +907,52 @@ impl<'a, 'p> Solver<'a, 'p> {
                         if let Ok(value) = self.eval_val(e)
                             && let Ok(value) = self.ctx.to_value(value, e.span)
                         {
-                            return Ok(Some((vec![value], true)));
+                            return Ok(Some(Candidates::Listed(vec![value], true)));
                         }
                     }
                     _ => {
                         let Ok(set) = self.eval_val(e) else {
                             continue;
                         };
-                        let (items, complete) = if self.ctx.is_infinite(&set) {
+                        let listed = if self.ctx.is_infinite(&set) {
                             match self.ctx.short_sequences(&set, e.span) {
-                                Some(seqs) if path.is_empty() => (Arc::new(seqs), false),
-                                _ => continue,
+                                Some(seqs) if path.is_empty() => Some((Arc::new(seqs), false)),
+                                _ => None,
                             }
                         } else {
-                            match self.ctx.materialize(&set, e.span) {
-                                Ok(items) => (items, true),
-                                Err(_) => continue,
+                            self.ctx
+                                .materialize(&set, e.span)
+                                .ok()
+                                .map(|items| (items, true))
+                        };
+                        let Some((items, complete)) = listed else {
+                            if guess && scalar && path.is_empty() && fallback.is_none() {
+                                fallback = Some((CompareOp::In, set, e.span));
                             }
+                            continue;
                         };
                         let mut parts: Vec<Value> =
                             items.iter().filter_map(|v| component(v, &path)).collect();
                         parts.sort();
                         parts.dedup();
-                        return Ok(Some((parts, complete)));
+                        return Ok(Some(Candidates::Listed(parts, complete)));
                     }
                 }
             }
         }
-        Ok(None)
+        let ty = &model.vars[v].ty;
+        Ok(fallback
+            .filter(|(op, _, _)| *op != CompareOp::Subset || matches!(ty, Type::Set(_)))
+            .map(|(op, set, span)| Candidates::Guess(op, set, span)))
     }
+}
+
+/// Where an atom's candidates come from (`Solver::defined_candidates`).
+enum Candidates {
+    /// Listed values, and whether they are all of the atom's possible values.
+    Listed(Vec<Value>, bool),
+    /// To be guessed among the small members (`In`) or subsets (`Subset`) of a known set.
+    Guess(CompareOp, crate::eval::Val, crate::diag::Span),
 }
 
 impl Solver<'_, '_> {
@@ -893,6 +1007,13 @@ impl Solver<'_, '_> {
 
 /// How many candidates an atom of a set type too large to list gets (its smallest subsets).
 const SMALL_SUBSETS: usize = 4096;
+/// In a guessed search, one candidate's check may take this share of the remaining time at most.
+const CHECK_SHARE: u32 = 8;
+/// The cap on one candidate's check in a guessed search without a deadline.
+const UNBOUNDED_CHECK: std::time::Duration = std::time::Duration::from_secs(1);
+/// How many small values an atom gets when its type or set is too large to list: few enough that the
+/// search soon moves on to another atom's next value.
+const GUESS_BUDGET: usize = 256;
 
 /// The type of an atom's values: the variable's for a scalar, BOOL for a membership bit, the range type
 /// for a function image.

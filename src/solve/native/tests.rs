@@ -5,7 +5,7 @@
 use crate::check::{Model, Options};
 use crate::diag::register_source;
 use crate::eval::Env;
-use crate::solve::{Backend, Problem, solve_all};
+use crate::solve::{Answer, Backend, Problem, first, solve_all};
 use crate::types::{self, Formula};
 
 /// The number of solutions of `text`, asserting that the search was exhaustive.
@@ -90,4 +90,158 @@ fn sums_over_known_points_are_linear() {
 fn quantifiers_over_a_decomposed_set_use_its_carrier() {
     // Subsets of 1..3 without two consecutive numbers: {}, {1}, {2}, {3}, {1,3}.
     assert_eq!(count("s <: 1..3 & !x.(x : s => x + 1 /: s)"), 5);
+}
+
+/// The first answer to `pred` in a machine with `sets` (and `definitions`), from the native solver
+/// within `seconds`, as a user's question (`guess`) or as a model checker's per-state choice.
+fn first_in(name: &str, sets: &str, definitions: &str, pred: &str, guess: bool) -> Answer {
+    let text = format!("MACHINE T\nSETS {sets}\nDEFINITIONS {definitions}\nEND\n");
+    let path = std::env::temp_dir().join(format!("bsolve-small-{}-{name}.mch", std::process::id()));
+    std::fs::write(&path, text).expect("writes the machine");
+    let model = Model::load(&path, &Options::default()).expect("loads");
+    let _ = std::fs::remove_file(&path);
+    let file = register_source("<native test>", pred);
+    let term = crate::syntax::parse_term(file, pred).expect("parses");
+    let Ok(Formula::Pred(pred, vars)) = types::check_formula(&model.ast, model.machine(), &term)
+    else {
+        panic!("`{pred:?}` is not a well-typed predicate");
+    };
+    let env = Env::new();
+    let mut problem = Problem::new(&vars, &pred, &env);
+    problem.sizes_matter = guess;
+    let ctx = &model.context;
+    ctx.set_deadline(Some(
+        std::time::Instant::now() + std::time::Duration::from_secs(20),
+    ));
+    first(ctx, &problem, Backend::Native)
+}
+
+fn assert_sat(answer: Answer) {
+    assert!(matches!(answer, Answer::Sat(_)), "{answer:?}");
+}
+
+#[test]
+fn relations_into_sequences_take_the_empty_relation() {
+    // B/Compilers/LL_LeftFactoring.mch: the type POW(Symbols * POW(INTEGER * Symbols)) is unlistable.
+    assert_sat(first_in(
+        "ll",
+        "Symbols = {E, T, F, idf, plus, mul}",
+        "dummy == 0",
+        "Rules : Symbols <-> seq(Symbols)",
+        true,
+    ));
+    // The model checker's choices keep their limits: no guess there.
+    assert!(matches!(
+        first_in(
+            "ll_mc",
+            "Symbols = {E, T, F, idf, plus, mul}",
+            "dummy == 0",
+            "Rules : Symbols <-> seq(Symbols)",
+            false
+        ),
+        Answer::Unknown(_)
+    ));
+}
+
+#[test]
+fn partial_functions_into_infinite_sets_are_guessed() {
+    // Euler_Problem_067_ModelCheck.
+    assert_sat(first_in(
+        "euler",
+        "S = {s1}",
+        "dummy == 0",
+        "n = 100 & row : 0..n-1 & Sol : 1..n +-> seq(INTEGER)",
+        true,
+    ));
+}
+
+#[test]
+fn subsets_of_large_relation_sets_start_empty() {
+    // TLC/NoError/EnumerateFunctionTests.mch: ID <-> ID has 65,536 relations.
+    let start = std::time::Instant::now();
+    assert_sat(first_in(
+        "funs",
+        "ID = {aa, bb, cc, dd}",
+        "dummy == 0",
+        "funs <: ID <-> ID",
+        true,
+    ));
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn an_expensive_candidate_check_backs_up_to_another_variable() {
+    // B/Mathematical/CardTrickSym.mch: with x = y = [], ok(dest) costs seconds per dest; y = [s]
+    // makes the implication vacuous.
+    assert_sat(first_in(
+        "cards",
+        "SUIT = {spade, club, heart, diamond}",
+        "ok(dst) == #(a,b,c,d).(dst = a^b^c^d & size(a)=4 & size(b)=4 & size(c)=4 & size(d)=4 & \
+         a : perm(SUIT) & b : perm(SUIT) & c : perm(SUIT) & d : perm(SUIT))",
+        "x : seq(SUIT) & y : seq(SUIT) & dest : seq(SUIT) & reversed : BOOL & \
+         (x = [] & y = [] => ok(dest))",
+        true,
+    ));
+}
+
+#[test]
+fn unknowns_typed_only_inside_an_implication_are_guessed() {
+    // B/Daniel/stellwerk/switcher_example.mch (shortened).
+    assert_sat(first_in(
+        "routes",
+        "ROUTE = {r1, r2}; SECTION = {a, b, c}",
+        "dummy == 0",
+        "not(routes : ROUTE +-> iseq(SECTION) & !rt.(rt : ran(routes) => rt /= []) & \
+         locked <: dom(routes)) => route : ROUTE",
+        true,
+    ));
+}
+
+#[test]
+fn guessed_members_are_built_by_the_structure_of_the_set() {
+    // A route of two sections: a function guessed from pairs of small routes and small sequences.
+    match first_in(
+        "two",
+        "ROUTE = {r1, r2}; SECTION = {a, b, c}",
+        "dummy == 0",
+        "routes : ROUTE +-> seq(SECTION) & card(routes) = 1 & !rt.(rt : ran(routes) => size(rt) = 2)",
+        true,
+    ) {
+        Answer::Sat(values) => assert_eq!(values[0].as_set().map(|s| s.len()), Some(1)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_solution_among_guesses_is_no_proof() {
+    // Three pairs with two first components and one second component cannot exist, but the search only
+    // tried small relations.
+    let answer = first_in(
+        "none",
+        "Symbols = {E, T, F}",
+        "dummy == 0",
+        "R : Symbols <-> seq(Symbols) & card(R) = 3 & card(dom(R)) = 2 & card(ran(R)) = 1",
+        true,
+    );
+    assert!(
+        matches!(
+            answer,
+            Answer::Unsat { complete: false } | Answer::Unknown(_)
+        ),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn sequences_listed_by_a_pattern_or_a_split_are_not_guessed_bit_by_bit() {
+    // B/Compilers/LL_LeftFactoring.mch: RHS1, RHS2 come from the guessed Rules, Prefix and the rests
+    // from splitting them.
+    assert_sat(first_in(
+        "factoring",
+        "Symbols = {E, T, F, idf, plus, mul}",
+        "dummy == 0",
+        "Rules : Symbols <-> seq(Symbols) & (X, RHS1) : Rules & (X, RHS2) : Rules & RHS1 /= RHS2 & \
+         RHS1 = Prefix ^ Rest1 & RHS2 = Prefix ^ Rest2 & Prefix /= []",
+        true,
+    ));
 }
