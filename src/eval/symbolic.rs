@@ -123,7 +123,40 @@ fn is_injective_arrow(op: BinaryOp) -> bool {
     )
 }
 
+/// How deeply closure bodies may nest: a recursive constant (`deltas(..)` inside deltas' own body)
+/// that does not terminate must end in an error rather than overflow the stack, which is also that of
+/// the model checker's worker threads (2 MiB).
+const MAX_CLOSURE_NESTING: u32 = 64;
+
+thread_local! {
+    /// The closure bodies being evaluated on this thread (`Context::nested`).
+    static CLOSURE_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 impl Context {
+    /// Runs `run`, the evaluation of a closure's body at a point, one nesting level deeper: a `Limit`
+    /// error beyond `MAX_CLOSURE_NESTING` levels (an unbounded recursive definition) or past the deadline.
+    pub(crate) fn nested<R>(
+        &self,
+        span: Span,
+        run: impl FnOnce() -> Result<R, EvalError>,
+    ) -> Result<R, EvalError> {
+        self.check_deadline(span)?;
+        let depth = CLOSURE_NESTING.get();
+        if depth >= MAX_CLOSURE_NESTING {
+            return Err(limit_error(
+                span,
+                format!(
+                    "closures nested more than {MAX_CLOSURE_NESTING} deep (a recursive definition that does not terminate?)"
+                ),
+            ));
+        }
+        CLOSURE_NESTING.set(depth + 1);
+        let result = run();
+        CLOSURE_NESTING.set(depth);
+        result
+    }
+
     /// `x : set`.
     pub(crate) fn contains(&self, set: &Val, x: &Value, span: Span) -> Result<bool, EvalError> {
         let sym = match set {
@@ -174,7 +207,7 @@ impl Context {
                 })
             }
             SymbolicSet::Comprehension { vars, pred, env } => match bind_point(vars, env, x) {
-                Some(mut env) => self.eval_pred_in(pred, &mut env),
+                Some(mut env) => self.nested(span, || self.eval_pred_in(pred, &mut env)),
                 None => Ok(false),
             },
             SymbolicSet::Lambda {
@@ -189,10 +222,12 @@ impl Context {
                 let Some(mut env) = bind_point(vars, env, args) else {
                     return Ok(false);
                 };
-                if !self.eval_pred_in(pred, &mut env)? {
-                    return Ok(false);
-                }
-                Ok(self.eval_value(body, &mut env)? == *result)
+                self.nested(span, || {
+                    if !self.eval_pred_in(pred, &mut env)? {
+                        return Ok(false);
+                    }
+                    Ok(self.eval_value(body, &mut env)? == *result)
+                })
             }
             SymbolicSet::Union(a, b) => {
                 Ok(self.contains(a, x, span)? || self.contains(b, x, span)?)
