@@ -545,15 +545,101 @@ impl Context {
 
 #[cfg(test)]
 mod tests {
+    use crate::check::mc::{McOptions, Verdict, model_check};
     use crate::check::{Model, Options};
     use crate::value::Value;
 
-    /// The parameters of the transitions from the (single) initial state of a machine without constants.
-    fn successor_params(name: &str, text: &str) -> Vec<Vec<Value>> {
+    fn load(name: &str, text: &str) -> Model {
         let path =
             std::env::temp_dir().join(format!("bsolve-tr-{}-{name}.mch", std::process::id()));
         std::fs::write(&path, text).expect("write temp machine");
-        let model = Model::load(&path, &Options::default()).expect("loads");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// A nondeterministic automaton whose extended transition function is a recursive lambda constant
+    /// (B/Compilers/NFA.mch): never enumerated, applied on demand in an assertion and a guard.
+    const NFA: &str = "MACHINE Nfa\nSETS S = {z0,z1,z2}\nCONSTANTS delta, deltas\nPROPERTIES\n\
+         delta : (S*{0,1}) --> POW(S) &\n\
+         delta = {(z0,0)|->{z0}, (z0,1)|->{z0,z1}, (z1,0)|->{z2}, (z1,1)|->{z2}, (z2,0)|->{}, (z2,1)|->{}} &\n\
+         deltas = %(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/\n\
+           %(ZZ,s).(ZZ<:S & s/=<> | UNION(z).(z:ZZ | deltas(delta(z,first(s)),tail(s))))\n\
+         ASSERTIONS deltas({z0},[1,1]) = {z0,z1,z2}; deltas({z2},[0]) = {}\n\
+         VARIABLES cur\nINVARIANT cur : POW(S)\nINITIALISATION cur := {z0}\n\
+         OPERATIONS step(a) = PRE a : {0,1} & deltas(cur,[a]) /= cur THEN cur := deltas(cur,[a]) END\nEND";
+
+    #[test]
+    fn recursive_lambda_constant_stays_symbolic() {
+        let model = load("nfa", NFA);
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        assert_eq!(setups.solutions.len(), 1);
+        assert!(setups.complete);
+        // The placeholder prints the definition; the other constant is a value.
+        let shown = setups.solutions[0][1].to_string();
+        assert!(shown.starts_with("%(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/"), "{shown}");
+        assert!(matches!(setups.solutions[0][0], Value::Set(_)));
+        let result = model_check(&model, &McOptions::default()).expect("mc");
+        assert!(matches!(result.verdict, Verdict::NoErrorFound), "{:?}", result.verdict);
+        // The setup and cur in {z0}, {z0,z1}, {z0,z2}, {z0,z1,z2} (z0 is never left); the assertions hold.
+        assert_eq!((result.states, result.transitions), (5, 8));
+    }
+
+    #[test]
+    fn unbounded_recursion_is_an_error_not_a_crash() {
+        let model = load(
+            "loop",
+            "MACHINE Loop\nCONSTANTS f\nPROPERTIES f = %x.(x : NATURAL | f(x+1))\n\
+             VARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := f(0)\nEND",
+        );
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        let err = ctx.initial_states(&setups.solutions[0], 10).expect_err("no value");
+        assert!(err.to_string().contains("nested more than"), "{err}");
+    }
+
+    #[test]
+    fn infinite_lambda_constant_in_a_guard() {
+        let model = load(
+            "abs",
+            "MACHINE Abs\nCONSTANTS abs, big\nPROPERTIES abs = %x.(x:NATURAL|x) \\/ %x.(x<0|-x) & big = abs(-7)\n\
+             VARIABLES v\nINVARIANT v : -3..3\nINITIALISATION v := -3\n\
+             OPERATIONS up = PRE abs(v) > 0 & abs(v + 1) < big THEN v := v + 1 END\nEND",
+        );
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        assert_eq!(setups.solutions.len(), 1);
+        assert_eq!(setups.solutions[0][1], Value::int(7));
+        assert_eq!(
+            setups.solutions[0][0].to_string(),
+            "%x.(x:NATURAL|x) \\/ %x.(x<0|-x)"
+        );
+        let result = model_check(&model, &McOptions::default()).expect("mc");
+        // v goes from -3 up to 0, where abs(v) > 0 fails: a deadlock after 4 states and the setup.
+        assert!(matches!(result.verdict, Verdict::Deadlock), "{:?}", result.verdict);
+        assert_eq!(result.states, 5);
+    }
+
+    #[test]
+    fn infinite_set_constants_print_their_definition() {
+        let model = load(
+            "words",
+            "MACHINE Words\nCONSTANTS WORDS, CHARS, iv\nPROPERTIES WORDS = seq1(CHARS) & CHARS = {\"a\",\"b\"} & iv = INTEGER\nEND",
+        );
+        let found = crate::check::setup::setup_constants(&model, 10).expect("setup");
+        assert_eq!(found.solutions.len(), 1);
+        let shown: Vec<String> = found.solutions[0]
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        assert_eq!(
+            shown,
+            ["WORDS = seq1(CHARS)", "CHARS = {\"a\",\"b\"}", "iv = INTEGER"]
+        );
+    }
+
+    /// The parameters of the transitions from the (single) initial state of a machine without constants.
+    fn successor_params(name: &str, text: &str) -> Vec<Vec<Value>> {
+        let model = load(name, text);
         let ctx = &model.context;
         let init = ctx.initial_states(&[], 10).expect("initialises");
         let succ = ctx.successors(&[], &init[0], 100).expect("successors");
