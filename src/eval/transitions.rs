@@ -576,10 +576,17 @@ mod tests {
         assert!(setups.complete);
         // The placeholder prints the definition; the other constant is a value.
         let shown = setups.solutions[0][1].to_string();
-        assert!(shown.starts_with("%(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/"), "{shown}");
+        assert!(
+            shown.starts_with("%(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/"),
+            "{shown}"
+        );
         assert!(matches!(setups.solutions[0][0], Value::Set(_)));
         let result = model_check(&model, &McOptions::default()).expect("mc");
-        assert!(matches!(result.verdict, Verdict::NoErrorFound), "{:?}", result.verdict);
+        assert!(
+            matches!(result.verdict, Verdict::NoErrorFound),
+            "{:?}",
+            result.verdict
+        );
         // The setup and cur in {z0}, {z0,z1}, {z0,z2}, {z0,z1,z2} (z0 is never left); the assertions hold.
         assert_eq!((result.states, result.transitions), (5, 8));
     }
@@ -593,7 +600,9 @@ mod tests {
         );
         let ctx = &model.context;
         let setups = ctx.setup_constants(10).expect("setup");
-        let err = ctx.initial_states(&setups.solutions[0], 10).expect_err("no value");
+        let err = ctx
+            .initial_states(&setups.solutions[0], 10)
+            .expect_err("no value");
         assert!(err.to_string().contains("nested more than"), "{err}");
     }
 
@@ -615,7 +624,11 @@ mod tests {
         );
         let result = model_check(&model, &McOptions::default()).expect("mc");
         // v goes from -3 up to 0, where abs(v) > 0 fails: a deadlock after 4 states and the setup.
-        assert!(matches!(result.verdict, Verdict::Deadlock), "{:?}", result.verdict);
+        assert!(
+            matches!(result.verdict, Verdict::Deadlock),
+            "{:?}",
+            result.verdict
+        );
         assert_eq!(result.states, 5);
     }
 
@@ -633,7 +646,11 @@ mod tests {
             .collect();
         assert_eq!(
             shown,
-            ["WORDS = seq1(CHARS)", "CHARS = {\"a\",\"b\"}", "iv = INTEGER"]
+            [
+                "WORDS = seq1(CHARS)",
+                "CHARS = {\"a\",\"b\"}",
+                "iv = INTEGER"
+            ]
         );
     }
 
