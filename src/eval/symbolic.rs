@@ -777,3 +777,34 @@ fn injective_sequences(base: &[Value], kind: UnaryOp, limit: usize) -> Option<Ve
     }
     rec(base, kind, limit, &mut current, &mut used, &mut out).then_some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::check::evaluate::{EvalOutcome, evaluate};
+    use crate::check::{Model, Options};
+
+    fn truth(model: &Model, text: &str) -> Result<bool, String> {
+        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
+            EvalOutcome::Truth(b) => Ok(b),
+            _ => Err(format!("{text}: not a truth value")),
+        }
+    }
+
+    #[test]
+    fn inclusion_and_equality_of_unbounded_sets() {
+        let path = std::env::temp_dir().join(format!("bsolve-sym-{}-sets.mch", std::process::id()));
+        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        for (text, expected) in [
+            // Finiteness of an intersection is unknown to `is_infinite`: equality must not be refuted.
+            ("NATURAL /\\ INTEGER = NATURAL", true),
+            ("INTEGER /\\ NATURAL1 <: NATURAL", true),
+            ("NATURAL1 <: NAT1", false),
+            ("NATURAL1 \\/ {0} <: NATURAL", true),
+            ("NATURAL1 <: NATURAL \\/ {-1}", true),
+            ("NATURAL1 <: INTEGER /\\ NATURAL", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
+}
