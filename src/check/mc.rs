@@ -717,12 +717,9 @@ impl<'m> Explorer<'m> {
     /// The environment of a node: its constants and, for a state, its variables.
     fn env(&self, setup: u32, vars: Option<&[Value]>) -> Env {
         let mut env = Env::new();
-        for (name, value) in constant_names(self.model)
-            .into_iter()
-            .zip(self.setups[setup as usize].iter())
-        {
-            env.bind(name, value.clone());
-        }
+        self.model
+            .context
+            .bind_constants(&mut env, &self.setups[setup as usize]);
         if let Some(vars) = vars {
             for (v, value) in self.model.machine().variables.iter().zip(vars.iter()) {
                 env.bind(v.name.clone(), value.clone());

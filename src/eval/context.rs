@@ -30,6 +30,10 @@ pub struct Context {
     solver_rejected: AtomicU64,
     /// Per operation, what its successors are searched over (computed once: see `transitions`).
     pub(super) operation_plans: std::sync::OnceLock<Vec<super::transitions::OperationPlan>>,
+    /// The constants kept symbolic (see `transitions::SymbolicConstant`), computed by the first constant
+    /// setup. Also consulted by name lookups that miss in the environment, so that a recursive
+    /// definition's closure, built before the constant had a value, finds it when applied.
+    pub(super) symbolic_constants: std::sync::OnceLock<Vec<super::transitions::SymbolicConstant>>,
 }
 
 impl Context {
@@ -87,6 +91,7 @@ impl Context {
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
             operation_plans: std::sync::OnceLock::new(),
+            symbolic_constants: std::sync::OnceLock::new(),
         })
     }
 
@@ -181,9 +186,15 @@ impl Context {
         self.globals.contains_key(name)
     }
 
-    /// A given set or element by name.
+    /// A given set or element, or a constant kept symbolic, by name.
     pub(crate) fn global(&self, name: &str) -> Option<&Val> {
-        self.globals.get(name)
+        self.globals.get(name).or_else(|| {
+            self.symbolic_constants
+                .get()?
+                .iter()
+                .find(|c| *c.name == *name)
+                .map(|c| &c.value)
+        })
     }
 }
 

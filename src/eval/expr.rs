@@ -606,10 +606,12 @@ impl Context {
                     let Some(mut env) = bind_point(vars, env, x) else {
                         return Ok(Vec::new());
                     };
-                    if !self.eval_pred_in(pred, &mut env)? {
-                        return Ok(Vec::new());
-                    }
-                    Ok(vec![self.eval_value(body, &mut env)?])
+                    self.nested(span, || {
+                        if !self.eval_pred_in(pred, &mut env)? {
+                            return Ok(Vec::new());
+                        }
+                        Ok(vec![self.eval_value(body, &mut env)?])
+                    })
                 }
                 SymbolicSet::Identity(dom) => Ok(if self.contains(dom, x, span)? {
                     vec![x.clone()]

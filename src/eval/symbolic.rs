@@ -123,7 +123,41 @@ fn is_injective_arrow(op: BinaryOp) -> bool {
     )
 }
 
+/// How deeply closure bodies may nest: a recursive constant (`deltas(..)` inside deltas' own body)
+/// that does not terminate must end in an error rather than overflow the stack, which is also that of
+/// the model checker's worker threads (2 MiB). A debug build overflowed such a thread at about 640
+/// levels of an NFA's `deltas` (B/Compilers/NFA.mch), hence a third of that.
+const MAX_CLOSURE_NESTING: u32 = 200;
+
+thread_local! {
+    /// The closure bodies being evaluated on this thread (`Context::nested`).
+    static CLOSURE_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 impl Context {
+    /// Runs `run`, the evaluation of a closure's body at a point, one nesting level deeper: a `Limit`
+    /// error beyond `MAX_CLOSURE_NESTING` levels (an unbounded recursive definition). The deadline is
+    /// left to the searches inside: this runs for every membership in a comprehension.
+    pub(crate) fn nested<R>(
+        &self,
+        span: Span,
+        run: impl FnOnce() -> Result<R, EvalError>,
+    ) -> Result<R, EvalError> {
+        let depth = CLOSURE_NESTING.get();
+        if depth >= MAX_CLOSURE_NESTING {
+            return Err(limit_error(
+                span,
+                format!(
+                    "closures nested more than {MAX_CLOSURE_NESTING} deep (a recursive definition that does not terminate?)"
+                ),
+            ));
+        }
+        CLOSURE_NESTING.set(depth + 1);
+        let result = run();
+        CLOSURE_NESTING.set(depth);
+        result
+    }
+
     /// `x : set`.
     pub(crate) fn contains(&self, set: &Val, x: &Value, span: Span) -> Result<bool, EvalError> {
         let sym = match set {
@@ -174,7 +208,7 @@ impl Context {
                 })
             }
             SymbolicSet::Comprehension { vars, pred, env } => match bind_point(vars, env, x) {
-                Some(mut env) => self.eval_pred_in(pred, &mut env),
+                Some(mut env) => self.nested(span, || self.eval_pred_in(pred, &mut env)),
                 None => Ok(false),
             },
             SymbolicSet::Lambda {
@@ -189,10 +223,12 @@ impl Context {
                 let Some(mut env) = bind_point(vars, env, args) else {
                     return Ok(false);
                 };
-                if !self.eval_pred_in(pred, &mut env)? {
-                    return Ok(false);
-                }
-                Ok(self.eval_value(body, &mut env)? == *result)
+                self.nested(span, || {
+                    if !self.eval_pred_in(pred, &mut env)? {
+                        return Ok(false);
+                    }
+                    Ok(self.eval_value(body, &mut env)? == *result)
+                })
             }
             SymbolicSet::Union(a, b) => {
                 Ok(self.contains(a, x, span)? || self.contains(b, x, span)?)
@@ -573,6 +609,40 @@ impl Context {
                 _ => {}
             }
         }
+        // An infinite set is never included in a finite one (`NATURAL1 <: NAT1`).
+        if matches!(b, Val::Value(_)) && self.is_infinite(a) {
+            return Ok(false);
+        }
+        if let Val::Sym(sa) = a
+            && let SymbolicSet::Union(x, y) = &**sa
+        {
+            return Ok(self.is_subset(x, b, span)? && self.is_subset(y, b, span)?);
+        }
+        if let Val::Sym(sb) = b
+            && let SymbolicSet::Inter(x, y) = &**sb
+        {
+            return Ok(self.is_subset(a, x, span)? && self.is_subset(a, y, span)?);
+        }
+        // Sufficient conditions, tried before enumerating `a`: one side of an intersection included
+        // in `b`, or `a` included in one side of a union (`NATURAL /\ INTEGER <: NATURAL`).
+        let parts = match (a, b) {
+            (Val::Sym(sa), _) if matches!(&**sa, SymbolicSet::Inter(..)) => match &**sa {
+                SymbolicSet::Inter(x, y) => Some([(x, b), (y, b)]),
+                _ => None,
+            },
+            (_, Val::Sym(sb)) if matches!(&**sb, SymbolicSet::Union(..)) => match &**sb {
+                SymbolicSet::Union(x, y) => Some([(a, x), (a, y)]),
+                _ => None,
+            },
+            _ => None,
+        };
+        for (p, q) in parts.into_iter().flatten() {
+            match self.is_subset(p, q, span) {
+                Ok(true) => return Ok(true),
+                Err(e) if e.is_timeout() => return Err(e),
+                _ => {}
+            }
+        }
         match self.materialize(a, span) {
             Ok(items) => self.all_in(&items, b, span),
             Err(EvalError::Limit(_)) => Err(super::unsupported(
@@ -597,8 +667,15 @@ impl Context {
                 }
             }
             (Val::Sym(_), Val::Sym(_)) => {
+                // `is_infinite` is false also when finiteness is unknown (`NATURAL /\ INTEGER`): only
+                // an infinite set against one that can be enumerated differs for sure.
                 if self.is_infinite(a) != self.is_infinite(b) {
-                    return Ok(false);
+                    let other = if self.is_infinite(a) { b } else { a };
+                    match self.materialize(other, span) {
+                        Ok(_) => return Ok(false),
+                        Err(e) if matches!(e, EvalError::Limit(_)) && !e.is_timeout() => {}
+                        Err(e) => return Err(e),
+                    }
                 }
                 Ok(self.is_subset(a, b, span)? && self.is_subset(b, a, span)?)
             }
@@ -699,4 +776,35 @@ fn injective_sequences(base: &[Value], kind: UnaryOp, limit: usize) -> Option<Ve
         true
     }
     rec(base, kind, limit, &mut current, &mut used, &mut out).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::evaluate::{EvalOutcome, evaluate};
+    use crate::check::{Model, Options};
+
+    fn truth(model: &Model, text: &str) -> Result<bool, String> {
+        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
+            EvalOutcome::Truth(b) => Ok(b),
+            _ => Err(format!("{text}: not a truth value")),
+        }
+    }
+
+    #[test]
+    fn inclusion_and_equality_of_unbounded_sets() {
+        let path = std::env::temp_dir().join(format!("bsolve-sym-{}-sets.mch", std::process::id()));
+        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        for (text, expected) in [
+            // Finiteness of an intersection is unknown to `is_infinite`: equality must not be refuted.
+            ("NATURAL /\\ INTEGER = NATURAL", true),
+            ("INTEGER /\\ NATURAL1 <: NATURAL", true),
+            ("NATURAL1 <: NAT1", false),
+            ("NATURAL1 \\/ {0} <: NATURAL", true),
+            ("NATURAL1 <: NATURAL \\/ {-1}", true),
+            ("NATURAL1 <: INTEGER /\\ NATURAL", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
 }

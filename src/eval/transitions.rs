@@ -1,9 +1,13 @@
 //! The transition system of a machine for the model checker: constant setups, initial states, successors.
 
-use super::{Context, Enumeration, Env, EvalError, internal_error};
+use super::enumerate::expr_names;
+use super::{Context, Enumeration, Env, EvalError, Val, internal_error};
 use crate::diag::Span;
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName};
-use crate::value::Value;
+use crate::syntax::ast::Name;
+use crate::value::{Element, Value};
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 /// A state: the values of the machine's variables, in `machine.variables` order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,24 +83,210 @@ fn parameter_guard(kind: &SubstKind) -> Option<(Vec<TypedName>, Pred)> {
     }
 }
 
+/// A constant fixed by a conjunct `name = E` of CONSTRAINTS & PROPERTIES whose value is a set that is
+/// infinite or too large to enumerate (`abs = %x.(x:NATURAL|x) \/ %x.(x<0|-x)`, `WORDS = seq1(CHARS)`),
+/// or a closure defined recursively (`deltas = %(ZZ,s).(.. deltas(..) ..)`). As ProB does, it is never
+/// enumerated: it is bound to its symbolic value in every environment built from a setup, and memberships
+/// and applications are evaluated on demand. E mentions only sets and constants themselves fixed by such
+/// equalities, so the value is the same in every setup.
+#[derive(Clone, Debug)]
+pub(crate) struct SymbolicConstant {
+    pub name: Name,
+    /// Position among the parameters and constants (the order of a setup's values).
+    pub index: usize,
+    pub value: Val,
+    /// The defining expression's source text, for printing.
+    pub definition: Arc<str>,
+    /// Index of the defining conjunct among the conjuncts of CONSTRAINTS & PROPERTIES.
+    conjunct: usize,
+}
+
+/// The `Element::set` of the placeholder a setup holds for a symbolic constant.
+const SYMBOLIC_PLACEHOLDER: &str = "<symbolic>";
+
+/// The value a setup holds in place of a symbolic constant: never read as a value (`bind_constants`
+/// binds the symbolic value instead); it compares equal across setups (the constant is deterministic)
+/// and prints as the defining expression.
+fn placeholder(constant: &SymbolicConstant) -> Value {
+    Value::Elem(Arc::new(Element {
+        set: SYMBOLIC_PLACEHOLDER.into(),
+        index: constant.index as u32,
+        name: constant.definition.clone(),
+    }))
+}
+
+/// The source text of an expression, on one line (`<symbolic>` for generated code).
+fn source_text(e: &Expr) -> Arc<str> {
+    let text = crate::diag::source(e.span.file).and_then(|file| {
+        file.text
+            .get(e.span.start as usize..e.span.end as usize)
+            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+    });
+    match text {
+        Some(t) if !t.is_empty() => t.into(),
+        _ => SYMBOLIC_PLACEHOLDER.into(),
+    }
+}
+
 impl Context {
-    /// Constant setups: solutions of CONSTRAINTS & PROPERTIES for the machine parameters followed by the
-    /// constants (brute-force enumeration), at most `limit`.
-    pub fn setup_constants(&self, limit: usize) -> Result<Enumeration, EvalError> {
+    /// CONSTRAINTS & PROPERTIES, the predicate constant setups satisfy.
+    fn setup_predicate(&self) -> Pred {
         let m = self.machine();
-        let vars: Vec<_> = m.params.iter().chain(&m.constants).cloned().collect();
-        let pred = Pred::new(
+        Pred::new(
             PredKind::And(vec![m.constraints.clone(), m.properties.clone()]),
             m.properties.span,
-        );
+        )
+    }
+
+    /// The constants kept symbolic, computed on first use. A timeout while computing them is an error
+    /// and nothing is remembered, so that a later call with more time computes them again.
+    pub(crate) fn symbolic_constants(&self) -> Result<&[SymbolicConstant], EvalError> {
+        if let Some(found) = self.symbolic_constants.get() {
+            return Ok(found);
+        }
+        let found = self.find_symbolic_constants()?;
+        Ok(self.symbolic_constants.get_or_init(|| found))
+    }
+
+    /// Evaluates the defining equalities `c = E` of the parameters and constants in dependency order
+    /// (E mentioning only sets, constants evaluated before, and possibly c itself) and keeps those whose
+    /// value cannot be enumerated.
+    fn find_symbolic_constants(&self) -> Result<Vec<SymbolicConstant>, EvalError> {
+        let m = self.machine();
+        let names: Vec<&Name> = m
+            .params
+            .iter()
+            .chain(&m.constants)
+            .map(|t| &t.name)
+            .collect();
+        let pred = self.setup_predicate();
+        let conjuncts = pred.conjuncts();
+        // (conjunct, constant, E): the first defining equality of each constant.
+        let mut definitions: Vec<(usize, usize, &Expr)> = Vec::new();
+        for (c, conj) in conjuncts.iter().enumerate() {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &conj.kind else {
+                continue;
+            };
+            for (side, other) in [(l, r), (r, l)] {
+                let ExprKind::Var(n) = &side.kind else {
+                    continue;
+                };
+                if let Some(i) = names.iter().position(|x| *x == n)
+                    && definitions.iter().all(|d| d.1 != i)
+                {
+                    definitions.push((c, i, other));
+                    break;
+                }
+            }
+        }
+        let mut env = Env::new();
+        let mut known = vec![false; names.len()];
+        let mut done = vec![false; definitions.len()];
+        let mut out = Vec::new();
+        loop {
+            let mut progress = false;
+            for (k, &(conjunct, i, e)) in definitions.iter().enumerate() {
+                if done[k] {
+                    continue;
+                }
+                let mut mentioned = FxHashSet::default();
+                expr_names(e, &mut mentioned);
+                let waiting = (0..names.len())
+                    .any(|j| j != i && !known[j] && mentioned.contains(&**names[j]));
+                if waiting {
+                    continue;
+                }
+                done[k] = true;
+                progress = true;
+                let value = match self.eval(e, &mut env.clone()) {
+                    Ok(v) => v,
+                    Err(err) if err.is_timeout() => return Err(err),
+                    // Not evaluable on its own: the search decides (and reports) it.
+                    Err(_) => continue,
+                };
+                let recursive = mentioned.contains(&**names[i]);
+                if self.keep_symbolic(&value, recursive, e.span)? {
+                    out.push(SymbolicConstant {
+                        name: names[i].clone(),
+                        index: i,
+                        value: value.clone(),
+                        definition: source_text(e),
+                        conjunct,
+                    });
+                } else if recursive {
+                    continue;
+                }
+                env.bind_val(names[i].clone(), value);
+                known[i] = true;
+            }
+            if !progress {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// Whether a constant's value is kept symbolic: a recursive closure, or a set that is infinite or
+    /// too large to enumerate.
+    fn keep_symbolic(&self, value: &Val, recursive: bool, span: Span) -> Result<bool, EvalError> {
+        if !matches!(value, Val::Sym(_)) {
+            return Ok(false);
+        }
+        if recursive || self.is_infinite(value) {
+            return Ok(true);
+        }
+        match self.materialize(value, span) {
+            Ok(_) => Ok(false),
+            Err(e) if e.is_timeout() => Err(e),
+            Err(EvalError::Limit(_)) => Ok(true),
+            Err(_) => Ok(false),
+        }
+    }
+
+    /// Constant setups: solutions of CONSTRAINTS & PROPERTIES for the machine parameters followed by the
+    /// constants (brute-force enumeration), at most `limit`. A symbolic constant is not searched: its
+    /// defining conjunct holds by construction, and its value in a setup is a placeholder
+    /// (`bind_constants` binds the symbolic value).
+    pub fn setup_constants(&self, limit: usize) -> Result<Enumeration, EvalError> {
+        let m = self.machine();
+        let symbolic = self.symbolic_constants()?;
+        let all: Vec<&TypedName> = m.params.iter().chain(&m.constants).collect();
+        let vars: Vec<TypedName> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| symbolic.iter().all(|s| s.index != *i))
+            .map(|(_, t)| (*t).clone())
+            .collect();
+        let mut pred = self.setup_predicate();
+        let mut env = Env::new();
+        if !symbolic.is_empty() {
+            let kept = pred
+                .conjuncts()
+                .into_iter()
+                .enumerate()
+                .filter(|(c, _)| symbolic.iter().all(|s| s.conjunct != *c))
+                .map(|(_, p)| p.clone())
+                .collect();
+            pred = Pred::new(PredKind::And(kept), pred.span);
+            for s in symbolic {
+                env.bind_val(s.name.clone(), s.value.clone());
+            }
+        }
         let mut solutions = Vec::new();
         let mut cut = false;
-        let complete = self.solve_for(&vars, &pred, &mut Env::new(), true, &mut |ctx, env| {
+        let complete = self.solve_for(&vars, &pred, &mut env, true, &mut |ctx, env| {
             if solutions.len() >= limit {
                 cut = true;
                 return Ok(false);
             }
-            solutions.push(ctx.bound_values(&vars, env, pred.span)?);
+            let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
+            let values = (0..all.len())
+                .map(|i| match symbolic.iter().find(|s| s.index == i) {
+                    Some(s) => Some(placeholder(s)),
+                    None => found.next(),
+                })
+                .collect::<Option<Vec<Value>>>()
+                .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
+            solutions.push(values);
             Ok(true)
         })?;
         Ok(Enumeration {
@@ -105,25 +295,47 @@ impl Context {
         })
     }
 
-    /// The environment binding the parameters and constants to `constants` (as returned by
-    /// `setup_constants`: parameters first, then constants).
+    /// Binds the parameters and constants to a setup's values (as returned by `setup_constants`:
+    /// parameters first, then constants), a symbolic constant to its symbolic value. Extra or missing
+    /// values are ignored: `constants_env` checks the length.
+    pub fn bind_constants(&self, env: &mut Env, constants: &[Value]) {
+        let m = self.machine();
+        let symbolic = self.symbolic_constants.get().map_or(&[][..], Vec::as_slice);
+        for (i, (n, v)) in m
+            .params
+            .iter()
+            .chain(&m.constants)
+            .zip(constants)
+            .enumerate()
+        {
+            let held = match v {
+                Value::Elem(e) if &*e.set == SYMBOLIC_PLACEHOLDER => {
+                    symbolic.iter().find(|s| s.index == i)
+                }
+                _ => None,
+            };
+            match held {
+                Some(s) => env.bind_val(n.name.clone(), s.value.clone()),
+                None => env.bind(n.name.clone(), v.clone()),
+            }
+        }
+    }
+
+    /// The environment binding the parameters and constants to `constants` (see `bind_constants`).
     pub fn constants_env(&self, constants: &[Value]) -> Result<Env, EvalError> {
         let m = self.machine();
-        let names: Vec<_> = m.params.iter().chain(&m.constants).collect();
-        if names.len() != constants.len() {
+        let expected = m.params.len() + m.constants.len();
+        if expected != constants.len() {
             return Err(internal_error(
                 m.span,
                 format!(
-                    "expected {} parameter and constant values, got {}",
-                    names.len(),
+                    "expected {expected} parameter and constant values, got {}",
                     constants.len()
                 ),
             ));
         }
         let mut env = Env::new();
-        for (n, v) in names.into_iter().zip(constants) {
-            env.bind(n.name.clone(), v.clone());
-        }
+        self.bind_constants(&mut env, constants);
         Ok(env)
     }
 
@@ -368,15 +580,118 @@ impl Context {
 
 #[cfg(test)]
 mod tests {
+    use crate::check::mc::{McOptions, Verdict, model_check};
     use crate::check::{Model, Options};
     use crate::value::Value;
 
-    /// The parameters of the transitions from the (single) initial state of a machine without constants.
-    fn successor_params(name: &str, text: &str) -> Vec<Vec<Value>> {
+    fn load(name: &str, text: &str) -> Model {
         let path =
             std::env::temp_dir().join(format!("bsolve-tr-{}-{name}.mch", std::process::id()));
         std::fs::write(&path, text).expect("write temp machine");
-        let model = Model::load(&path, &Options::default()).expect("loads");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// A nondeterministic automaton whose extended transition function is a recursive lambda constant
+    /// (B/Compilers/NFA.mch): never enumerated, applied on demand in an assertion and a guard.
+    const NFA: &str = "MACHINE Nfa\nSETS S = {z0,z1,z2}\nCONSTANTS delta, deltas\nPROPERTIES\n\
+         delta : (S*{0,1}) --> POW(S) &\n\
+         delta = {(z0,0)|->{z0}, (z0,1)|->{z0,z1}, (z1,0)|->{z2}, (z1,1)|->{z2}, (z2,0)|->{}, (z2,1)|->{}} &\n\
+         deltas = %(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/\n\
+           %(ZZ,s).(ZZ<:S & s/=<> | UNION(z).(z:ZZ | deltas(delta(z,first(s)),tail(s))))\n\
+         ASSERTIONS deltas({z0},[1,1]) = {z0,z1,z2}; deltas({z2},[0]) = {}\n\
+         VARIABLES cur\nINVARIANT cur : POW(S)\nINITIALISATION cur := {z0}\n\
+         OPERATIONS step(a) = PRE a : {0,1} & deltas(cur,[a]) /= cur THEN cur := deltas(cur,[a]) END\nEND";
+
+    #[test]
+    fn recursive_lambda_constant_stays_symbolic() {
+        let model = load("nfa", NFA);
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        assert_eq!(setups.solutions.len(), 1);
+        assert!(setups.complete);
+        // The placeholder prints the definition; the other constant is a value.
+        let shown = setups.solutions[0][1].to_string();
+        assert!(
+            shown.starts_with("%(ZZ,s).(ZZ<:S & s=<> | ZZ) \\/"),
+            "{shown}"
+        );
+        assert!(matches!(setups.solutions[0][0], Value::Set(_)));
+        let result = model_check(&model, &McOptions::default()).expect("mc");
+        assert!(
+            matches!(result.verdict, Verdict::NoErrorFound),
+            "{:?}",
+            result.verdict
+        );
+        // The setup and cur in {z0}, {z0,z1}, {z0,z2}, {z0,z1,z2} (z0 is never left); the assertions hold.
+        assert_eq!((result.states, result.transitions), (5, 8));
+    }
+
+    #[test]
+    fn unbounded_recursion_is_an_error_not_a_crash() {
+        let model = load(
+            "loop",
+            "MACHINE Loop\nCONSTANTS f\nPROPERTIES f = %x.(x : NATURAL | f(x+1))\n\
+             VARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := f(0)\nEND",
+        );
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        let err = ctx
+            .initial_states(&setups.solutions[0], 10)
+            .expect_err("no value");
+        assert!(err.to_string().contains("nested more than"), "{err}");
+    }
+
+    #[test]
+    fn infinite_lambda_constant_in_a_guard() {
+        let model = load(
+            "abs",
+            "MACHINE Abs\nCONSTANTS abs, big\nPROPERTIES abs = %x.(x:NATURAL|x) \\/ %x.(x<0|-x) & big = abs(-7)\n\
+             VARIABLES v\nINVARIANT v : -3..3\nINITIALISATION v := -3\n\
+             OPERATIONS up = PRE abs(v) > 0 & abs(v + 1) < big THEN v := v + 1 END\nEND",
+        );
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("setup");
+        assert_eq!(setups.solutions.len(), 1);
+        assert_eq!(setups.solutions[0][1], Value::int(7));
+        assert_eq!(
+            setups.solutions[0][0].to_string(),
+            "%x.(x:NATURAL|x) \\/ %x.(x<0|-x)"
+        );
+        let result = model_check(&model, &McOptions::default()).expect("mc");
+        // v goes from -3 up to 0, where abs(v) > 0 fails: a deadlock after 4 states and the setup.
+        assert!(
+            matches!(result.verdict, Verdict::Deadlock),
+            "{:?}",
+            result.verdict
+        );
+        assert_eq!(result.states, 5);
+    }
+
+    #[test]
+    fn infinite_set_constants_print_their_definition() {
+        let model = load(
+            "words",
+            "MACHINE Words\nCONSTANTS WORDS, CHARS, iv\nPROPERTIES WORDS = seq1(CHARS) & CHARS = {\"a\",\"b\"} & iv = INTEGER\nEND",
+        );
+        let found = crate::check::setup::setup_constants(&model, 10).expect("setup");
+        assert_eq!(found.solutions.len(), 1);
+        let shown: Vec<String> = found.solutions[0]
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "WORDS = seq1(CHARS)",
+                "CHARS = {\"a\",\"b\"}",
+                "iv = INTEGER"
+            ]
+        );
+    }
+
+    /// The parameters of the transitions from the (single) initial state of a machine without constants.
+    fn successor_params(name: &str, text: &str) -> Vec<Vec<Value>> {
+        let model = load(name, text);
         let ctx = &model.context;
         let init = ctx.initial_states(&[], 10).expect("initialises");
         let succ = ctx.successors(&[], &init[0], 100).expect("successors");
