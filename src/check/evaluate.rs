@@ -37,9 +37,12 @@ pub fn evaluate(model: &Model, text: &str) -> Result<Evaluation, Diagnostic> {
     let term = syntax::parse_term(file, text)?;
     let formula = types::check_formula(&model.ast, model.machine(), &term)?;
     let constants = first_constant_setup(model)?;
+    // Through the context, so that constants kept symbolic (a recursive lambda) get their value rather
+    // than their setup's placeholder.
     let mut env = Env::new();
-    for (name, value) in &constants {
-        env = env.with(name.clone(), value.clone());
+    let values: Vec<_> = constants.iter().map(|(_, v)| v.clone()).collect();
+    if !values.is_empty() {
+        model.context.bind_constants(&mut env, &values);
     }
     let mut solved_for = vec![];
     let outcome = match formula {
