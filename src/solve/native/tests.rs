@@ -8,15 +8,22 @@ use crate::eval::Env;
 use crate::solve::{Answer, Backend, Problem, first, solve_all};
 use crate::types::{self, Formula};
 
-/// The number of solutions of `text`, asserting that the search was exhaustive.
-fn count(text: &str) -> usize {
-    let model = Model::empty(&Options::default()).expect("an empty machine");
+/// `text` type-checked as a predicate in `model`: the predicate and its free identifiers.
+fn typed(model: &Model, text: &str) -> (crate::ir::Pred, Vec<crate::ir::TypedName>) {
     let file = register_source("<native test>", text);
     let term = crate::syntax::parse_term(file, text).expect("parses");
     let Ok(Formula::Pred(pred, vars)) = types::check_formula(&model.ast, model.machine(), &term)
     else {
         panic!("`{text}` is not a well-typed predicate");
     };
+    (pred, vars)
+}
+
+/// The number of solutions of `text` and the search nodes it took, asserting that the search was
+/// exhaustive.
+fn count_with_nodes(text: &str) -> (usize, u64) {
+    let model = Model::empty(&Options::default()).expect("an empty machine");
+    let (pred, vars) = typed(&model, text);
     let env = Env::new();
     let found = solve_all(
         &model.context,
@@ -26,7 +33,12 @@ fn count(text: &str) -> usize {
     )
     .unwrap_or_else(|e| panic!("{text}: {e}"));
     assert!(found.complete, "{text}: the search is exhaustive");
-    found.solutions.len()
+    (found.solutions.len(), found.stats.nodes)
+}
+
+/// The number of solutions of `text`, asserting that the search was exhaustive.
+fn count(text: &str) -> usize {
+    count_with_nodes(text).0
 }
 
 #[test]
@@ -100,12 +112,7 @@ fn first_in(name: &str, sets: &str, definitions: &str, pred: &str, guess: bool) 
     std::fs::write(&path, text).expect("writes the machine");
     let model = Model::load(&path, &Options::default()).expect("loads");
     let _ = std::fs::remove_file(&path);
-    let file = register_source("<native test>", pred);
-    let term = crate::syntax::parse_term(file, pred).expect("parses");
-    let Ok(Formula::Pred(pred, vars)) = types::check_formula(&model.ast, model.machine(), &term)
-    else {
-        panic!("`{pred:?}` is not a well-typed predicate");
-    };
+    let (pred, vars) = typed(&model, pred);
     let env = Env::new();
     let mut problem = Problem::new(&vars, &pred, &env);
     problem.sizes_matter = guess;
@@ -244,4 +251,31 @@ fn sequences_listed_by_a_pattern_or_a_split_are_not_guessed_bit_by_bit() {
          RHS1 = Prefix ^ Rest1 & RHS2 = Prefix ^ Rest2 & Prefix /= []",
         true,
     ));
+}
+
+#[test]
+fn a_square_bounds_its_root() {
+    // y in 23..99 (B/Simple/find.mch's find_sqrt): without narrowing y by z's bounds the search labelled
+    // thousands of values.
+    let (n, nodes) = count_with_nodes("y : 0..9999 & z : 0..9999 & y*y = z & z > 500");
+    assert_eq!(n, 77);
+    assert!(nodes < 500, "{nodes} nodes");
+    // Negative roots too: y*y = 49 has y = -7 and y = 7.
+    assert_eq!(count("y : -100..100 & y*y = 49"), 2);
+    assert_eq!(count("y : -100..100 & y*y < 0"), 0);
+}
+
+#[test]
+fn a_product_bounds_its_factors() {
+    // The divisor pairs of 9998 = 2 * 4999 with y > 1: (2, 4999), (4999, 2), (9998, 1).
+    let (n, nodes) = count_with_nodes("y : 0..9999 & z : 0..9999 & y*z = 9998 & y > 1");
+    assert_eq!(n, 3);
+    assert!(nodes < 100, "{nodes} nodes");
+    // Signs: -97 is prime, so (1,-97), (-1,97), (97,-1), (-97,1).
+    assert_eq!(count("y : -100..100 & z : -100..100 & y*z = -97"), 4);
+    // A factor's range containing 0 narrows nothing, and loses nothing.
+    assert_eq!(
+        count("y : -50..50 & z : -30..40 & y*z >= 10 & y*z <= 12 & y < 0"),
+        12
+    );
 }
