@@ -319,7 +319,18 @@ fn function_images_into_a_deferred_set_are_reduced_by_symmetry() {
     // The two bijections KEY >->> DOOR are one class under permutations of DOOR.
     assert_eq!(setups("brute", "DeferredBijection.mch"), 2);
     assert_eq!(setups("native", "DeferredBijection.mch"), 1);
-    // Beside a map into POW(DOOR) the rule does not apply (its images are sets): nothing is lost.
-    assert_eq!(setups("brute", "DeferredMapsIntoSets.mch"), 32);
-    assert_eq!(setups("native", "DeferredMapsIntoSets.mch"), 32);
+    // Beside a map into POW(DOOR) the rule does not apply (its images are sets): nothing is lost. (Not a
+    // bundled model: the SAT backend's lex-leader breaks this symmetry further, to 10 setups.)
+    let dir = std::env::temp_dir().join(format!("bsolve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let maps = dir.join("DeferredMapsIntoSets.mch");
+    std::fs::write(
+        &maps,
+        "MACHINE DeferredMapsIntoSets\nSETS KEY; DOOR\nCONSTANTS unlocks, opens\n\
+         PROPERTIES unlocks : KEY >->> DOOR & opens : KEY --> POW(DOOR)\nEND\n",
+    )
+    .expect("writes the machine");
+    let maps = maps.to_string_lossy().to_string();
+    assert_eq!(setups("brute", &maps), 32);
+    assert_eq!(setups("native", &maps), 32);
 }

@@ -172,16 +172,17 @@ fn cbc_assertions_proves_one_and_refutes_the_other() {
 fn cbc_assertions_proof_refuses_a_bounded_search() {
     let file = temp_machine(
         "square",
-        "MACHINE Square\nCONSTANTS k\nPROPERTIES k : INTEGER\nASSERTIONS k * k /= 2\nEND",
+        "MACHINE Square\nCONSTANTS k\nPROPERTIES k : INTEGER\nASSERTIONS k / 2 = 5 => k < 20\nEND",
     );
-    // The native solver searches k only within MININT..MAXINT.
+    // The native solver searches k only within MININT..MAXINT (it does not narrow through a division;
+    // `k * k /= 2` it now proves itself, the square bounding k to -1..1).
     let (code, json) = bsolve_json(&["cbc-assertions", &file, "--backend", "native"]);
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["results"][0]["status"], "NO COUNTEREXAMPLE FOUND");
     let (code, json) = bsolve_json(&["cbc-assertions", &file, "--proof", "--backend", "native"]);
     assert_eq!(code, 2, "{json}");
     assert_eq!(json["results"][0]["status"], "UNKNOWN");
-    // auto hands the open question to z3, which proves `k * k = 2` has no integer solution.
+    // auto hands the open question to z3, which proves that k / 2 = 5 bounds k to 10..11.
     let (code, json) = bsolve_json(&["cbc-assertions", &file, "--proof"]);
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["results"][0]["status"], "PROVED");

@@ -581,8 +581,25 @@ fn quantifiers_and_binders() {
         holds(&exists(xs(), and(vec![x_int.clone(), sq_is(4)]))),
         Ok(true)
     );
+    // A square's bounds narrow x to -7..7 (exact, so complete): found, and 50 has no root.
     assert_eq!(
         holds(&exists(xs(), and(vec![x_int.clone(), sq_is(49)]))),
+        Ok(true)
+    );
+    assert_eq!(
+        holds(&exists(xs(), and(vec![x_int.clone(), sq_is(50)]))),
+        Ok(false)
+    );
+    // A cube is not narrowed: its root 7 lies beyond MININT..MAXINT, so nothing is decided.
+    let cube_is = |n| {
+        cmp(
+            C::Eq,
+            bin(B::Mul, bin(B::Mul, x(), x(), ity()), x(), ity()),
+            int(n),
+        )
+    };
+    assert_eq!(
+        holds(&exists(xs(), and(vec![x_int.clone(), cube_is(343)]))),
         Err("LIMIT".into())
     );
     assert_eq!(
