@@ -4,6 +4,11 @@
 //! solver answers `unsat` — a proof over unbounded integers, since the translation is exact on every
 //! well-defined assignment. `unknown`, a missing or crashed solver, and the deadline are errors (the
 //! answer is then UNKNOWN with the reason), never a verdict.
+//!
+//! A question over deferred sets sized by DEFAULT_SETSIZE only gets a second translation when the first
+//! finds no solution: with those sets as uninterpreted sorts (`translate::Mode::AnySize`), whose `unsat`
+//! holds for every size (`refute_any_size`; `Stats::any_size` then tells `solve::stream` not to
+//! downgrade the Unsat).
 
 mod model;
 mod process;
@@ -54,8 +59,87 @@ pub fn solver_version(settings: &Settings) -> Result<String, String> {
     Ok(format!("{name} {version} (`{cmd}`)"))
 }
 
-/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+/// Streams the solutions of `problem`; returns whether the search was exhaustive. When the question
+/// depends on deferred sets of default size, the search over that size gets half of the time, and its
+/// Unsat (or failure) is followed by `refute_any_size` (which sets `stats.any_size` when it succeeds).
 pub(crate) fn solve(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    if !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred)) {
+        return solve_exact(ctx, problem, on_solution, stats);
+    }
+    let half = ctx.deadline().map(|d| {
+        let now = std::time::Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    let mut reported = false;
+    let exact = ctx.with_stage_deadline(half, || {
+        solve_exact(
+            ctx,
+            problem,
+            &mut |values, witnesses| {
+                reported = true;
+                on_solution(values, witnesses)
+            },
+            stats,
+        )
+    });
+    if reported {
+        return exact;
+    }
+    match refute_any_size(ctx, problem) {
+        Ok(true) => {
+            stats.any_size = true;
+            Ok(true)
+        }
+        // The exact search's verdict (an Unsat for the default sizes) or why it failed.
+        _ => exact,
+    }
+}
+
+/// Whether `problem` is proved to have no solution whatever the (finite, non-empty) sizes of the deferred
+/// sets sized by DEFAULT_SETSIZE only: `Ok(true)` when the solver answers `unsat` with those sets as
+/// uninterpreted sorts, `Ok(false)` when it finds a model (not a solution: its carriers may be larger
+/// than the interpreter's, or infinite), an error when the problem does not translate in that mode or
+/// the solver cannot answer.
+pub(crate) fn refute_any_size(ctx: &Context, problem: &Problem<'_>) -> Result<bool, EvalError> {
+    let span = problem.pred.span;
+    let script = translate::translate(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        translate::Mode::AnySize,
+    )?;
+    let settings = ctx.settings();
+    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    solver
+        .dump_to(settings.dump_smt.as_deref())
+        .map_err(|e| limit_error(span, e))?;
+    let mut text = String::from("(set-logic ALL)\n");
+    text.push_str(&script.text);
+    text.push_str("(check-sat)\n");
+    solver.send(&text)?;
+    let answer = solver.answer(&|| ctx.check_deadline(span))?;
+    let result = match answer.as_str() {
+        "unsat" => Ok(true),
+        "sat" => Ok(false),
+        other => Err(limit_error(
+            span,
+            format!("the SMT solver answered {other} (deferred sets as uninterpreted sorts)"),
+        )),
+    };
+    if result.is_ok() {
+        release(solver);
+    }
+    result
+}
+
+/// The search over the interpreter's instantiation of the deferred sets (`translate::Mode::Exact`).
+fn solve_exact(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut super::Found<'_>,
@@ -66,7 +150,13 @@ pub(crate) fn solve(
         text: script,
         outputs,
         sorts,
-    } = translate::translate(ctx, problem.vars, problem.pred, problem.env)?;
+    } = translate::translate(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        translate::Mode::Exact,
+    )?;
     let settings = ctx.settings();
     let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
     solver

@@ -17,6 +17,15 @@
 //! The translation over-approximates the solutions the interpreter accepts, and is exact on every
 //! well-defined assignment, so `unsat` is a proof.
 //!
+//! Deferred sets in `Mode::AnySize`: a deferred set whose size the machine does not fix (the interpreter
+//! gives it DEFAULT_SETSIZE elements) is an uninterpreted sort (`declare-sort`), the set being all of the
+//! sort. Every instantiation of the sets with finite non-empty carriers, whatever their sizes, is then a
+//! model of the script on the assignments it accepts, so `unsat` proves the predicate unsatisfiable for
+//! every size. What would need the carrier's size or its elements — `card` of a set over such a sort
+//! without an enumeration of its members, `FIN` of one, an element value (a constant of the environment,
+//! a named element) — is `Unsupported`; the model of a `sat` answer is never read (its carrier may be
+//! infinite).
+//!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
 //! computes them; both require a non-zero divisor. `closure`/`closure1`, sequences operators, `**` with a
 //! non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is not
@@ -41,6 +50,15 @@ const EXPAND_LIMIT: usize = 256;
 const CARRIER_LIMIT: usize = 10_000;
 
 type R<T> = Result<T, EvalError>;
+
+/// How deferred sets sized by DEFAULT_SETSIZE only are encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// As datatypes of the interpreter's elements: models are read back, `unsat` holds for that size.
+    Exact,
+    /// As uninterpreted sorts: `unsat` holds for every size; models are not read.
+    AnySize,
+}
 
 /// The translated problem.
 pub(crate) struct Script {
@@ -73,12 +91,41 @@ impl Output {
 #[derive(Default)]
 pub(crate) struct Sorts {
     names: FxHashMap<Type, String>,
+    /// The deferred sets declared as uninterpreted sorts (`Mode::AnySize`).
+    uninterpreted: Vec<Name>,
     /// Constructor symbol of a given-set element → the element.
     pub elements: FxHashMap<String, Value>,
     decls: String,
 }
 
 impl Sorts {
+    fn new(ctx: &Context, mode: Mode) -> Sorts {
+        let uninterpreted = match mode {
+            Mode::Exact => Vec::new(),
+            Mode::AnySize => ctx.default_sized_sets().to_vec(),
+        };
+        Sorts {
+            uninterpreted,
+            ..Sorts::default()
+        }
+    }
+
+    /// Whether the given set `name` is an uninterpreted sort (its elements unknown).
+    fn is_uninterpreted(&self, name: &str) -> bool {
+        self.uninterpreted.iter().any(|n| &**n == name)
+    }
+
+    /// Whether a value of type `ty` may contain an element of an uninterpreted sort.
+    fn mentions_uninterpreted(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Given(name) => self.is_uninterpreted(name),
+            Type::Set(t) => self.mentions_uninterpreted(t),
+            Type::Pair(a, b) => self.mentions_uninterpreted(a) || self.mentions_uninterpreted(b),
+            Type::Struct(fields) => fields.iter().any(|(_, t)| self.mentions_uninterpreted(t)),
+            Type::Integer | Type::Bool | Type::String | Type::Var(_) => false,
+        }
+    }
+
     pub(crate) fn sort(&mut self, ctx: &Context, ty: &Type, span: Span) -> R<String> {
         Ok(match ty {
             Type::Integer => "Int".into(),
@@ -90,8 +137,13 @@ impl Sorts {
                 if let Some(s) = self.names.get(ty) {
                     return Ok(s.clone());
                 }
-                let elems = ctx.given_set(name, span)?;
                 let sort = symbol("G.", name);
+                if self.is_uninterpreted(name) {
+                    let _ = writeln!(self.decls, "(declare-sort {sort} 0)");
+                    self.names.insert(ty.clone(), sort.clone());
+                    return Ok(sort);
+                }
+                let elems = ctx.given_set(name, span)?;
                 let mut ctors = String::new();
                 for e in elems.iter() {
                     let c = element_symbol(e);
@@ -143,6 +195,14 @@ impl Sorts {
 
     /// The SMT term of a value of type `ty`.
     pub(crate) fn literal(&mut self, ctx: &Context, v: &Value, ty: &Type, span: Span) -> R<String> {
+        if self.mentions_uninterpreted(ty) && !matches!(v, Value::Set(s) if s.is_empty()) {
+            return Err(unsupported(
+                span,
+                format!(
+                    "SMT backend: the value {v} names elements of a deferred set of unfixed size"
+                ),
+            ));
+        }
         Ok(match (v, ty) {
             (Value::Int(i), _) => int_literal(&i.to_bigint()),
             (Value::Bool(b), _) => b.to_string(),
@@ -184,13 +244,19 @@ impl Sorts {
     }
 }
 
-pub(crate) fn translate(ctx: &Context, vars: &[TypedName], pred: &Pred, env: &Env) -> R<Script> {
+pub(crate) fn translate(
+    ctx: &Context,
+    vars: &[TypedName],
+    pred: &Pred,
+    env: &Env,
+    mode: Mode,
+) -> R<Script> {
     let mut tr = Tr {
         ctx,
         env,
         vars,
         scope: Vec::new(),
-        sorts: Sorts::default(),
+        sorts: Sorts::new(ctx, mode),
         fresh: 0,
         frames: Vec::new(),
         carriers: FxHashMap::default(),
@@ -210,6 +276,8 @@ pub(crate) fn translate(ctx: &Context, vars: &[TypedName], pred: &Pred, env: &En
         let symbol = var_symbol(&v.name);
         let _ = writeln!(decls, "(declare-const {symbol} {sort})");
         let carrier = match &v.ty {
+            // Its elements are unknown: no carrier.
+            Type::Set(elem) if tr.sorts.mentions_uninterpreted(elem) => None,
             Type::Set(elem) => match tr.carrier(elem, CARRIER_LIMIT) {
                 Some(c) => Some(c),
                 None => declared_carrier(ctx, env, vars, &v.name, pred),
@@ -401,6 +469,7 @@ impl Tr<'_> {
     fn carrier(&self, ty: &Type, limit: usize) -> Option<Vec<Value>> {
         let c: Vec<Value> = match ty {
             Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Type::Given(n) if self.sorts.is_uninterpreted(n) => return None,
             Type::Given(n) => self.ctx.given_set(n, Span::default()).ok()?.to_vec(),
             Type::Pair(a, b) => {
                 let (a, b) = (self.carrier(a, limit)?, self.carrier(b, limit)?);
@@ -1131,6 +1200,10 @@ impl Tr<'_> {
                     var_symbol(name)
                 } else if let Some(v) = self.env_value(name, span)? {
                     self.value(&v, &e.ty, span)?
+                } else if self.sorts.is_uninterpreted(name) {
+                    // The whole sort.
+                    let sort = self.sort(&e.ty, span)?;
+                    format!("((as const {sort}) true)")
                 } else if let Some(Val::Value(v)) = self.ctx.global(name) {
                     let v = v.clone();
                     self.value(&v, &e.ty, span)?
