@@ -364,3 +364,89 @@ fn random_predicates_agree_with_brute() {
         "too few cases translated: {compared}"
     );
 }
+
+/// A machine with the deferred set S of default size 2, written to a temporary file.
+fn deferred_set_machine() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bsolve-smt-sorts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("Deferred.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Deferred SETS S; E = {e1, e2} DEFINITIONS SET_PREF_DEFAULT_SETSIZE == 2 END\n",
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn unsat_for_every_size_of_a_deferred_set_is_proved() {
+    let machine = deferred_set_machine();
+    let machine = machine.to_str().unwrap();
+    for backend in ["z3", "auto"] {
+        for pred in [
+            "x : S & not(x : S)",
+            "not(sid : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+            "r : S --> E & a : S & a /: dom(r)",
+            // A bijection onto E: S has two elements whatever DEFAULT_SETSIZE.
+            "f : S >->> E & a : S & b : S & c : S & a /= b & b /= c & a /= c",
+        ] {
+            let (code, out, err) = bsolve(&[
+                "solve",
+                machine,
+                "--backend",
+                backend,
+                "--timeout",
+                "20000",
+                "--pred",
+                pred,
+            ]);
+            assert_eq!(
+                (code, out.trim()),
+                (1, "UNSAT"),
+                "{backend}: {pred}\n{out}{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unsat_for_the_default_size_only_is_never_a_proof() {
+    let machine = deferred_set_machine();
+    let machine = machine.to_str().unwrap();
+    // No solution with two elements of S; solutions with three (or one).
+    for backend in ["z3", "auto", "native"] {
+        for pred in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "card(S) = 3",
+            "x <: S & card(x) = 3",
+            "f : 1..3 >-> S",
+            "!(x, y).(x : S & y : S => x = y)",
+            "f : E >-> S & a : S & a /: ran(f)",
+        ] {
+            let (code, out, err) = bsolve(&[
+                "solve",
+                machine,
+                "--backend",
+                backend,
+                "--timeout",
+                "5000",
+                "--pred",
+                pred,
+            ]);
+            assert_eq!(code, 2, "{backend}: {pred}\n{out}{err}");
+            assert!(out.starts_with("UNKNOWN"), "{backend}: {pred}\n{out}");
+        }
+    }
+    // With the size fixed, the same question is decided.
+    let (code, out, err) = bsolve(&[
+        "solve",
+        machine,
+        "--card",
+        "S=3",
+        "--pred",
+        "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}

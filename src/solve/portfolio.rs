@@ -159,3 +159,57 @@ fn fallback(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
 fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::Env;
+    use crate::solve::smt::test_formula as formula;
+    use crate::solve::{Answer, Backend, Problem, first, stream};
+
+    fn auto(text: &str) -> Answer {
+        let (ctx, vars, pred) = formula(text);
+        let env = Env::new();
+        ctx.set_deadline(Some(
+            std::time::Instant::now() + std::time::Duration::from_secs(10),
+        ));
+        first(&ctx, &Problem::new(&vars, &pred, &env), Backend::Auto)
+    }
+
+    #[test]
+    fn an_unsat_for_every_size_of_a_deferred_set_is_complete() {
+        for text in [
+            "x : S & not(x : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+        ] {
+            assert_eq!(auto(text), Answer::Unsat { complete: true }, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unsat_for_the_default_size_only_stays_incomplete() {
+        // DEFAULT_SETSIZE is 2: no solution here, but some with three elements.
+        for text in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "card(S) = 3",
+            "x <: S & card(x) = 3",
+            "f : 1..3 >-> S",
+            // True with one element.
+            "!(x, y).(x : S & y : S => x = y)",
+        ] {
+            assert_eq!(auto(text), Answer::Unsat { complete: false }, "{text}");
+        }
+    }
+
+    #[test]
+    fn per_state_questions_stay_with_native() {
+        let (ctx, vars, pred) = formula("x : S & not(x : S)");
+        let env = Env::new();
+        let mut problem = Problem::new(&vars, &pred, &env);
+        problem.sizes_matter = false;
+        let (complete, stats) =
+            stream(&ctx, &problem, Backend::Auto, &mut |_| true).expect("decided");
+        assert!(complete);
+        assert!(!stats.any_size);
+    }
+}

@@ -14,6 +14,10 @@ mod model;
 mod process;
 mod translate;
 
+/// A predicate typed in a machine with deferred sets (for the portfolio's tests).
+#[cfg(test)]
+pub(crate) use translate::tests::formula as test_formula;
+
 use super::{Problem, Stats};
 use crate::diag::Span;
 use crate::eval::{Context, EvalError, Settings, limit_error};
@@ -382,4 +386,42 @@ fn blocking_clause(
     let mut text = String::new();
     let _ = writeln!(text, "(assert (not (and true {})))", parts.join(" "));
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Env;
+
+    fn refute(text: &str) -> Result<bool, EvalError> {
+        let (ctx, vars, pred) = translate::tests::formula(text);
+        let env = Env::new();
+        refute_any_size(&ctx, &Problem::new(&vars, &pred, &env))
+    }
+
+    #[test]
+    fn unsat_over_a_sort_holds_for_every_size() {
+        for text in [
+            "x : S & not(x : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+            "a : S & b : S & card({a, b}) = 3",
+        ] {
+            assert_eq!(refute(text).ok(), Some(true), "{text}");
+        }
+    }
+
+    #[test]
+    fn size_dependent_predicates_are_not_refuted() {
+        // No solution with two elements, solutions with three (or one).
+        for text in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "!(x, y).(x : S & y : S => x = y)",
+            "f : 1..3 >-> S",
+        ] {
+            assert_eq!(refute(text).ok(), Some(false), "{text}");
+        }
+        // The size itself does not translate.
+        assert!(refute("card(S) = 3").is_err());
+    }
 }

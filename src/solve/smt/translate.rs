@@ -1664,3 +1664,74 @@ fn string_literal(s: &str, span: Span) -> R<String> {
     }
     Ok(format!("\"{}\"", s.replace('"', "\"\"")))
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::diag::register_source;
+    use crate::eval::Settings;
+    use crate::types::Formula;
+
+    /// A machine with the deferred set S (default size 2), the deferred set F of fixed size 3 and the
+    /// enumerated set E.
+    pub(crate) const MACHINE: &str = "MACHINE M SETS S; F; E = {e1, e2}
+        DEFINITIONS SET_PREF_DEFAULT_SETSIZE == 2
+        PROPERTIES card(F) = 3 END";
+
+    /// The context of `MACHINE` and `text` typed in it (its free identifiers are the variables).
+    pub(crate) fn formula(text: &str) -> (Context, Vec<TypedName>, Pred) {
+        let ast = crate::machine::load_text("<smt test>", MACHINE, std::path::Path::new("."))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+        let m = crate::types::check_machine(&ast).unwrap_or_else(|d| panic!("{}", d.render()));
+        let settings = Settings::for_machine(&m, &[]).expect("settings");
+        let ctx = Context::new(m, settings).unwrap_or_else(|d| panic!("{}", d.render()));
+        let file = register_source("<smt test>", text);
+        let term =
+            crate::syntax::parse_term(file, text).unwrap_or_else(|d| panic!("{}", d.render()));
+        match crate::types::check_formula(&ast, ctx.machine(), &term)
+            .unwrap_or_else(|d| panic!("{}", d.render()))
+        {
+            Formula::Pred(pred, vars) => (ctx, vars, pred),
+            Formula::Expr(..) => panic!("`{text}` is an expression"),
+        }
+    }
+
+    fn script(text: &str, mode: Mode) -> R<String> {
+        let (ctx, vars, pred) = formula(text);
+        translate(&ctx, &vars, &pred, &Env::new(), mode).map(|s| s.text)
+    }
+
+    #[test]
+    fn default_sized_sets_become_uninterpreted_sorts() {
+        let any = script("x : S & y : F & z : E & not(x : S)", Mode::AnySize).expect("translates");
+        assert!(any.contains("(declare-sort G.S 0)"), "{any}");
+        // Sets of a fixed size, and enumerated ones, keep their elements.
+        assert!(any.contains("(declare-datatypes ((G.F 0))"), "{any}");
+        assert!(any.contains("(declare-datatypes ((G.E 0))"), "{any}");
+        let exact = script("x : S & not(x : S)", Mode::Exact).expect("translates");
+        assert!(exact.contains("(declare-datatypes ((G.S 0))"), "{exact}");
+        assert!(!exact.contains("declare-sort"), "{exact}");
+        // The set itself as a value: all of the sort.
+        let any = script("p = (S |-> 1)", Mode::AnySize).expect("translates");
+        assert!(any.contains("((as const (Array G.S Bool)) true)"), "{any}");
+    }
+
+    #[test]
+    fn what_depends_on_the_size_is_unsupported_over_a_sort() {
+        for text in [
+            "card(S) = 3",
+            "x <: S & card(x) = 2",
+            "x : FIN(S)",
+            "SIGMA(z).(z : S | 1) = 2",
+        ] {
+            let err = script(text, Mode::AnySize).expect_err(text);
+            assert!(err.to_string().contains("SMT backend"), "{text}: {err}");
+            // The default size makes them translatable.
+            script(text, Mode::Exact).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        // The number of distinct items of an enumeration needs no carrier.
+        script("a : S & b : S & card({a, b}) = 2", Mode::AnySize).expect("translates");
+        // So does a quantifier over the sort.
+        script("!x.(x : S => x = a) & b : S & b /= a", Mode::AnySize).expect("translates");
+    }
+}
