@@ -450,3 +450,37 @@ fn unsat_for_the_default_size_only_is_never_a_proof() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn sequence_membership_size_first_and_last() {
+    for (pred, want) in [
+        (
+            "s : seq(1..3) & size(s) = 4 & first(s) = 2 & last(s) = 3",
+            0,
+        ),
+        ("s : iseq(1..3) & size(s) = 4", 1),
+        ("s : perm(1..3) & s(1) = 3 & last(s) = 2", 0),
+        ("s : perm(1..3) & size(s) /= 3", 1),
+        ("s : seq1(BOOL) & size(s) < 1", 1),
+        ("s : iseq1(BOOL) & size(s) = 2", 0),
+        (
+            "s : seq(INTEGER) & size(s) = 2 & first(s) = 5 & last(s) = -1 & !i.(i : dom(s) => s(i) > 0)",
+            1,
+        ),
+        ("x : seq(INTEGER) & size(x) = y & y < 0", 1),
+        // first of the empty sequence is ill-defined: no solution.
+        ("s : seq(INTEGER) & size(s) = 0 & first(s) = 1", 1),
+        ("size(\"abc\") = n & n /= 3", 1),
+    ] {
+        let (code, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert_eq!(code, want, "{pred}\n{out}{err}");
+    }
+}

@@ -27,7 +27,9 @@
 //! infinite).
 //!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
-//! computes them; both require a non-zero divisor. `closure`/`closure1`, sequences operators, `**` with a
+//! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
+//! `iseq1`, `perm` (membership), `size`, `first`, `last` translate. `closure`/`closure1`, the other
+//! sequence operators, `**` with a
 //! non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is not
 //! listed here are `Unsupported` with their span.
 
@@ -957,6 +959,9 @@ impl Tr<'_> {
                     sub
                 }
             }
+            (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, _) => {
+                self.mem_seq(x, elem, op, a, span)?
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -966,6 +971,80 @@ impl Tr<'_> {
                 ));
             }
         })
+    }
+
+    /// `x : seq(a)` (and `seq1`, `iseq`, `iseq1`, `perm`): `x` is a function from `1..n` to `a` for some
+    /// `n`, non-empty, injective, onto `a` as the operator requires.
+    fn mem_seq(&mut self, x: &str, elem: &Type, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        let Some(Type::Pair(_, t)) = elem.element() else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let n = self.fresh("n");
+        let mut parts = vec![self.is_sequence(x, &t, &n, span)?];
+        if matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1) {
+            parts.push(format!("(<= 1 {n})"));
+        }
+        let (ts, psort) = (
+            self.sort(&t, span)?,
+            self.pair_sort(&Type::Integer, &t, span)?,
+        );
+        let (i, j, v) = (self.fresh("i"), self.fresh("j"), self.fresh("v"));
+        let has = |k: &str, w: &str| format!("(select {x} (mk.{psort} {k} {w}))");
+        let in_a = self.mem(&v, a)?;
+        parts.push(quantified(
+            "forall",
+            &[(i.clone(), "Int".into()), (v.clone(), ts.clone())],
+            implies(&has(&i, &v), &in_a),
+        ));
+        if matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm) {
+            parts.push(quantified(
+                "forall",
+                &[
+                    (i.clone(), "Int".into()),
+                    (j.clone(), "Int".into()),
+                    (v.clone(), ts.clone()),
+                ],
+                implies(&and(&[has(&i, &v), has(&j, &v)]), &format!("(= {i} {j})")),
+            ));
+        }
+        if op == UnaryOp::Perm {
+            let some = quantified("exists", &[(i.clone(), "Int".into())], has(&i, &v));
+            parts.push(quantified("forall", &[(v, ts)], implies(&in_a, &some)));
+        }
+        Ok(quantified("exists", &[(n, "Int".into())], and(&parts)))
+    }
+
+    /// `x` is a sequence of `t` of length `n` (the interpreter's sequences: functional, domain `1..n`).
+    fn is_sequence(&mut self, x: &str, t: &Type, n: &str, span: Span) -> R<String> {
+        let (ts, psort) = (
+            self.sort(t, span)?,
+            self.pair_sort(&Type::Integer, t, span)?,
+        );
+        let (i, v, w) = (self.fresh("i"), self.fresh("v"), self.fresh("w"));
+        let has = |k: &str, u: &str| format!("(select {x} (mk.{psort} {k} {u}))");
+        let in_dom = format!("(and (<= 1 {i}) (<= {i} {n}))");
+        let some = quantified("exists", &[(v.clone(), ts.clone())], has(&i, &v));
+        Ok(and(&[
+            format!("(<= 0 {n})"),
+            quantified(
+                "forall",
+                &[(i.clone(), "Int".into())],
+                format!("(= {in_dom} {some})"),
+            ),
+            quantified(
+                "forall",
+                &[
+                    (i.clone(), "Int".into()),
+                    (v.clone(), ts.clone()),
+                    (w.clone(), ts),
+                ],
+                implies(&and(&[has(&i, &v), has(&i, &w)]), &format!("(= {v} {w})")),
+            ),
+        ]))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1286,6 +1365,8 @@ impl Tr<'_> {
                 if op == UnaryOp::PairFirst { f } else { s }
             }
             UnaryOp::Card => self.card(a, span)?,
+            UnaryOp::Size if a.ty == Type::String => format!("(str.len {})", self.term(a)?),
+            UnaryOp::Size | UnaryOp::First | UnaryOp::Last => self.term_seq(op, a, span)?,
             UnaryOp::Min | UnaryOp::Max => {
                 let o = if op == UnaryOp::Min { "<=" } else { ">=" };
                 match &a.kind {
@@ -1338,6 +1419,36 @@ impl Tr<'_> {
                 ));
             }
         })
+    }
+
+    /// `size(s)`: a hoisted `n`, defined when `s` is a sequence of length `n`; `first(s)` / `last(s)`:
+    /// `s` applied to 1 / to its size.
+    fn term_seq(&mut self, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        let Some(Type::Pair(_, t)) = a.ty.element() else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let s = self.term(a)?;
+        let n = self.fresh("n");
+        let is_seq = self.is_sequence(&s, &t, &n, span)?;
+        self.hoist(vec![(n.clone(), "Int".into())], is_seq);
+        let index = match op {
+            UnaryOp::Size => return Ok(n),
+            UnaryOp::First => "1".to_string(),
+            _ => n,
+        };
+        // `s(index)`, defined when the sequence is not empty.
+        let ts = self.sort(&t, span)?;
+        let y = self.fresh("y");
+        let psort = self.pair_sort(&Type::Integer, &t, span)?;
+        self.hoist(
+            vec![(y.clone(), ts)],
+            format!("(select {s} (mk.{psort} {index} {y}))"),
+        );
+        Ok(y)
     }
 
     fn card(&mut self, a: &Expr, span: Span) -> R<String> {
