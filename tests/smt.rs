@@ -484,3 +484,26 @@ fn sequence_membership_size_first_and_last() {
         assert_eq!(code, want, "{pred}\n{out}{err}");
     }
 }
+
+#[test]
+fn set_of_sets_variables() {
+    for (pred, want) in [
+        (
+            "x : POW(POW(1..3)) & {1,2} : x & card(x) = 1",
+            "x = {{1,2}}",
+        ),
+        ("x : POW(POW(1..3)) & {1,2} : x & x = {}", "UNSAT"),
+        ("f <: POW(INTEGER) & f = {}", "f = {}"),
+    ] {
+        let (_, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert!(out.contains(want), "{pred}\n{out}{err}");
+    }
+}

@@ -265,14 +265,6 @@ pub(crate) fn translate(
     let mut decls = String::new();
     let mut outputs = Vec::new();
     for v in vars {
-        if let Type::Set(inner) = &v.ty
-            && matches!(**inner, Type::Set(_))
-        {
-            return Err(unsupported(
-                v.span,
-                format!("SMT backend: the set-of-sets variable {}", v.name),
-            ));
-        }
         let sort = tr.sort(&v.ty, v.span)?;
         let symbol = var_symbol(&v.name);
         let _ = writeln!(decls, "(declare-const {symbol} {sort})");
