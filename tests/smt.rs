@@ -471,6 +471,23 @@ fn sequence_membership_size_first_and_last() {
         // first of the empty sequence is ill-defined: no solution.
         ("s : seq(INTEGER) & size(s) = 0 & first(s) = 1", 1),
         ("size(\"abc\") = n & n /= 3", 1),
+        (
+            "s = [1,2] ^ [3] & t = 0 -> s & u = t <- 9 & v = u /|\\ 2 & w = u \\|/ 3 & (v /= [0,1] or w /= [3,9])",
+            1,
+        ),
+        ("s : seq(1..3) & size(s) = 3 & s ^ [4] = [1,2,3,5]", 1),
+        (
+            "front([1,2,3]) /= [1,2] or tail([1,2,3]) /= [2,3] or rev([1,2,3]) /= [3,2,1]",
+            1,
+        ),
+        ("x = front(s) & s : seq(INTEGER) & size(s) = 0", 1),
+        ("s : seq(INTEGER) & t = s /|\\ 3 & size(s) = 2", 1),
+        (
+            "({1|->2} >< {1|->3}) /= {1|->(2|->3)} or ({1|->2} || {5|->6}) /= {(1|->5)|->(2|->6)}",
+            1,
+        ),
+        ("s : seq(1..2) & size(s) = 3 & rev(s) = [2,1,1]", 0),
+        ("s = [1,1,2] & r = rev(s) & t = tail(s)", 0),
     ] {
         let (code, out, err) = bsolve(&[
             "solve",

@@ -28,8 +28,8 @@
 //!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
 //! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
-//! `iseq1`, `perm` (membership), `size`, `first`, `last` translate. `closure`/`closure1`, the other
-//! sequence operators, `**` with a non-literal exponent, `card` of sets without a small finite carrier,
+//! `iseq1`, `perm` (membership), `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`,
+//! `\|/` translate (through the hoisted size); so do `><` and `||`. `closure`/`closure1`, `conc`, `**` with a non-literal exponent, `card` of sets without a small finite carrier,
 //! and the rest of what is not listed here are `Unsupported` with their span.
 
 use crate::diag::Span;
@@ -953,6 +953,27 @@ impl Tr<'_> {
             (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, _) => {
                 self.mem_seq(x, elem, op, a, span)?
             }
+            (UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, Some((_, t))) => {
+                // Over the sequence's size n (defined when `a` is a sequence, and non-empty for
+                // front and tail): front keeps 1..n-1, tail shifts 2..n down, rev maps i to n+1-i.
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                if op != UnaryOp::Rev {
+                    self.hoist(vec![], format!("(<= 1 {n})"));
+                }
+                let (i, v) = self.split(x, elem, span)?;
+                let index = match op {
+                    UnaryOp::Front => i.clone(),
+                    UnaryOp::Tail => format!("(+ {i} 1)"),
+                    _ => format!("(- (+ {n} 1) {i})"),
+                };
+                let p = self.mk_pair(&Type::Integer, &t, &index, &v, span)?;
+                let inside = self.mem(&p, a)?;
+                match op {
+                    UnaryOp::Front => and(&[format!("(< {i} {n})"), inside]),
+                    UnaryOp::Tail => and(&[format!("(<= 1 {i})"), inside]),
+                    _ => inside,
+                }
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -1122,10 +1143,109 @@ impl Tr<'_> {
                 format!("(select {t} {x})")
             }
             op if op.is_arrow() => self.mem_arrow(x, elem, op, a, b, span)?,
+            BinaryOp::DirectProduct => {
+                // (u, (v, w)) with (u, v) : a and (u, w) : b.
+                let (Some((s, t)), Some((_, w_ty))) =
+                    (Self::pair_types(&a.ty), Self::pair_types(&b.ty))
+                else {
+                    return Err(unsupported(span, "SMT backend: >< of unexpected type"));
+                };
+                let (u, vw) = self.split(x, elem, span)?;
+                let (v, w) = self.split(&vw, &Type::pair(t.clone(), w_ty.clone()), span)?;
+                let p = self.mk_pair(&s, &t, &u, &v, span)?;
+                let q = self.mk_pair(&s, &w_ty, &u, &w, span)?;
+                and(&[self.mem(&p, a)?, self.mem(&q, b)?])
+            }
+            BinaryOp::ParallelProduct => {
+                // ((u, v), (w, z)) with (u, w) : a and (v, z) : b.
+                let (Some((s, t)), Some((s2, t2))) =
+                    (Self::pair_types(&a.ty), Self::pair_types(&b.ty))
+                else {
+                    return Err(unsupported(span, "SMT backend: || of unexpected type"));
+                };
+                let (uv, wz) = self.split(x, elem, span)?;
+                let (u, v) = self.split(&uv, &Type::pair(s.clone(), s2.clone()), span)?;
+                let (w, z) = self.split(&wz, &Type::pair(t.clone(), t2.clone()), span)?;
+                let p = self.mk_pair(&s, &t, &u, &w, span)?;
+                let q = self.mk_pair(&s2, &t2, &v, &z, span)?;
+                and(&[self.mem(&p, a)?, self.mem(&q, b)?])
+            }
+            BinaryOp::Concat
+            | BinaryOp::Prepend
+            | BinaryOp::Append
+            | BinaryOp::Take
+            | BinaryOp::Drop => self.mem_seq_binary(x, elem, op, a, b, span)?,
             _ => {
                 return Err(unsupported(
                     span,
                     format!("SMT backend: the set operator {op:?}"),
+                ));
+            }
+        })
+    }
+
+    /// `x : s ^ t`, `e -> s`, `s <- e`, `s /|\\ k`, `s \\|/ k` for a pair `x = (i, v)`, through the
+    /// sizes of the sequences (hoisted, defined when they are sequences).
+    #[allow(clippy::too_many_arguments)]
+    fn mem_seq_binary(
+        &mut self,
+        x: &str,
+        elem: &Type,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> R<String> {
+        let Type::Pair(_, t) = elem else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let (i, v) = self.split(x, elem, span)?;
+        let at = |tr: &mut Self, index: String, s: &Expr| -> R<String> {
+            let p = tr.mk_pair(&Type::Integer, &t, &index, &v, span)?;
+            tr.mem(&p, s)
+        };
+        Ok(match op {
+            BinaryOp::Concat => {
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let _ = self.term_seq(UnaryOp::Size, b, span)?;
+                let first = at(self, i.clone(), a)?;
+                let second = at(self, format!("(- {i} {n})"), b)?;
+                or(&[first, and(&[format!("(< {n} {i})"), second])])
+            }
+            BinaryOp::Prepend => {
+                let _ = self.term_seq(UnaryOp::Size, b, span)?;
+                let e = self.term(a)?;
+                let rest = at(self, format!("(- {i} 1)"), b)?;
+                or(&[
+                    format!("(and (= {i} 1) (= {v} {e}))"),
+                    and(&[format!("(< 1 {i})"), rest]),
+                ])
+            }
+            BinaryOp::Append => {
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let e = self.term(b)?;
+                let rest = at(self, i.clone(), a)?;
+                or(&[rest, format!("(and (= {i} (+ {n} 1)) (= {v} {e}))")])
+            }
+            BinaryOp::Take | BinaryOp::Drop => {
+                // Defined for 0 <= k <= size(s).
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let k = self.term(b)?;
+                self.hoist(vec![], format!("(and (<= 0 {k}) (<= {k} {n}))"));
+                if op == BinaryOp::Take {
+                    and(&[format!("(<= {i} {k})"), at(self, i.clone(), a)?])
+                } else {
+                    and(&[format!("(<= 1 {i})"), at(self, format!("(+ {i} {k})"), a)?])
+                }
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the operator {op:?}"),
                 ));
             }
         })
