@@ -29,8 +29,9 @@
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
 //! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
 //! `iseq1`, `perm` (membership), `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`,
-//! `\|/` translate (through the hoisted size); so do `><` and `||`. `closure`/`closure1`, `conc`, `**` with a non-literal exponent, `card` of sets without a small finite carrier,
-//! and the rest of what is not listed here are `Unsupported` with their span.
+//! `\|/` translate (through the hoisted size); so do `><` and `||`. `closure`/`closure1`, `conc`, `**`
+//! with a non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is
+//! not listed here are `Unsupported` with their span.
 
 use crate::diag::Span;
 use crate::eval::{Context, Env, EvalError, Val, unsupported};
