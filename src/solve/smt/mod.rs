@@ -264,9 +264,7 @@ fn search(
                 match model::read(o, part, &sorts) {
                     Ok(v) => values.push(v),
                     Err(e) => match (&o.ty, part.first()) {
-                        (crate::types::Type::Set(elem), Some(term))
-                            if **elem != crate::types::Type::Integer =>
-                        {
+                        (crate::types::Type::Set(elem), Some(term)) => {
                             unread.push((i, elem.clone(), term.clone(), e));
                             values.push(Value::empty_set());
                         }
@@ -279,18 +277,35 @@ fn search(
             let mut members = Vec::new();
             for (i, elem, term, _) in &unread {
                 let symbol = &outputs[*i].symbol;
-                members.push(read_members(
-                    ctx, solver, &mut sorts, symbol, elem, term, span,
-                )?);
+                members.push(if **elem == crate::types::Type::Integer {
+                    None
+                } else {
+                    Some(read_members(
+                        ctx, solver, &mut sorts, symbol, elem, term, span,
+                    )?)
+                });
             }
+            let mut failed = Vec::new();
             for ((i, elem, term, e), set) in unread.into_iter().zip(members) {
                 let ty = crate::types::Type::Set(elem);
-                if !is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? {
-                    return Err(e);
+                match set {
+                    Some(set) if is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? => {
+                        values[i] = set;
+                    }
+                    _ => failed.push((i, e)),
                 }
-                values[i] = set;
             }
-            values
+            match failed.first() {
+                None => values,
+                Some((_, e)) => {
+                    let e = e.clone();
+                    let failed: Vec<usize> = failed.into_iter().map(|(i, _)| i).collect();
+                    let finite = finite_model(
+                        ctx, solver, &outputs, &counts, &queries, &mut sorts, &failed, span,
+                    )?;
+                    finite.ok_or(e)?
+                }
+            }
         };
         if !on_solution(&values, &[])? {
             return Ok(true);
@@ -302,6 +317,105 @@ fn search(
         let block = blocking_clause(ctx, &outputs, &mut sorts, &values, span)?;
         solver.send(&block)?;
     }
+}
+
+/// A model whose set variables `failed` (printed as sets the reader cannot enumerate, such as
+/// `(lambda ((x Int)) (>= x 0))`) are finite: in a pushed scope, each of them included in `k` fresh
+/// elements, for a few `k`; the values of every variable, or `None` when no such model is found.
+#[allow(clippy::too_many_arguments)]
+fn finite_model(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    outputs: &[translate::Output],
+    counts: &[usize],
+    queries: &[String],
+    sorts: &mut translate::Sorts,
+    failed: &[usize],
+    span: Span,
+) -> Result<Option<Vec<Value>>, EvalError> {
+    const SIZES: [usize; 2] = [8, 64];
+    let deadline = || ctx.check_deadline(span);
+    for k in SIZES {
+        let mut text = String::from("(push 1)\n");
+        let mut elements = Vec::new();
+        for &i in failed {
+            let o = &outputs[i];
+            let elem = o.ty_element();
+            let sort = sorts.sort(ctx, &elem, span)?;
+            let names: Vec<String> = (0..k).map(|j| format!("fin!{i}!{j}")).collect();
+            for n in &names {
+                let _ = writeln!(text, "(declare-const {n} {sort})");
+            }
+            let among: Vec<String> = names.iter().map(|n| format!("(= x!fin {n})")).collect();
+            let _ = writeln!(
+                text,
+                "(assert (forall ((x!fin {sort})) (=> (select {} x!fin) (or {}))))",
+                o.symbol,
+                among.join(" ")
+            );
+            elements.push((i, elem, names));
+        }
+        text.push_str("(check-sat)\n");
+        solver.send(&text)?;
+        let answer = solver.answer(&deadline)?;
+        if answer != "sat" {
+            solver.send("(pop 1)\n")?;
+            continue;
+        }
+        let values = read_finite(
+            ctx, solver, outputs, counts, queries, sorts, &elements, span,
+        );
+        solver.send("(pop 1)\n")?;
+        if let Ok(values) = values {
+            return Ok(Some(values));
+        }
+    }
+    Ok(None)
+}
+
+/// The values of the outputs in the current model, the sets `elements` names read as the fresh elements
+/// they contain.
+#[allow(clippy::too_many_arguments)]
+fn read_finite(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    outputs: &[translate::Output],
+    counts: &[usize],
+    queries: &[String],
+    sorts: &translate::Sorts,
+    elements: &[(usize, crate::types::Type, Vec<String>)],
+    span: Span,
+) -> Result<Vec<Value>, EvalError> {
+    let mut ask = |terms: &[String]| -> Result<Vec<model::Sexp>, EvalError> {
+        solver.send(&format!("(get-value ({}))\n", terms.join(" ")))?;
+        let answer = solver.answer(&|| ctx.check_deadline(span))?;
+        let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
+        model::pairs(&parsed)
+    };
+    let answers = ask(queries)?;
+    let mut values = Vec::new();
+    let mut at = 0;
+    for (i, (o, n)) in outputs.iter().zip(counts).enumerate() {
+        let part = answers.get(at..at + n).unwrap_or_default();
+        at += n;
+        match elements.iter().find(|(j, _, _)| *j == i) {
+            Some((_, elem, names)) => {
+                let mut terms = names.clone();
+                terms.extend(names.iter().map(|n| format!("(select {} {n})", o.symbol)));
+                let got = ask(&terms)?;
+                let (members, inside) = got.split_at(names.len().min(got.len()));
+                let mut set = Vec::new();
+                for (m, b) in members.iter().zip(inside) {
+                    if *b == model::Sexp::Atom("true".into()) {
+                        set.push(model::value(m, elem, sorts)?);
+                    }
+                }
+                values.push(model::set_of(set));
+            }
+            None => values.push(model::read(o, part, sorts)?),
+        }
+    }
+    Ok(values)
 }
 
 /// The members of the set variable `symbol`, printed as `term`, among the ground subterms of `term` of
