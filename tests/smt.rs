@@ -524,3 +524,24 @@ fn set_of_sets_variables() {
         assert!(out.contains(want), "{pred}\n{out}{err}");
     }
 }
+
+#[test]
+fn a_set_given_as_infinite_by_the_model_is_read_from_a_finite_one() {
+    // z3 answers `d` = every pair but (2, FALSE): the finite retry finds {(1, TRUE)}.
+    for pred in [
+        "#k.(k : 1..3 & (k|->TRUE) : d)",
+        "(1|->TRUE) : d & (2|->FALSE) /: d",
+    ] {
+        let (code, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert_eq!(code, 0, "{pred}\n{out}{err}");
+        assert!(out.contains("d = "), "{pred}\n{out}");
+    }
+}
