@@ -488,6 +488,16 @@ fn sequence_membership_size_first_and_last() {
         ),
         ("s : seq(1..2) & size(s) = 3 & rev(s) = [2,1,1]", 0),
         ("s = [1,1,2] & r = rev(s) & t = tail(s)", 0),
+        // card of an image, range or domain of a relation with a known carrier.
+        (
+            "f : 1..5 --> 1..5 & card(f~[{1}]) = 3 & card(ran(f)) = 2",
+            0,
+        ),
+        (
+            "f : 1..5 --> 1..5 & card(f~[{1}]) = 3 & card(ran(f)) = 1",
+            1,
+        ),
+        ("f : 1..4 --> 1..4 & card(dom(f)) /= 4", 1),
     ] {
         let (code, out, err) = bsolve(&[
             "solve",

@@ -1666,9 +1666,58 @@ impl Tr<'_> {
             ExprKind::Binary(BinaryOp::DomRestrict | BinaryOp::DomSubtract, _, y) => {
                 self.term_carrier(y)?
             }
+            // Second (first) components of the pairs a relation with a known carrier may hold.
+            ExprKind::Binary(BinaryOp::Image, r, _) | ExprKind::Unary(UnaryOp::Ran, r) => {
+                match self.relation_carrier(r, span)? {
+                    Some(pairs) => Some(self.projected(&pairs, false, &elem, span)?),
+                    None => None,
+                }
+            }
+            ExprKind::Unary(UnaryOp::Dom, r) => match self.relation_carrier(r, span)? {
+                Some(pairs) => Some(self.projected(&pairs, true, &elem, span)?),
+                None => None,
+            },
             _ => None,
         };
         Ok(found.filter(|ts| ts.len() <= EXPAND_LIMIT))
+    }
+
+    /// The pairs a relation may hold, as values: a variable's carrier or a known value, and their
+    /// inverses.
+    fn relation_carrier(&mut self, r: &Expr, span: Span) -> R<Option<Vec<Value>>> {
+        Ok(match &r.kind {
+            ExprKind::Var(name) if self.lookup(name).is_none() => match self.carriers.get(name) {
+                Some(c) => Some(c.clone()),
+                None => match self.env_value(name, span)? {
+                    Some(Value::Set(items)) => Some(items.to_vec()),
+                    _ => None,
+                },
+            },
+            ExprKind::Unary(UnaryOp::Inverse, x) => self.relation_carrier(x, span)?.map(|pairs| {
+                pairs
+                    .iter()
+                    .filter_map(|p| p.as_pair().map(|(a, b)| Value::pair(b.clone(), a.clone())))
+                    .collect()
+            }),
+            _ => None,
+        })
+    }
+
+    /// The distinct first (`first`) or second components of `pairs`, as literals of type `elem`.
+    fn projected(
+        &mut self,
+        pairs: &[Value],
+        first: bool,
+        elem: &Type,
+        span: Span,
+    ) -> R<Vec<(String, bool)>> {
+        let mut parts: Vec<Value> = pairs
+            .iter()
+            .filter_map(|p| p.as_pair().map(|(a, b)| if first { a } else { b }.clone()))
+            .collect();
+        parts.sort();
+        parts.dedup();
+        self.literals(&parts, elem, span)
     }
 
     fn literals(&mut self, values: &[Value], ty: &Type, span: Span) -> R<Vec<(String, bool)>> {
