@@ -389,6 +389,7 @@ fn unsat_for_every_size_of_a_deferred_set_is_proved() {
             "f : S >-> {1} & a : S & b : S & a /= b",
             "!x.(x : S => x = a) & b : S & b /= a",
             "r : S --> E & a : S & a /: dom(r)",
+            "x : FIN(S) & a : S & a /: x & x = S",
             // A bijection onto E: S has two elements whatever DEFAULT_SETSIZE.
             "f : S >->> E & a : S & b : S & c : S & a /= b & b /= c & a /= c",
         ] {
@@ -424,6 +425,7 @@ fn unsat_for_the_default_size_only_is_never_a_proof() {
             "f : 1..3 >-> S",
             "!(x, y).(x : S & y : S => x = y)",
             "f : E >-> S & a : S & a /: ran(f)",
+            "x : FIN(S) & a : S & b : S & c : S & {a, b, c} <: x & card({a, b, c}) = 3",
         ] {
             let (code, out, err) = bsolve(&[
                 "solve",

@@ -22,9 +22,10 @@
 //! sort. Every instantiation of the sets with finite non-empty carriers, whatever their sizes, is then a
 //! model of the script on the assignments it accepts, so `unsat` proves the predicate unsatisfiable for
 //! every size. What would need the carrier's size or its elements — `card` of a set over such a sort
-//! without an enumeration of its members, `FIN` of one, an element value (a constant of the environment,
-//! a named element) — is `Unsupported`; the model of a `sat` answer is never read (its carrier may be
-//! infinite).
+//! without an enumeration of its members, an element value (a constant of the environment, a named
+//! element) — is `Unsupported`; `FIN(T)` of a type finite in B is `POW(T)` (as it is in every
+//! instantiation the answer is about, though the solver's carriers may be infinite); the model of a
+//! `sat` answer is never read (its carrier may be infinite).
 //!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
 //! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
@@ -115,6 +116,19 @@ impl Sorts {
     /// Whether the given set `name` is an uninterpreted sort (its elements unknown).
     fn is_uninterpreted(&self, name: &str) -> bool {
         self.uninterpreted.iter().any(|n| &**n == name)
+    }
+
+    /// Whether the type `ty` is finite in every instantiation of the uninterpreted sorts (though the
+    /// solver may give them infinite carriers).
+    fn finite_in_b(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Given(name) => self.is_uninterpreted(name),
+            Type::Set(t) => self.finite_in_b(t),
+            Type::Pair(a, b) => self.finite_in_b(a) && self.finite_in_b(b),
+            Type::Struct(fields) => fields.iter().all(|(_, t)| self.finite_in_b(t)),
+            Type::Bool => true,
+            Type::Integer | Type::String | Type::Var(_) => false,
+        }
     }
 
     /// Whether a value of type `ty` may contain an element of an uninterpreted sort.
@@ -928,9 +942,11 @@ impl Tr<'_> {
                 let Type::Set(inner) = elem else {
                     return Err(unsupported(span, "SMT backend: POW of unexpected type"));
                 };
-                // FIN(S) is POW(S) when S is finite.
+                // FIN(S) is POW(S) when S is finite — over an uninterpreted sort too: every
+                // instantiation the answer is about has a finite carrier.
                 if matches!(op, UnaryOp::Fin | UnaryOp::Fin1)
                     && self.carrier(inner, usize::MAX).is_none()
+                    && !self.sorts.finite_in_b(inner)
                     && self.term_carrier(a)?.is_none()
                 {
                     return Err(unsupported(span, "SMT backend: FIN of an infinite type"));
@@ -1993,7 +2009,6 @@ pub(crate) mod tests {
         for text in [
             "card(S) = 3",
             "x <: S & card(x) = 2",
-            "x : FIN(S)",
             "SIGMA(z).(z : S | 1) = 2",
         ] {
             let err = script(text, Mode::AnySize).expect_err(text);
@@ -2003,6 +2018,8 @@ pub(crate) mod tests {
         }
         // The number of distinct items of an enumeration needs no carrier.
         script("a : S & b : S & card({a, b}) = 2", Mode::AnySize).expect("translates");
+        // FIN of a finite type is its POW: S is finite in every instantiation.
+        script("x : FIN(S) & y : FIN1(S * BOOL)", Mode::AnySize).expect("translates");
         // So does a quantifier over the sort.
         script("!x.(x : S => x = a) & b : S & b /= a", Mode::AnySize).expect("translates");
     }
