@@ -11,10 +11,12 @@
 //!    handles large arithmetic.
 //!
 //! A question over deferred sets sized by DEFAULT_SETSIZE only is not decided by an exhaustive search
-//! without solutions: that Unsat holds for the default size alone. When native reports one, kodkod
-//! (bounded by the same sizes) cannot add anything and z3 goes straight to the translation with those sets
-//! as uninterpreted sorts (`smt::refute_any_size`), whose `unsat` holds for every size; otherwise z3's
-//! stage searches the default sizes for solutions and then tries the same proof (`smt::solve`).
+//! without solutions: that Unsat holds for the default size alone. When native (or kodkod) reports one,
+//! the other finite backend (bounded by the same sizes) cannot add anything and z3 goes straight to the
+//! translation with those sets as uninterpreted sorts (`smt::refute_any_size`, with all the time left),
+//! whose `unsat` holds for every size (`Stats::any_size`); otherwise z3's stage searches the default
+//! sizes for solutions and then tries the same proof (`smt::solve`). Kodkod then keeps only half of the
+//! time left, as when its bounds cut unbounded integers.
 //!
 //! A later stage runs only when no earlier one decided the question and none reported a solution (so a
 //! stream never repeats one). With a deadline (`--timeout`), native gets a quarter of the budget and
