@@ -490,6 +490,14 @@ fn sequence_membership_size_first_and_last() {
         ),
         ("s : seq(1..2) & size(s) = 3 & rev(s) = [2,1,1]", 0),
         ("s = [1,1,2] & r = rev(s) & t = tail(s)", 0),
+        (
+            "prj1(1..2, BOOL)((2, TRUE)) /= 2 or prj2(1..2, BOOL)((1, FALSE)) /= FALSE",
+            1,
+        ),
+        (
+            "(x, y) : dom(prj2(1..2, BOOL)) & prj1(1..2, BOOL)((x, y)) = 2 & y = TRUE",
+            0,
+        ),
         // card of an image, range or domain of a relation with a known carrier.
         (
             "f : 1..5 --> 1..5 & card(f~[{1}]) = 3 & card(ran(f)) = 2",

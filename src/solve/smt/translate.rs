@@ -30,9 +30,9 @@
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
 //! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
 //! `iseq1`, `perm` (membership), `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`,
-//! `\|/` translate (through the hoisted size); so do `><` and `||`. `closure`/`closure1`, `conc`, `**`
-//! with a non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is
-//! not listed here are `Unsupported` with their span.
+//! `\|/` translate (through the hoisted size); so do `><`, `||`, `prj1` and `prj2`. `closure`/`closure1`,
+//! `conc`, `**` with a non-literal exponent, `card` of sets without a small finite carrier, and the rest
+//! of what is not listed here are `Unsupported` with their span.
 
 use crate::diag::Span;
 use crate::eval::{Context, Env, EvalError, Val, unsupported};
@@ -1186,6 +1186,20 @@ impl Tr<'_> {
                 let p = self.mk_pair(&s, &t, &u, &w, span)?;
                 let q = self.mk_pair(&s2, &t2, &v, &z, span)?;
                 and(&[self.mem(&p, a)?, self.mem(&q, b)?])
+            }
+            BinaryOp::Prj1 | BinaryOp::Prj2 => {
+                // ((u, v), w) with u : a, v : b and w the projected component.
+                let Type::Pair(uv_ty, _) = elem else {
+                    return Err(unsupported(
+                        span,
+                        "SMT backend: a projection of unexpected type",
+                    ));
+                };
+                let (uv, w) = self.split(x, elem, span)?;
+                let (u, v) = self.split(&uv, uv_ty, span)?;
+                let r = if op == BinaryOp::Prj1 { &u } else { &v };
+                let same = format!("(= {w} {r})");
+                and(&[self.mem(&u, a)?, self.mem(&v, b)?, same])
             }
             BinaryOp::Concat
             | BinaryOp::Prepend
