@@ -21,6 +21,7 @@ pub(crate) use translate::tests::formula as test_formula;
 use super::{Problem, Stats};
 use crate::diag::Span;
 use crate::eval::{Context, EvalError, Settings, limit_error};
+use crate::types::Type;
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -299,7 +300,14 @@ fn search(
                 None => values,
                 Some((_, e)) => {
                     let e = e.clone();
-                    let failed: Vec<usize> = failed.into_iter().map(|(i, _)| i).collect();
+                    // Every set variable read as a term is bounded: in the new model, one that was
+                    // read may be infinite.
+                    let failed: Vec<usize> = outputs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| o.carrier.is_none() && matches!(o.ty, Type::Set(_)))
+                        .map(|(i, _)| i)
+                        .collect();
                     let finite = finite_model(
                         ctx, solver, &outputs, &counts, &queries, &mut sorts, &failed, span,
                     )?;
@@ -319,8 +327,8 @@ fn search(
     }
 }
 
-/// A model whose set variables `failed` (printed as sets the reader cannot enumerate, such as
-/// `(lambda ((x Int)) (>= x 0))`) are finite: in a pushed scope, each of them included in `k` fresh
+/// A model whose set variables `failed` (among them those printed as sets the reader cannot enumerate,
+/// such as `(lambda ((x Int)) (>= x 0))`) are finite: in a pushed scope, each of them included in `k` fresh
 /// elements, for a few `k`; the values of every variable, or `None` when no such model is found.
 #[allow(clippy::too_many_arguments)]
 fn finite_model(
