@@ -300,17 +300,23 @@ fn search(
                 None => values,
                 Some((_, e)) => {
                     let e = e.clone();
-                    // Every set variable read as a term is bounded: in the new model, one that was
-                    // read may be infinite.
-                    let failed: Vec<usize> = outputs
+                    let failed: Vec<usize> = failed.into_iter().map(|(i, _)| i).collect();
+                    // Then every set variable read as a term: in the new model, one that was read may
+                    // be infinite.
+                    let all: Vec<usize> = outputs
                         .iter()
                         .enumerate()
                         .filter(|(_, o)| o.carrier.is_none() && matches!(o.ty, Type::Set(_)))
                         .map(|(i, _)| i)
                         .collect();
-                    let finite = finite_model(
+                    let mut finite = finite_model(
                         ctx, solver, &outputs, &counts, &queries, &mut sorts, &failed, span,
                     )?;
+                    if finite.is_none() && all != failed {
+                        finite = finite_model(
+                            ctx, solver, &outputs, &counts, &queries, &mut sorts, &all, span,
+                        )?;
+                    }
                     finite.ok_or(e)?
                 }
             }
