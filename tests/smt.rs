@@ -364,3 +364,204 @@ fn random_predicates_agree_with_brute() {
         "too few cases translated: {compared}"
     );
 }
+
+/// A machine with the deferred set S of default size 2, written to a temporary file.
+fn deferred_set_machine() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bsolve-smt-sorts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("Deferred.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Deferred SETS S; E = {e1, e2} DEFINITIONS SET_PREF_DEFAULT_SETSIZE == 2 END\n",
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn unsat_for_every_size_of_a_deferred_set_is_proved() {
+    let machine = deferred_set_machine();
+    let machine = machine.to_str().unwrap();
+    for backend in ["z3", "auto"] {
+        for pred in [
+            "x : S & not(x : S)",
+            "not(sid : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+            "r : S --> E & a : S & a /: dom(r)",
+            "x : FIN(S) & a : S & a /: x & x = S",
+            // A bijection onto E: S has two elements whatever DEFAULT_SETSIZE.
+            "f : S >->> E & a : S & b : S & c : S & a /= b & b /= c & a /= c",
+        ] {
+            let (code, out, err) = bsolve(&[
+                "solve",
+                machine,
+                "--backend",
+                backend,
+                "--timeout",
+                "20000",
+                "--pred",
+                pred,
+            ]);
+            assert_eq!(
+                (code, out.trim()),
+                (1, "UNSAT"),
+                "{backend}: {pred}\n{out}{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unsat_for_the_default_size_only_is_never_a_proof() {
+    let machine = deferred_set_machine();
+    let machine = machine.to_str().unwrap();
+    // No solution with two elements of S; solutions with three (or one).
+    for backend in ["z3", "auto", "native"] {
+        for pred in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "card(S) = 3",
+            "x <: S & card(x) = 3",
+            "f : 1..3 >-> S",
+            "!(x, y).(x : S & y : S => x = y)",
+            "f : E >-> S & a : S & a /: ran(f)",
+            "x : FIN(S) & a : S & b : S & c : S & {a, b, c} <: x & card({a, b, c}) = 3",
+        ] {
+            let (code, out, err) = bsolve(&[
+                "solve",
+                machine,
+                "--backend",
+                backend,
+                "--timeout",
+                "5000",
+                "--pred",
+                pred,
+            ]);
+            assert_eq!(code, 2, "{backend}: {pred}\n{out}{err}");
+            assert!(out.starts_with("UNKNOWN"), "{backend}: {pred}\n{out}");
+        }
+    }
+    // With the size fixed, the same question is decided.
+    let (code, out, err) = bsolve(&[
+        "solve",
+        machine,
+        "--card",
+        "S=3",
+        "--pred",
+        "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn sequence_membership_size_first_and_last() {
+    for (pred, want) in [
+        (
+            "s : seq(1..3) & size(s) = 4 & first(s) = 2 & last(s) = 3",
+            0,
+        ),
+        ("s : iseq(1..3) & size(s) = 4", 1),
+        ("s : perm(1..3) & s(1) = 3 & last(s) = 2", 0),
+        ("s : perm(1..3) & size(s) /= 3", 1),
+        ("s : seq1(BOOL) & size(s) < 1", 1),
+        ("s : iseq1(BOOL) & size(s) = 2", 0),
+        (
+            "s : seq(INTEGER) & size(s) = 2 & first(s) = 5 & last(s) = -1 & !i.(i : dom(s) => s(i) > 0)",
+            1,
+        ),
+        ("x : seq(INTEGER) & size(x) = y & y < 0", 1),
+        // first of the empty sequence is ill-defined: no solution.
+        ("s : seq(INTEGER) & size(s) = 0 & first(s) = 1", 1),
+        ("size(\"abc\") = n & n /= 3", 1),
+        (
+            "s = [1,2] ^ [3] & t = 0 -> s & u = t <- 9 & v = u /|\\ 2 & w = u \\|/ 3 & (v /= [0,1] or w /= [3,9])",
+            1,
+        ),
+        ("s : seq(1..3) & size(s) = 3 & s ^ [4] = [1,2,3,5]", 1),
+        (
+            "front([1,2,3]) /= [1,2] or tail([1,2,3]) /= [2,3] or rev([1,2,3]) /= [3,2,1]",
+            1,
+        ),
+        ("x = front(s) & s : seq(INTEGER) & size(s) = 0", 1),
+        ("s : seq(INTEGER) & t = s /|\\ 3 & size(s) = 2", 1),
+        (
+            "({1|->2} >< {1|->3}) /= {1|->(2|->3)} or ({1|->2} || {5|->6}) /= {(1|->5)|->(2|->6)}",
+            1,
+        ),
+        ("s : seq(1..2) & size(s) = 3 & rev(s) = [2,1,1]", 0),
+        ("s = [1,1,2] & r = rev(s) & t = tail(s)", 0),
+        (
+            "prj1(1..2, BOOL)((2, TRUE)) /= 2 or prj2(1..2, BOOL)((1, FALSE)) /= FALSE",
+            1,
+        ),
+        (
+            "(x, y) : dom(prj2(1..2, BOOL)) & prj1(1..2, BOOL)((x, y)) = 2 & y = TRUE",
+            0,
+        ),
+        // card of an image, range or domain of a relation with a known carrier.
+        (
+            "f : 1..5 --> 1..5 & card(f~[{1}]) = 3 & card(ran(f)) = 2",
+            0,
+        ),
+        (
+            "f : 1..5 --> 1..5 & card(f~[{1}]) = 3 & card(ran(f)) = 1",
+            1,
+        ),
+        ("f : 1..4 --> 1..4 & card(dom(f)) /= 4", 1),
+    ] {
+        let (code, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert_eq!(code, want, "{pred}\n{out}{err}");
+    }
+}
+
+#[test]
+fn set_of_sets_variables() {
+    for (pred, want) in [
+        (
+            "x : POW(POW(1..3)) & {1,2} : x & card(x) = 1",
+            "x = {{1,2}}",
+        ),
+        ("x : POW(POW(1..3)) & {1,2} : x & x = {}", "UNSAT"),
+        ("f <: POW(INTEGER) & f = {}", "f = {}"),
+    ] {
+        let (_, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert!(out.contains(want), "{pred}\n{out}{err}");
+    }
+}
+
+#[test]
+fn a_set_given_as_infinite_by_the_model_is_read_from_a_finite_one() {
+    // z3 answers `d` = every pair but (2, FALSE): the finite retry finds {(1, TRUE)}.
+    for pred in [
+        "#k.(k : 1..3 & (k|->TRUE) : d)",
+        "(1|->TRUE) : d & (2|->FALSE) /: d",
+    ] {
+        let (code, out, err) = bsolve(&[
+            "solve",
+            "--backend",
+            "z3",
+            "--timeout",
+            "20000",
+            "--pred",
+            pred,
+        ]);
+        assert_eq!(code, 0, "{pred}\n{out}{err}");
+        assert!(out.contains("d = "), "{pred}\n{out}");
+    }
+}

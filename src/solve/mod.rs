@@ -100,6 +100,9 @@ pub struct Stats {
     /// Solutions a backend proposed that the interpreter rejected (each one is a backend bug).
     pub rejected: usize,
     pub elapsed: Duration,
+    /// The exhaustive verdict holds for every size of the deferred sets sized by DEFAULT_SETSIZE only
+    /// (proved with them as uninterpreted sorts, `smt::refute_any_size`).
+    pub any_size: bool,
 }
 
 /// All solutions found, up to a limit.
@@ -154,7 +157,8 @@ pub fn stream(
         (None, Backend::Native) => native::solve(ctx, problem, &mut checked, &mut stats)?,
     };
     let complete = complete
-        && !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred));
+        && (stats.any_size
+            || !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred)));
     stats.rejected = rejected;
     stats.elapsed = start.elapsed();
     ctx.record_solver_stats(stats.nodes, rejected);
@@ -171,6 +175,10 @@ fn route(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Backend {
     const SMALL_PROBLEM: usize = 64;
     if backend != Backend::Auto {
         return backend;
+    }
+    if problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred) {
+        // Enumeration's Unsat holds for the default sizes only; the portfolio tries every size.
+        return Backend::Auto;
     }
     let mut product: usize = 1;
     for v in problem.vars {

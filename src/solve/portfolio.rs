@@ -10,6 +10,14 @@
 //! 3. z3 — proves Unsat over unbounded integers (`x > y & y > x`), which neither finite backend can, and
 //!    handles large arithmetic.
 //!
+//! A question over deferred sets sized by DEFAULT_SETSIZE only is not decided by an exhaustive search
+//! without solutions: that Unsat holds for the default size alone. When native (or kodkod) reports one,
+//! the other finite backend (bounded by the same sizes) cannot add anything and z3 goes straight to the
+//! translation with those sets as uninterpreted sorts (`smt::refute_any_size`, with all the time left),
+//! whose `unsat` holds for every size (`Stats::any_size`); otherwise z3's stage searches the default
+//! sizes for solutions and then tries the same proof (`smt::solve`). Kodkod then keeps only half of the
+//! time left, as when its bounds cut unbounded integers.
+//!
 //! A later stage runs only when no earlier one decided the question and none reported a solution (so a
 //! stream never repeats one). With a deadline (`--timeout`), native gets a quarter of the budget and
 //! kodkod three quarters of what is left (half when its bounds cut unbounded integers); z3 the rest. A problem that reaches kodkod translates
@@ -37,6 +45,11 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// An exhaustive search without solutions.
+    fn unsat(&self) -> bool {
+        !self.reported && matches!(self.result, Ok(true))
+    }
+
     /// Decided: exhaustive, or solutions were reported (a later stage would repeat them).
     fn decided(&self) -> bool {
         self.reported || matches!(self.result, Ok(true))
@@ -58,26 +71,39 @@ pub(crate) fn solve(
     let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
         native::solve(ctx, problem, found, stats)
     });
+    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
+    if sized && first.unsat() {
+        refute_any_size(ctx, problem, outer, stats);
+        return first.result;
+    }
     if first.decided() || past(outer) {
         return first.result;
     }
     let mut later = Vec::new();
     if let Ok(exact) = kodkod::check_translation(ctx, problem) {
-        // Over a cut of the integers SAT proves nothing absent: z3 keeps half of the time left.
-        let share = if exact { (3, 4) } else { (1, 2) };
-        later.push(stage(
+        // Over a cut of the integers, or of the deferred sets, SAT proves nothing absent: z3 keeps half
+        // of the time left.
+        let share = if exact && !sized { (3, 4) } else { (1, 2) };
+        let sat = stage(
             ctx,
             fallback(outer, share.0, share.1),
             on_solution,
             |found| kodkod::solve_sat(ctx, problem, found, &mut Stats::default()),
-        ));
+        );
+        if sized && sat.unsat() {
+            refute_any_size(ctx, problem, outer, stats);
+            return sat.result;
+        }
+        later.push(sat);
     }
     let deferred_symmetry =
         problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
     if !later.iter().any(Outcome::decided) && !deferred_symmetry && !past(outer) {
+        let mut z3_stats = Stats::default();
         later.push(stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
-            smt::solve(ctx, problem, found, &mut Stats::default())
+            smt::solve(ctx, problem, found, &mut z3_stats)
         }));
+        stats.any_size = z3_stats.any_size;
     }
     match later.into_iter().find(Outcome::decided) {
         Some(decided) => decided.result,
@@ -85,6 +111,22 @@ pub(crate) fn solve(
         // informative.
         None => first.result,
     }
+}
+
+/// After an Unsat for the default sizes of the deferred sets: z3's proof for every size, with the time
+/// left; `stats.any_size` tells whether it succeeded.
+fn refute_any_size(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    outer: Option<Instant>,
+    stats: &mut Stats,
+) {
+    if past(outer) {
+        return;
+    }
+    let proved =
+        ctx.with_stage_deadline(fallback(outer, 1, 1), || smt::refute_any_size(ctx, problem));
+    stats.any_size = matches!(proved, Ok(true));
 }
 
 /// Runs one stage until `until` (a deadline for this thread only), noting whether it reported a
@@ -118,4 +160,58 @@ fn fallback(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
 
 fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::Env;
+    use crate::solve::smt::test_formula as formula;
+    use crate::solve::{Answer, Backend, Problem, first, stream};
+
+    fn auto(text: &str) -> Answer {
+        let (ctx, vars, pred) = formula(text);
+        let env = Env::new();
+        ctx.set_deadline(Some(
+            std::time::Instant::now() + std::time::Duration::from_secs(10),
+        ));
+        first(&ctx, &Problem::new(&vars, &pred, &env), Backend::Auto)
+    }
+
+    #[test]
+    fn an_unsat_for_every_size_of_a_deferred_set_is_complete() {
+        for text in [
+            "x : S & not(x : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+        ] {
+            assert_eq!(auto(text), Answer::Unsat { complete: true }, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unsat_for_the_default_size_only_stays_incomplete() {
+        // DEFAULT_SETSIZE is 2: no solution here, but some with three elements.
+        for text in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "card(S) = 3",
+            "x <: S & card(x) = 3",
+            "f : 1..3 >-> S",
+            // True with one element.
+            "!(x, y).(x : S & y : S => x = y)",
+        ] {
+            assert_eq!(auto(text), Answer::Unsat { complete: false }, "{text}");
+        }
+    }
+
+    #[test]
+    fn per_state_questions_stay_with_native() {
+        let (ctx, vars, pred) = formula("x : S & not(x : S)");
+        let env = Env::new();
+        let mut problem = Problem::new(&vars, &pred, &env);
+        problem.sizes_matter = false;
+        let (complete, stats) =
+            stream(&ctx, &problem, Backend::Auto, &mut |_| true).expect("decided");
+        assert!(complete);
+        assert!(!stats.any_size);
+    }
 }

@@ -4,14 +4,24 @@
 //! solver answers `unsat` — a proof over unbounded integers, since the translation is exact on every
 //! well-defined assignment. `unknown`, a missing or crashed solver, and the deadline are errors (the
 //! answer is then UNKNOWN with the reason), never a verdict.
+//!
+//! A question over deferred sets sized by DEFAULT_SETSIZE only gets a second translation when the first
+//! finds no solution: with those sets as uninterpreted sorts (`translate::Mode::AnySize`), whose `unsat`
+//! holds for every size (`refute_any_size`; `Stats::any_size` then tells `solve::stream` not to
+//! downgrade the Unsat).
 
 mod model;
 mod process;
 mod translate;
 
+/// A predicate typed in a machine with deferred sets (for the portfolio's tests).
+#[cfg(test)]
+pub(crate) use translate::tests::formula as test_formula;
+
 use super::{Problem, Stats};
 use crate::diag::Span;
 use crate::eval::{Context, EvalError, Settings, limit_error};
+use crate::types::Type;
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -54,8 +64,87 @@ pub fn solver_version(settings: &Settings) -> Result<String, String> {
     Ok(format!("{name} {version} (`{cmd}`)"))
 }
 
-/// Streams the solutions of `problem`; returns whether the search was exhaustive.
+/// Streams the solutions of `problem`; returns whether the search was exhaustive. When the question
+/// depends on deferred sets of default size, the search over that size gets half of the time, and its
+/// Unsat (or failure) is followed by `refute_any_size` (which sets `stats.any_size` when it succeeds).
 pub(crate) fn solve(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    if !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred)) {
+        return solve_exact(ctx, problem, on_solution, stats);
+    }
+    let half = ctx.deadline().map(|d| {
+        let now = std::time::Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    let mut reported = false;
+    let exact = ctx.with_stage_deadline(half, || {
+        solve_exact(
+            ctx,
+            problem,
+            &mut |values, witnesses| {
+                reported = true;
+                on_solution(values, witnesses)
+            },
+            stats,
+        )
+    });
+    if reported {
+        return exact;
+    }
+    match refute_any_size(ctx, problem) {
+        Ok(true) => {
+            stats.any_size = true;
+            Ok(true)
+        }
+        // The exact search's verdict (an Unsat for the default sizes) or why it failed.
+        _ => exact,
+    }
+}
+
+/// Whether `problem` is proved to have no solution whatever the (finite, non-empty) sizes of the deferred
+/// sets sized by DEFAULT_SETSIZE only: `Ok(true)` when the solver answers `unsat` with those sets as
+/// uninterpreted sorts, `Ok(false)` when it finds a model (not a solution: its carriers may be larger
+/// than the interpreter's, or infinite), an error when the problem does not translate in that mode or
+/// the solver cannot answer.
+pub(crate) fn refute_any_size(ctx: &Context, problem: &Problem<'_>) -> Result<bool, EvalError> {
+    let span = problem.pred.span;
+    let script = translate::translate(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        translate::Mode::AnySize,
+    )?;
+    let settings = ctx.settings();
+    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    solver
+        .dump_to(settings.dump_smt.as_deref())
+        .map_err(|e| limit_error(span, e))?;
+    let mut text = String::from("(set-logic ALL)\n");
+    text.push_str(&script.text);
+    text.push_str("(check-sat)\n");
+    solver.send(&text)?;
+    let answer = solver.answer(&|| ctx.check_deadline(span))?;
+    let result = match answer.as_str() {
+        "unsat" => Ok(true),
+        "sat" => Ok(false),
+        other => Err(limit_error(
+            span,
+            format!("the SMT solver answered {other} (deferred sets as uninterpreted sorts)"),
+        )),
+    };
+    if result.is_ok() {
+        release(solver);
+    }
+    result
+}
+
+/// The search over the interpreter's instantiation of the deferred sets (`translate::Mode::Exact`).
+fn solve_exact(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut super::Found<'_>,
@@ -66,7 +155,13 @@ pub(crate) fn solve(
         text: script,
         outputs,
         sorts,
-    } = translate::translate(ctx, problem.vars, problem.pred, problem.env)?;
+    } = translate::translate(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        translate::Mode::Exact,
+    )?;
     let settings = ctx.settings();
     let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
     solver
@@ -170,9 +265,7 @@ fn search(
                 match model::read(o, part, &sorts) {
                     Ok(v) => values.push(v),
                     Err(e) => match (&o.ty, part.first()) {
-                        (crate::types::Type::Set(elem), Some(term))
-                            if **elem != crate::types::Type::Integer =>
-                        {
+                        (crate::types::Type::Set(elem), Some(term)) => {
                             unread.push((i, elem.clone(), term.clone(), e));
                             values.push(Value::empty_set());
                         }
@@ -185,18 +278,48 @@ fn search(
             let mut members = Vec::new();
             for (i, elem, term, _) in &unread {
                 let symbol = &outputs[*i].symbol;
-                members.push(read_members(
-                    ctx, solver, &mut sorts, symbol, elem, term, span,
-                )?);
+                members.push(if **elem == crate::types::Type::Integer {
+                    None
+                } else {
+                    Some(read_members(
+                        ctx, solver, &mut sorts, symbol, elem, term, span,
+                    )?)
+                });
             }
+            let mut failed = Vec::new();
             for ((i, elem, term, e), set) in unread.into_iter().zip(members) {
                 let ty = crate::types::Type::Set(elem);
-                if !is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? {
-                    return Err(e);
+                match set {
+                    Some(set) if is_exactly(ctx, solver, &mut sorts, &term, &set, &ty, span)? => {
+                        values[i] = set;
+                    }
+                    _ => failed.push((i, e)),
                 }
-                values[i] = set;
             }
-            values
+            match failed.first() {
+                None => values,
+                Some((_, e)) => {
+                    let e = e.clone();
+                    let failed: Vec<usize> = failed.into_iter().map(|(i, _)| i).collect();
+                    // Then every set variable read as a term: in the new model, one that was read may
+                    // be infinite.
+                    let all: Vec<usize> = outputs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| o.carrier.is_none() && matches!(o.ty, Type::Set(_)))
+                        .map(|(i, _)| i)
+                        .collect();
+                    let mut finite = finite_model(
+                        ctx, solver, &outputs, &counts, &queries, &mut sorts, &failed, span,
+                    )?;
+                    if finite.is_none() && all != failed {
+                        finite = finite_model(
+                            ctx, solver, &outputs, &counts, &queries, &mut sorts, &all, span,
+                        )?;
+                    }
+                    finite.ok_or(e)?
+                }
+            }
         };
         if !on_solution(&values, &[])? {
             return Ok(true);
@@ -208,6 +331,105 @@ fn search(
         let block = blocking_clause(ctx, &outputs, &mut sorts, &values, span)?;
         solver.send(&block)?;
     }
+}
+
+/// A model whose set variables `failed` (among them those printed as sets the reader cannot enumerate,
+/// such as `(lambda ((x Int)) (>= x 0))`) are finite: in a pushed scope, each of them included in `k` fresh
+/// elements, for a few `k`; the values of every variable, or `None` when no such model is found.
+#[allow(clippy::too_many_arguments)]
+fn finite_model(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    outputs: &[translate::Output],
+    counts: &[usize],
+    queries: &[String],
+    sorts: &mut translate::Sorts,
+    failed: &[usize],
+    span: Span,
+) -> Result<Option<Vec<Value>>, EvalError> {
+    const SIZES: [usize; 2] = [8, 64];
+    let deadline = || ctx.check_deadline(span);
+    for k in SIZES {
+        let mut text = String::from("(push 1)\n");
+        let mut elements = Vec::new();
+        for &i in failed {
+            let o = &outputs[i];
+            let elem = o.ty_element();
+            let sort = sorts.sort(ctx, &elem, span)?;
+            let names: Vec<String> = (0..k).map(|j| format!("fin!{i}!{j}")).collect();
+            for n in &names {
+                let _ = writeln!(text, "(declare-const {n} {sort})");
+            }
+            let among: Vec<String> = names.iter().map(|n| format!("(= x!fin {n})")).collect();
+            let _ = writeln!(
+                text,
+                "(assert (forall ((x!fin {sort})) (=> (select {} x!fin) (or {}))))",
+                o.symbol,
+                among.join(" ")
+            );
+            elements.push((i, elem, names));
+        }
+        text.push_str("(check-sat)\n");
+        solver.send(&text)?;
+        let answer = solver.answer(&deadline)?;
+        if answer != "sat" {
+            solver.send("(pop 1)\n")?;
+            continue;
+        }
+        let values = read_finite(
+            ctx, solver, outputs, counts, queries, sorts, &elements, span,
+        );
+        solver.send("(pop 1)\n")?;
+        if let Ok(values) = values {
+            return Ok(Some(values));
+        }
+    }
+    Ok(None)
+}
+
+/// The values of the outputs in the current model, the sets `elements` names read as the fresh elements
+/// they contain.
+#[allow(clippy::too_many_arguments)]
+fn read_finite(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    outputs: &[translate::Output],
+    counts: &[usize],
+    queries: &[String],
+    sorts: &translate::Sorts,
+    elements: &[(usize, crate::types::Type, Vec<String>)],
+    span: Span,
+) -> Result<Vec<Value>, EvalError> {
+    let mut ask = |terms: &[String]| -> Result<Vec<model::Sexp>, EvalError> {
+        solver.send(&format!("(get-value ({}))\n", terms.join(" ")))?;
+        let answer = solver.answer(&|| ctx.check_deadline(span))?;
+        let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
+        model::pairs(&parsed)
+    };
+    let answers = ask(queries)?;
+    let mut values = Vec::new();
+    let mut at = 0;
+    for (i, (o, n)) in outputs.iter().zip(counts).enumerate() {
+        let part = answers.get(at..at + n).unwrap_or_default();
+        at += n;
+        match elements.iter().find(|(j, _, _)| *j == i) {
+            Some((_, elem, names)) => {
+                let mut terms = names.clone();
+                terms.extend(names.iter().map(|n| format!("(select {} {n})", o.symbol)));
+                let got = ask(&terms)?;
+                let (members, inside) = got.split_at(names.len().min(got.len()));
+                let mut set = Vec::new();
+                for (m, b) in members.iter().zip(inside) {
+                    if *b == model::Sexp::Atom("true".into()) {
+                        set.push(model::value(m, elem, sorts)?);
+                    }
+                }
+                values.push(model::set_of(set));
+            }
+            None => values.push(model::read(o, part, sorts)?),
+        }
+    }
+    Ok(values)
 }
 
 /// The members of the set variable `symbol`, printed as `term`, among the ground subterms of `term` of
@@ -292,4 +514,42 @@ fn blocking_clause(
     let mut text = String::new();
     let _ = writeln!(text, "(assert (not (and true {})))", parts.join(" "));
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Env;
+
+    fn refute(text: &str) -> Result<bool, EvalError> {
+        let (ctx, vars, pred) = translate::tests::formula(text);
+        let env = Env::new();
+        refute_any_size(&ctx, &Problem::new(&vars, &pred, &env))
+    }
+
+    #[test]
+    fn unsat_over_a_sort_holds_for_every_size() {
+        for text in [
+            "x : S & not(x : S)",
+            "f : S >-> {1} & a : S & b : S & a /= b",
+            "!x.(x : S => x = a) & b : S & b /= a",
+            "a : S & b : S & card({a, b}) = 3",
+        ] {
+            assert_eq!(refute(text).ok(), Some(true), "{text}");
+        }
+    }
+
+    #[test]
+    fn size_dependent_predicates_are_not_refuted() {
+        // No solution with two elements, solutions with three (or one).
+        for text in [
+            "a : S & b : S & c : S & a /= b & b /= c & a /= c",
+            "!(x, y).(x : S & y : S => x = y)",
+            "f : 1..3 >-> S",
+        ] {
+            assert_eq!(refute(text).ok(), Some(false), "{text}");
+        }
+        // The size itself does not translate.
+        assert!(refute("card(S) = 3").is_err());
+    }
 }

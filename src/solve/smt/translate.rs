@@ -17,10 +17,22 @@
 //! The translation over-approximates the solutions the interpreter accepts, and is exact on every
 //! well-defined assignment, so `unsat` is a proof.
 //!
+//! Deferred sets in `Mode::AnySize`: a deferred set whose size the machine does not fix (the interpreter
+//! gives it DEFAULT_SETSIZE elements) is an uninterpreted sort (`declare-sort`), the set being all of the
+//! sort. Every instantiation of the sets with finite non-empty carriers, whatever their sizes, is then a
+//! model of the script on the assignments it accepts, so `unsat` proves the predicate unsatisfiable for
+//! every size. What would need the carrier's size or its elements — `card` of a set over such a sort
+//! without an enumeration of its members, an element value (a constant of the environment, a named
+//! element) — is `Unsupported`; `FIN(T)` of a type finite in B is `POW(T)` (as it is in every
+//! instantiation the answer is about, though the solver's carriers may be infinite); the model of a
+//! `sat` answer is never read (its carrier may be infinite).
+//!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
-//! computes them; both require a non-zero divisor. `closure`/`closure1`, sequences operators, `**` with a
-//! non-literal exponent, `card` of sets without a small finite carrier, and the rest of what is not
-//! listed here are `Unsupported` with their span.
+//! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
+//! `iseq1`, `perm` (membership), `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`,
+//! `\|/` translate (through the hoisted size); so do `><`, `||`, `prj1` and `prj2`. `closure`/`closure1`,
+//! `conc`, `**` with a non-literal exponent, `card` of sets without a small finite carrier, and the rest
+//! of what is not listed here are `Unsupported` with their span.
 
 use crate::diag::Span;
 use crate::eval::{Context, Env, EvalError, Val, unsupported};
@@ -41,6 +53,15 @@ const EXPAND_LIMIT: usize = 256;
 const CARRIER_LIMIT: usize = 10_000;
 
 type R<T> = Result<T, EvalError>;
+
+/// How deferred sets sized by DEFAULT_SETSIZE only are encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// As datatypes of the interpreter's elements: models are read back, `unsat` holds for that size.
+    Exact,
+    /// As uninterpreted sorts: `unsat` holds for every size; models are not read.
+    AnySize,
+}
 
 /// The translated problem.
 pub(crate) struct Script {
@@ -73,12 +94,54 @@ impl Output {
 #[derive(Default)]
 pub(crate) struct Sorts {
     names: FxHashMap<Type, String>,
+    /// The deferred sets declared as uninterpreted sorts (`Mode::AnySize`).
+    uninterpreted: Vec<Name>,
     /// Constructor symbol of a given-set element → the element.
     pub elements: FxHashMap<String, Value>,
     decls: String,
 }
 
 impl Sorts {
+    fn new(ctx: &Context, mode: Mode) -> Sorts {
+        let uninterpreted = match mode {
+            Mode::Exact => Vec::new(),
+            Mode::AnySize => ctx.default_sized_sets().to_vec(),
+        };
+        Sorts {
+            uninterpreted,
+            ..Sorts::default()
+        }
+    }
+
+    /// Whether the given set `name` is an uninterpreted sort (its elements unknown).
+    fn is_uninterpreted(&self, name: &str) -> bool {
+        self.uninterpreted.iter().any(|n| &**n == name)
+    }
+
+    /// Whether the type `ty` is finite in every instantiation of the uninterpreted sorts (though the
+    /// solver may give them infinite carriers).
+    fn finite_in_b(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Given(name) => self.is_uninterpreted(name),
+            Type::Set(t) => self.finite_in_b(t),
+            Type::Pair(a, b) => self.finite_in_b(a) && self.finite_in_b(b),
+            Type::Struct(fields) => fields.iter().all(|(_, t)| self.finite_in_b(t)),
+            Type::Bool => true,
+            Type::Integer | Type::String | Type::Var(_) => false,
+        }
+    }
+
+    /// Whether a value of type `ty` may contain an element of an uninterpreted sort.
+    fn mentions_uninterpreted(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Given(name) => self.is_uninterpreted(name),
+            Type::Set(t) => self.mentions_uninterpreted(t),
+            Type::Pair(a, b) => self.mentions_uninterpreted(a) || self.mentions_uninterpreted(b),
+            Type::Struct(fields) => fields.iter().any(|(_, t)| self.mentions_uninterpreted(t)),
+            Type::Integer | Type::Bool | Type::String | Type::Var(_) => false,
+        }
+    }
+
     pub(crate) fn sort(&mut self, ctx: &Context, ty: &Type, span: Span) -> R<String> {
         Ok(match ty {
             Type::Integer => "Int".into(),
@@ -90,8 +153,13 @@ impl Sorts {
                 if let Some(s) = self.names.get(ty) {
                     return Ok(s.clone());
                 }
-                let elems = ctx.given_set(name, span)?;
                 let sort = symbol("G.", name);
+                if self.is_uninterpreted(name) {
+                    let _ = writeln!(self.decls, "(declare-sort {sort} 0)");
+                    self.names.insert(ty.clone(), sort.clone());
+                    return Ok(sort);
+                }
+                let elems = ctx.given_set(name, span)?;
                 let mut ctors = String::new();
                 for e in elems.iter() {
                     let c = element_symbol(e);
@@ -143,6 +211,14 @@ impl Sorts {
 
     /// The SMT term of a value of type `ty`.
     pub(crate) fn literal(&mut self, ctx: &Context, v: &Value, ty: &Type, span: Span) -> R<String> {
+        if self.mentions_uninterpreted(ty) && !matches!(v, Value::Set(s) if s.is_empty()) {
+            return Err(unsupported(
+                span,
+                format!(
+                    "SMT backend: the value {v} names elements of a deferred set of unfixed size"
+                ),
+            ));
+        }
         Ok(match (v, ty) {
             (Value::Int(i), _) => int_literal(&i.to_bigint()),
             (Value::Bool(b), _) => b.to_string(),
@@ -184,13 +260,19 @@ impl Sorts {
     }
 }
 
-pub(crate) fn translate(ctx: &Context, vars: &[TypedName], pred: &Pred, env: &Env) -> R<Script> {
+pub(crate) fn translate(
+    ctx: &Context,
+    vars: &[TypedName],
+    pred: &Pred,
+    env: &Env,
+    mode: Mode,
+) -> R<Script> {
     let mut tr = Tr {
         ctx,
         env,
         vars,
         scope: Vec::new(),
-        sorts: Sorts::default(),
+        sorts: Sorts::new(ctx, mode),
         fresh: 0,
         frames: Vec::new(),
         carriers: FxHashMap::default(),
@@ -198,18 +280,12 @@ pub(crate) fn translate(ctx: &Context, vars: &[TypedName], pred: &Pred, env: &En
     let mut decls = String::new();
     let mut outputs = Vec::new();
     for v in vars {
-        if let Type::Set(inner) = &v.ty
-            && matches!(**inner, Type::Set(_))
-        {
-            return Err(unsupported(
-                v.span,
-                format!("SMT backend: the set-of-sets variable {}", v.name),
-            ));
-        }
         let sort = tr.sort(&v.ty, v.span)?;
         let symbol = var_symbol(&v.name);
         let _ = writeln!(decls, "(declare-const {symbol} {sort})");
         let carrier = match &v.ty {
+            // Its elements are unknown: no carrier.
+            Type::Set(elem) if tr.sorts.mentions_uninterpreted(elem) => None,
             Type::Set(elem) => match tr.carrier(elem, CARRIER_LIMIT) {
                 Some(c) => Some(c),
                 None => declared_carrier(ctx, env, vars, &v.name, pred),
@@ -401,6 +477,7 @@ impl Tr<'_> {
     fn carrier(&self, ty: &Type, limit: usize) -> Option<Vec<Value>> {
         let c: Vec<Value> = match ty {
             Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Type::Given(n) if self.sorts.is_uninterpreted(n) => return None,
             Type::Given(n) => self.ctx.given_set(n, Span::default()).ok()?.to_vec(),
             Type::Pair(a, b) => {
                 let (a, b) = (self.carrier(a, limit)?, self.carrier(b, limit)?);
@@ -865,9 +942,11 @@ impl Tr<'_> {
                 let Type::Set(inner) = elem else {
                     return Err(unsupported(span, "SMT backend: POW of unexpected type"));
                 };
-                // FIN(S) is POW(S) when S is finite.
+                // FIN(S) is POW(S) when S is finite — over an uninterpreted sort too: every
+                // instantiation the answer is about has a finite carrier.
                 if matches!(op, UnaryOp::Fin | UnaryOp::Fin1)
                     && self.carrier(inner, usize::MAX).is_none()
+                    && !self.sorts.finite_in_b(inner)
                     && self.term_carrier(a)?.is_none()
                 {
                     return Err(unsupported(span, "SMT backend: FIN of an infinite type"));
@@ -888,6 +967,30 @@ impl Tr<'_> {
                     sub
                 }
             }
+            (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, _) => {
+                self.mem_seq(x, elem, op, a, span)?
+            }
+            (UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, Some((_, t))) => {
+                // Over the sequence's size n (defined when `a` is a sequence, and non-empty for
+                // front and tail): front keeps 1..n-1, tail shifts 2..n down, rev maps i to n+1-i.
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                if op != UnaryOp::Rev {
+                    self.hoist(vec![], format!("(<= 1 {n})"));
+                }
+                let (i, v) = self.split(x, elem, span)?;
+                let index = match op {
+                    UnaryOp::Front => i.clone(),
+                    UnaryOp::Tail => format!("(+ {i} 1)"),
+                    _ => format!("(- (+ {n} 1) {i})"),
+                };
+                let p = self.mk_pair(&Type::Integer, &t, &index, &v, span)?;
+                let inside = self.mem(&p, a)?;
+                match op {
+                    UnaryOp::Front => and(&[format!("(< {i} {n})"), inside]),
+                    UnaryOp::Tail => and(&[format!("(<= 1 {i})"), inside]),
+                    _ => inside,
+                }
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -897,6 +1000,80 @@ impl Tr<'_> {
                 ));
             }
         })
+    }
+
+    /// `x : seq(a)` (and `seq1`, `iseq`, `iseq1`, `perm`): `x` is a function from `1..n` to `a` for some
+    /// `n`, non-empty, injective, onto `a` as the operator requires.
+    fn mem_seq(&mut self, x: &str, elem: &Type, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        let Some(Type::Pair(_, t)) = elem.element() else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let n = self.fresh("n");
+        let mut parts = vec![self.is_sequence(x, &t, &n, span)?];
+        if matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1) {
+            parts.push(format!("(<= 1 {n})"));
+        }
+        let (ts, psort) = (
+            self.sort(&t, span)?,
+            self.pair_sort(&Type::Integer, &t, span)?,
+        );
+        let (i, j, v) = (self.fresh("i"), self.fresh("j"), self.fresh("v"));
+        let has = |k: &str, w: &str| format!("(select {x} (mk.{psort} {k} {w}))");
+        let in_a = self.mem(&v, a)?;
+        parts.push(quantified(
+            "forall",
+            &[(i.clone(), "Int".into()), (v.clone(), ts.clone())],
+            implies(&has(&i, &v), &in_a),
+        ));
+        if matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm) {
+            parts.push(quantified(
+                "forall",
+                &[
+                    (i.clone(), "Int".into()),
+                    (j.clone(), "Int".into()),
+                    (v.clone(), ts.clone()),
+                ],
+                implies(&and(&[has(&i, &v), has(&j, &v)]), &format!("(= {i} {j})")),
+            ));
+        }
+        if op == UnaryOp::Perm {
+            let some = quantified("exists", &[(i.clone(), "Int".into())], has(&i, &v));
+            parts.push(quantified("forall", &[(v, ts)], implies(&in_a, &some)));
+        }
+        Ok(quantified("exists", &[(n, "Int".into())], and(&parts)))
+    }
+
+    /// `x` is a sequence of `t` of length `n` (the interpreter's sequences: functional, domain `1..n`).
+    fn is_sequence(&mut self, x: &str, t: &Type, n: &str, span: Span) -> R<String> {
+        let (ts, psort) = (
+            self.sort(t, span)?,
+            self.pair_sort(&Type::Integer, t, span)?,
+        );
+        let (i, v, w) = (self.fresh("i"), self.fresh("v"), self.fresh("w"));
+        let has = |k: &str, u: &str| format!("(select {x} (mk.{psort} {k} {u}))");
+        let in_dom = format!("(and (<= 1 {i}) (<= {i} {n}))");
+        let some = quantified("exists", &[(v.clone(), ts.clone())], has(&i, &v));
+        Ok(and(&[
+            format!("(<= 0 {n})"),
+            quantified(
+                "forall",
+                &[(i.clone(), "Int".into())],
+                format!("(= {in_dom} {some})"),
+            ),
+            quantified(
+                "forall",
+                &[
+                    (i.clone(), "Int".into()),
+                    (v.clone(), ts.clone()),
+                    (w.clone(), ts),
+                ],
+                implies(&and(&[has(&i, &v), has(&i, &w)]), &format!("(= {v} {w})")),
+            ),
+        ]))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -983,10 +1160,123 @@ impl Tr<'_> {
                 format!("(select {t} {x})")
             }
             op if op.is_arrow() => self.mem_arrow(x, elem, op, a, b, span)?,
+            BinaryOp::DirectProduct => {
+                // (u, (v, w)) with (u, v) : a and (u, w) : b.
+                let (Some((s, t)), Some((_, w_ty))) =
+                    (Self::pair_types(&a.ty), Self::pair_types(&b.ty))
+                else {
+                    return Err(unsupported(span, "SMT backend: >< of unexpected type"));
+                };
+                let (u, vw) = self.split(x, elem, span)?;
+                let (v, w) = self.split(&vw, &Type::pair(t.clone(), w_ty.clone()), span)?;
+                let p = self.mk_pair(&s, &t, &u, &v, span)?;
+                let q = self.mk_pair(&s, &w_ty, &u, &w, span)?;
+                and(&[self.mem(&p, a)?, self.mem(&q, b)?])
+            }
+            BinaryOp::ParallelProduct => {
+                // ((u, v), (w, z)) with (u, w) : a and (v, z) : b.
+                let (Some((s, t)), Some((s2, t2))) =
+                    (Self::pair_types(&a.ty), Self::pair_types(&b.ty))
+                else {
+                    return Err(unsupported(span, "SMT backend: || of unexpected type"));
+                };
+                let (uv, wz) = self.split(x, elem, span)?;
+                let (u, v) = self.split(&uv, &Type::pair(s.clone(), s2.clone()), span)?;
+                let (w, z) = self.split(&wz, &Type::pair(t.clone(), t2.clone()), span)?;
+                let p = self.mk_pair(&s, &t, &u, &w, span)?;
+                let q = self.mk_pair(&s2, &t2, &v, &z, span)?;
+                and(&[self.mem(&p, a)?, self.mem(&q, b)?])
+            }
+            BinaryOp::Prj1 | BinaryOp::Prj2 => {
+                // ((u, v), w) with u : a, v : b and w the projected component.
+                let Type::Pair(uv_ty, _) = elem else {
+                    return Err(unsupported(
+                        span,
+                        "SMT backend: a projection of unexpected type",
+                    ));
+                };
+                let (uv, w) = self.split(x, elem, span)?;
+                let (u, v) = self.split(&uv, uv_ty, span)?;
+                let r = if op == BinaryOp::Prj1 { &u } else { &v };
+                let same = format!("(= {w} {r})");
+                and(&[self.mem(&u, a)?, self.mem(&v, b)?, same])
+            }
+            BinaryOp::Concat
+            | BinaryOp::Prepend
+            | BinaryOp::Append
+            | BinaryOp::Take
+            | BinaryOp::Drop => self.mem_seq_binary(x, elem, op, a, b, span)?,
             _ => {
                 return Err(unsupported(
                     span,
                     format!("SMT backend: the set operator {op:?}"),
+                ));
+            }
+        })
+    }
+
+    /// `x : s ^ t`, `e -> s`, `s <- e`, `s /|\\ k`, `s \\|/ k` for a pair `x = (i, v)`, through the
+    /// sizes of the sequences (hoisted, defined when they are sequences).
+    #[allow(clippy::too_many_arguments)]
+    fn mem_seq_binary(
+        &mut self,
+        x: &str,
+        elem: &Type,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> R<String> {
+        let Type::Pair(_, t) = elem else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let (i, v) = self.split(x, elem, span)?;
+        let at = |tr: &mut Self, index: String, s: &Expr| -> R<String> {
+            let p = tr.mk_pair(&Type::Integer, &t, &index, &v, span)?;
+            tr.mem(&p, s)
+        };
+        Ok(match op {
+            BinaryOp::Concat => {
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let _ = self.term_seq(UnaryOp::Size, b, span)?;
+                let first = at(self, i.clone(), a)?;
+                let second = at(self, format!("(- {i} {n})"), b)?;
+                or(&[first, and(&[format!("(< {n} {i})"), second])])
+            }
+            BinaryOp::Prepend => {
+                let _ = self.term_seq(UnaryOp::Size, b, span)?;
+                let e = self.term(a)?;
+                let rest = at(self, format!("(- {i} 1)"), b)?;
+                or(&[
+                    format!("(and (= {i} 1) (= {v} {e}))"),
+                    and(&[format!("(< 1 {i})"), rest]),
+                ])
+            }
+            BinaryOp::Append => {
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let e = self.term(b)?;
+                let rest = at(self, i.clone(), a)?;
+                or(&[rest, format!("(and (= {i} (+ {n} 1)) (= {v} {e}))")])
+            }
+            BinaryOp::Take | BinaryOp::Drop => {
+                // Defined for 0 <= k <= size(s).
+                let n = self.term_seq(UnaryOp::Size, a, span)?;
+                let k = self.term(b)?;
+                self.hoist(vec![], format!("(and (<= 0 {k}) (<= {k} {n}))"));
+                if op == BinaryOp::Take {
+                    and(&[format!("(<= {i} {k})"), at(self, i.clone(), a)?])
+                } else {
+                    and(&[format!("(<= 1 {i})"), at(self, format!("(+ {i} {k})"), a)?])
+                }
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("SMT backend: the operator {op:?}"),
                 ));
             }
         })
@@ -1131,6 +1421,10 @@ impl Tr<'_> {
                     var_symbol(name)
                 } else if let Some(v) = self.env_value(name, span)? {
                     self.value(&v, &e.ty, span)?
+                } else if self.sorts.is_uninterpreted(name) {
+                    // The whole sort.
+                    let sort = self.sort(&e.ty, span)?;
+                    format!("((as const {sort}) true)")
                 } else if let Some(Val::Value(v)) = self.ctx.global(name) {
                     let v = v.clone();
                     self.value(&v, &e.ty, span)?
@@ -1213,6 +1507,8 @@ impl Tr<'_> {
                 if op == UnaryOp::PairFirst { f } else { s }
             }
             UnaryOp::Card => self.card(a, span)?,
+            UnaryOp::Size if a.ty == Type::String => format!("(str.len {})", self.term(a)?),
+            UnaryOp::Size | UnaryOp::First | UnaryOp::Last => self.term_seq(op, a, span)?,
             UnaryOp::Min | UnaryOp::Max => {
                 let o = if op == UnaryOp::Min { "<=" } else { ">=" };
                 match &a.kind {
@@ -1265,6 +1561,36 @@ impl Tr<'_> {
                 ));
             }
         })
+    }
+
+    /// `size(s)`: a hoisted `n`, defined when `s` is a sequence of length `n`; `first(s)` / `last(s)`:
+    /// `s` applied to 1 / to its size.
+    fn term_seq(&mut self, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
+        let Some(Type::Pair(_, t)) = a.ty.element() else {
+            return Err(unsupported(
+                span,
+                "SMT backend: a sequence of unexpected type",
+            ));
+        };
+        let t = (**t).clone();
+        let s = self.term(a)?;
+        let n = self.fresh("n");
+        let is_seq = self.is_sequence(&s, &t, &n, span)?;
+        self.hoist(vec![(n.clone(), "Int".into())], is_seq);
+        let index = match op {
+            UnaryOp::Size => return Ok(n),
+            UnaryOp::First => "1".to_string(),
+            _ => n,
+        };
+        // `s(index)`, defined when the sequence is not empty.
+        let ts = self.sort(&t, span)?;
+        let y = self.fresh("y");
+        let psort = self.pair_sort(&Type::Integer, &t, span)?;
+        self.hoist(
+            vec![(y.clone(), ts)],
+            format!("(select {s} (mk.{psort} {index} {y}))"),
+        );
+        Ok(y)
     }
 
     fn card(&mut self, a: &Expr, span: Span) -> R<String> {
@@ -1370,9 +1696,58 @@ impl Tr<'_> {
             ExprKind::Binary(BinaryOp::DomRestrict | BinaryOp::DomSubtract, _, y) => {
                 self.term_carrier(y)?
             }
+            // Second (first) components of the pairs a relation with a known carrier may hold.
+            ExprKind::Binary(BinaryOp::Image, r, _) | ExprKind::Unary(UnaryOp::Ran, r) => {
+                match self.relation_carrier(r, span)? {
+                    Some(pairs) => Some(self.projected(&pairs, false, &elem, span)?),
+                    None => None,
+                }
+            }
+            ExprKind::Unary(UnaryOp::Dom, r) => match self.relation_carrier(r, span)? {
+                Some(pairs) => Some(self.projected(&pairs, true, &elem, span)?),
+                None => None,
+            },
             _ => None,
         };
         Ok(found.filter(|ts| ts.len() <= EXPAND_LIMIT))
+    }
+
+    /// The pairs a relation may hold, as values: a variable's carrier or a known value, and their
+    /// inverses.
+    fn relation_carrier(&mut self, r: &Expr, span: Span) -> R<Option<Vec<Value>>> {
+        Ok(match &r.kind {
+            ExprKind::Var(name) if self.lookup(name).is_none() => match self.carriers.get(name) {
+                Some(c) => Some(c.clone()),
+                None => match self.env_value(name, span)? {
+                    Some(Value::Set(items)) => Some(items.to_vec()),
+                    _ => None,
+                },
+            },
+            ExprKind::Unary(UnaryOp::Inverse, x) => self.relation_carrier(x, span)?.map(|pairs| {
+                pairs
+                    .iter()
+                    .filter_map(|p| p.as_pair().map(|(a, b)| Value::pair(b.clone(), a.clone())))
+                    .collect()
+            }),
+            _ => None,
+        })
+    }
+
+    /// The distinct first (`first`) or second components of `pairs`, as literals of type `elem`.
+    fn projected(
+        &mut self,
+        pairs: &[Value],
+        first: bool,
+        elem: &Type,
+        span: Span,
+    ) -> R<Vec<(String, bool)>> {
+        let mut parts: Vec<Value> = pairs
+            .iter()
+            .filter_map(|p| p.as_pair().map(|(a, b)| if first { a } else { b }.clone()))
+            .collect();
+        parts.sort();
+        parts.dedup();
+        self.literals(&parts, elem, span)
     }
 
     fn literals(&mut self, values: &[Value], ty: &Type, span: Span) -> R<Vec<(String, bool)>> {
@@ -1590,4 +1965,76 @@ fn string_literal(s: &str, span: Span) -> R<String> {
         ));
     }
     Ok(format!("\"{}\"", s.replace('"', "\"\"")))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::diag::register_source;
+    use crate::eval::Settings;
+    use crate::types::Formula;
+
+    /// A machine with the deferred set S (default size 2), the deferred set F of fixed size 3 and the
+    /// enumerated set E.
+    pub(crate) const MACHINE: &str = "MACHINE M SETS S; F; E = {e1, e2}
+        DEFINITIONS SET_PREF_DEFAULT_SETSIZE == 2
+        PROPERTIES card(F) = 3 END";
+
+    /// The context of `MACHINE` and `text` typed in it (its free identifiers are the variables).
+    pub(crate) fn formula(text: &str) -> (Context, Vec<TypedName>, Pred) {
+        let ast = crate::machine::load_text("<smt test>", MACHINE, std::path::Path::new("."))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+        let m = crate::types::check_machine(&ast).unwrap_or_else(|d| panic!("{}", d.render()));
+        let settings = Settings::for_machine(&m, &[]).expect("settings");
+        let ctx = Context::new(m, settings).unwrap_or_else(|d| panic!("{}", d.render()));
+        let file = register_source("<smt test>", text);
+        let term =
+            crate::syntax::parse_term(file, text).unwrap_or_else(|d| panic!("{}", d.render()));
+        match crate::types::check_formula(&ast, ctx.machine(), &term)
+            .unwrap_or_else(|d| panic!("{}", d.render()))
+        {
+            Formula::Pred(pred, vars) => (ctx, vars, pred),
+            Formula::Expr(..) => panic!("`{text}` is an expression"),
+        }
+    }
+
+    fn script(text: &str, mode: Mode) -> R<String> {
+        let (ctx, vars, pred) = formula(text);
+        translate(&ctx, &vars, &pred, &Env::new(), mode).map(|s| s.text)
+    }
+
+    #[test]
+    fn default_sized_sets_become_uninterpreted_sorts() {
+        let any = script("x : S & y : F & z : E & not(x : S)", Mode::AnySize).expect("translates");
+        assert!(any.contains("(declare-sort G.S 0)"), "{any}");
+        // Sets of a fixed size, and enumerated ones, keep their elements.
+        assert!(any.contains("(declare-datatypes ((G.F 0))"), "{any}");
+        assert!(any.contains("(declare-datatypes ((G.E 0))"), "{any}");
+        let exact = script("x : S & not(x : S)", Mode::Exact).expect("translates");
+        assert!(exact.contains("(declare-datatypes ((G.S 0))"), "{exact}");
+        assert!(!exact.contains("declare-sort"), "{exact}");
+        // The set itself as a value: all of the sort.
+        let any = script("p = (S |-> 1)", Mode::AnySize).expect("translates");
+        assert!(any.contains("((as const (Array G.S Bool)) true)"), "{any}");
+    }
+
+    #[test]
+    fn what_depends_on_the_size_is_unsupported_over_a_sort() {
+        for text in [
+            "card(S) = 3",
+            "x <: S & card(x) = 2",
+            "SIGMA(z).(z : S | 1) = 2",
+        ] {
+            let err = script(text, Mode::AnySize).expect_err(text);
+            assert!(err.to_string().contains("SMT backend"), "{text}: {err}");
+            // The default size makes them translatable.
+            script(text, Mode::Exact).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        // The number of distinct items of an enumeration needs no carrier.
+        script("a : S & b : S & card({a, b}) = 2", Mode::AnySize).expect("translates");
+        // FIN of a finite type is its POW: S is finite in every instantiation.
+        script("x : FIN(S) & y : FIN1(S * BOOL)", Mode::AnySize).expect("translates");
+        // So does a quantifier over the sort.
+        script("!x.(x : S => x = a) & b : S & b /= a", Mode::AnySize).expect("translates");
+    }
 }
