@@ -57,20 +57,32 @@ const UNSAT: [&str; 24] = [
     "x*x - 2*x + 1 < 0",
 ];
 
+/// `bsolve solve [machine] --backend BACKEND --timeout MS --pred PRED`.
+fn solve(
+    machine: Option<&str>,
+    backend: &str,
+    timeout_ms: &str,
+    pred: &str,
+) -> (i32, String, String) {
+    let mut args = vec!["solve"];
+    args.extend(machine);
+    args.extend([
+        "--backend",
+        backend,
+        "--timeout",
+        timeout_ms,
+        "--pred",
+        pred,
+    ]);
+    bsolve(&args)
+}
+
 #[test]
 fn unbounded_unsat_is_proved() {
     // By z3 alone, and by `auto` (the default), which hands what native leaves open to z3.
     for backend in ["z3", "auto"] {
         for pred in UNSAT {
-            let (code, out, err) = bsolve(&[
-                "solve",
-                "--backend",
-                backend,
-                "--timeout",
-                "20000",
-                "--pred",
-                pred,
-            ]);
+            let (code, out, err) = solve(None, backend, "20000", pred);
             assert_eq!(
                 (code, out.trim()),
                 (1, "UNSAT"),
@@ -393,16 +405,7 @@ fn unsat_for_every_size_of_a_deferred_set_is_proved() {
             // A bijection onto E: S has two elements whatever DEFAULT_SETSIZE.
             "f : S >->> E & a : S & b : S & c : S & a /= b & b /= c & a /= c",
         ] {
-            let (code, out, err) = bsolve(&[
-                "solve",
-                machine,
-                "--backend",
-                backend,
-                "--timeout",
-                "20000",
-                "--pred",
-                pred,
-            ]);
+            let (code, out, err) = solve(Some(machine), backend, "20000", pred);
             assert_eq!(
                 (code, out.trim()),
                 (1, "UNSAT"),
@@ -427,16 +430,7 @@ fn unsat_for_the_default_size_only_is_never_a_proof() {
             "f : E >-> S & a : S & a /: ran(f)",
             "x : FIN(S) & a : S & b : S & c : S & {a, b, c} <: x & card({a, b, c}) = 3",
         ] {
-            let (code, out, err) = bsolve(&[
-                "solve",
-                machine,
-                "--backend",
-                backend,
-                "--timeout",
-                "5000",
-                "--pred",
-                pred,
-            ]);
+            let (code, out, err) = solve(Some(machine), backend, "5000", pred);
             assert_eq!(code, 2, "{backend}: {pred}\n{out}{err}");
             assert!(out.starts_with("UNKNOWN"), "{backend}: {pred}\n{out}");
         }
@@ -509,15 +503,7 @@ fn sequence_membership_size_first_and_last() {
         ),
         ("f : 1..4 --> 1..4 & card(dom(f)) /= 4", 1),
     ] {
-        let (code, out, err) = bsolve(&[
-            "solve",
-            "--backend",
-            "z3",
-            "--timeout",
-            "20000",
-            "--pred",
-            pred,
-        ]);
+        let (code, out, err) = solve(None, "z3", "20000", pred);
         assert_eq!(code, want, "{pred}\n{out}{err}");
     }
 }
@@ -532,15 +518,7 @@ fn set_of_sets_variables() {
         ("x : POW(POW(1..3)) & {1,2} : x & x = {}", "UNSAT"),
         ("f <: POW(INTEGER) & f = {}", "f = {}"),
     ] {
-        let (_, out, err) = bsolve(&[
-            "solve",
-            "--backend",
-            "z3",
-            "--timeout",
-            "20000",
-            "--pred",
-            pred,
-        ]);
+        let (_, out, err) = solve(None, "z3", "20000", pred);
         assert!(out.contains(want), "{pred}\n{out}{err}");
     }
 }
@@ -552,15 +530,7 @@ fn a_set_given_as_infinite_by_the_model_is_read_from_a_finite_one() {
         "#k.(k : 1..3 & (k|->TRUE) : d)",
         "(1|->TRUE) : d & (2|->FALSE) /: d",
     ] {
-        let (code, out, err) = bsolve(&[
-            "solve",
-            "--backend",
-            "z3",
-            "--timeout",
-            "20000",
-            "--pred",
-            pred,
-        ]);
+        let (code, out, err) = solve(None, "z3", "20000", pred);
         assert_eq!(code, 0, "{pred}\n{out}{err}");
         assert!(out.contains("d = "), "{pred}\n{out}");
     }

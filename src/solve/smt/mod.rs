@@ -119,11 +119,7 @@ pub(crate) fn refute_any_size(ctx: &Context, problem: &Problem<'_>) -> Result<bo
         problem.env,
         translate::Mode::AnySize,
     )?;
-    let settings = ctx.settings();
-    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
-    solver
-        .dump_to(settings.dump_smt.as_deref())
-        .map_err(|e| limit_error(span, e))?;
+    let mut solver = open_solver(ctx, span)?;
     let mut text = String::from("(set-logic ALL)\n");
     text.push_str(&script.text);
     text.push_str("(check-sat)\n");
@@ -162,11 +158,7 @@ fn solve_exact(
         problem.env,
         translate::Mode::Exact,
     )?;
-    let settings = ctx.settings();
-    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
-    solver
-        .dump_to(settings.dump_smt.as_deref())
-        .map_err(|e| limit_error(span, e))?;
+    let mut solver = open_solver(ctx, span)?;
     let result = search(
         ctx,
         &mut solver,
@@ -187,6 +179,16 @@ thread_local! {
     /// The solver process of the last question, reused (after `(reset)`) by the next one: starting z3
     /// costs more than most questions. A process that failed or timed out is never kept.
     static IDLE: std::cell::RefCell<Option<process::Solver>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A solver process for the command the settings name, writing what it is sent to `--dump-smt`'s file.
+fn open_solver(ctx: &Context, span: Span) -> Result<process::Solver, EvalError> {
+    let settings = ctx.settings();
+    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    solver
+        .dump_to(settings.dump_smt.as_deref())
+        .map_err(|e| limit_error(span, e))?;
+    Ok(solver)
 }
 
 fn acquire(command: &str) -> Result<process::Solver, String> {
