@@ -7,7 +7,7 @@ use super::{EvalError, Settings, Val, internal_error};
 use crate::diag::{Diagnostic, Span};
 use crate::ir;
 use crate::syntax::ast::Name;
-use crate::value::{Element, Value};
+use crate::value::{Element, Int, Value};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -147,6 +147,33 @@ impl Context {
         result
     }
 
+    /// The integers a search lists for an unbounded integer: MININT..MAXINT (ProB's cut), widened on
+    /// this thread by `with_widened_int_cut`. Only enumeration reads it; `INT`, `NAT` and MAXINT itself keep
+    /// their meaning.
+    pub fn int_cut(&self) -> (Int, Int) {
+        let (min, max) = (
+            Int::from(&self.settings.minint),
+            Int::from(&self.settings.maxint),
+        );
+        let factor = INT_CUT_WIDENING.get();
+        if factor == 0 {
+            return (min, max);
+        }
+        let extra = max.sub(&min).succ().mul(&Int::from(factor as i64));
+        (min.sub(&extra), max.add(&extra))
+    }
+
+    /// Runs `run` with the integer cut widened by `factor` times its width on each side (0: ProB's cut), on
+    /// this thread only. A search that found nothing within MININT..MAXINT proved nothing, so a user's
+    /// question may look further (`ii : 1..maxidx & ii /: NAT` needs maxidx > MAXINT); every value it
+    /// finds is still checked by the interpreter, and an empty result stays incomplete.
+    pub fn with_widened_int_cut<R>(&self, factor: u32, run: impl FnOnce() -> R) -> R {
+        let saved = INT_CUT_WIDENING.replace(factor);
+        let result = run();
+        INT_CUT_WIDENING.set(saved);
+        result
+    }
+
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
     /// is honoured within one node's work.
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
@@ -201,6 +228,8 @@ impl Context {
 thread_local! {
     /// The current thread's stage deadline (`Context::with_stage_deadline`).
     static STAGE_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+    /// The current thread's widening of the integer cut (`Context::with_widened_int_cut`).
+    static INT_CUT_WIDENING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).

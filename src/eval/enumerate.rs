@@ -605,8 +605,7 @@ impl Context {
             return Ok(choice);
         }
         if var.ty == Type::Integer {
-            let minint = Int::from(&self.settings().minint);
-            let maxint = Int::from(&self.settings().maxint);
+            let (minint, maxint) = self.int_cut();
             // A one-sided bound beyond MININT..MAXINT moves the window of that width to the bound, so
             // that `x > 200` still finds witnesses (as ProB does).
             let width = maxint.sub(&minint);
@@ -691,10 +690,10 @@ impl Context {
         Some(values)
     }
 
-    /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (at most
+    /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (or the widened cut, `Context::int_cut`; at most
     /// `enumeration_limit` of them), a deliberately incomplete domain, as ProB enumerates them.
     pub(crate) fn short_sequences(&self, domain: &Val, span: Span) -> Option<Vec<Value>> {
-        let max_len = Int::from(&self.settings().maxint).to_usize().unwrap_or(0);
+        let max_len = self.int_cut().1.to_usize().unwrap_or(0);
         self.sequences_up_to(domain, span, max_len)
             .map(|(items, _)| items)
     }
@@ -930,10 +929,7 @@ impl Context {
         let too_large = || limit_error(span, format!("the type {ty} has more than {limit} values"));
         Ok(match ty {
             Type::Integer => {
-                let (lo, hi) = (
-                    Int::from(&self.settings().minint),
-                    Int::from(&self.settings().maxint),
-                );
+                let (lo, hi) = self.int_cut();
                 if hi.sub(&lo).to_usize().is_none_or(|n| n >= limit) {
                     return Err(too_large());
                 }

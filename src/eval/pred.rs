@@ -48,7 +48,10 @@ impl Context {
                 }
                 match self.solver_domain(vars, body, env, 1) {
                     Some(solutions) => Ok(!solutions.is_empty()),
-                    None => Err(undecidable(p, vars, "#")),
+                    None => match self.smt_witness(vars, body, env) {
+                        Some(found) => Ok(found),
+                        None => Err(undecidable(p, vars, "#")),
+                    },
                 }
             }
             PredKind::Forall(vars, body) => {
@@ -67,6 +70,20 @@ impl Context {
                 // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
                 let points = match self.solver_domain(vars, domain, env, limit) {
                     Some(points) => points,
+                    None if let Some(counterexample) = self.smt_witness(
+                        vars,
+                        &Pred::new(
+                            PredKind::And(vec![
+                                domain.clone(),
+                                Pred::new(PredKind::Not(Box::new(claim.clone())), claim.span),
+                            ]),
+                            body.span,
+                        ),
+                        env,
+                    ) =>
+                    {
+                        return Ok(!counterexample);
+                    }
                     None => match vars.as_slice() {
                         [v] if v.ty == crate::types::Type::Integer => self
                             .refuting_values(&v.name, claim, env)
@@ -182,6 +199,36 @@ impl Context {
         (found.complete || (limit == 1 && !found.solutions.is_empty())).then_some(found.solutions)
     }
 }
+
+impl Context {
+    /// Whether `pred` has a solution for `vars`, decided by the SMT solver over unbounded integers where
+    /// the interpreter's enumeration and the native solver could not (`#c.(c = c + 1)`): `Some(false)` on a
+    /// complete Unsat, `Some(true)` on a solution the interpreter confirmed (`solve_all` re-checks it),
+    /// None when no SMT solver answers within `SMT_QUANTIFIER_BUDGET`. Never for the oracle.
+    fn smt_witness(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> Option<bool> {
+        if self.settings().backend == crate::solve::Backend::Brute {
+            return None;
+        }
+        let mut problem = crate::solve::Problem::new(vars, pred, env);
+        problem.sizes_matter = false;
+        let cap = std::time::Instant::now() + SMT_QUANTIFIER_BUDGET;
+        let until = Some(self.deadline().map_or(cap, |d| d.min(cap)));
+        let found = self
+            .with_stage_deadline(until, || {
+                crate::solve::solve_all(self, &problem, crate::solve::Backend::Smt, 1)
+            })
+            .ok()?;
+        if !found.solutions.is_empty() {
+            Some(true)
+        } else {
+            found.complete.then_some(false)
+        }
+    }
+}
+
+/// The longest an SMT call deciding one quantifier inside an evaluation may take: it runs where the
+/// interpreter would otherwise give up, possibly once per state of a model check.
+const SMT_QUANTIFIER_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Splits the body of `!x.(body)` into the domain the search enumerates and the claim checked on it.
 /// Nested implications join the domain (`P => (Q => R)` is `P & Q => R`), so a guard written inside

@@ -23,8 +23,62 @@ use crate::value::Value;
 use rustc_hash::FxHashSet;
 use search::{Propagation, Solver};
 
+/// How far a user's question looks beyond MININT..MAXINT when nothing was found within: the cut widened
+/// by these multiples of its width on each side, in turn (with the defaults -1..3: up to -1281..1283).
+const WIDENINGS: [u32; 5] = [1, 4, 16, 64, 256];
+
 /// Streams the solutions of `problem`; returns whether the search was exhaustive.
+///
+/// A search that found nothing but cut unbounded integers to MININT..MAXINT is tried again with a wider
+/// cut (`WIDENINGS`), as ProB's enumeration of unbounded integers goes on beyond MAXINT: in a user's
+/// question only (the model checker's choices keep ProB's cut, which its counts depend on), until a
+/// solution is found or the time is spent. A wider search that finds nothing is still incomplete.
 pub(crate) fn solve(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    let mut reported = false;
+    let exhaustive = solve_within_cut(
+        ctx,
+        problem,
+        &mut |values, witnesses| {
+            reported = true;
+            on_solution(values, witnesses)
+        },
+        stats,
+    )?;
+    if exhaustive || reported || !problem.sizes_matter {
+        return Ok(exhaustive);
+    }
+    for factor in WIDENINGS {
+        let wider = ctx.with_widened_int_cut(factor, || {
+            solve_within_cut(
+                ctx,
+                problem,
+                &mut |values, witnesses| {
+                    reported = true;
+                    on_solution(values, witnesses)
+                },
+                stats,
+            )
+        });
+        match wider {
+            // Nothing was cut this time: a wider cut cannot find more.
+            Ok(true) if !reported => return Ok(false),
+            Ok(_) if reported => return wider,
+            Ok(_) => {}
+            // The time is spent: the first search's verdict stands.
+            Err(e) if e.is_timeout() && !reported => return Ok(false),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
+/// One search within the current integer cut.
+fn solve_within_cut(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut super::Found<'_>,

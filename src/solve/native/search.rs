@@ -754,8 +754,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             Dom::Range(lo, hi) => {
                 // An open end is cut (incomplete search): both open, to MININT..MAXINT; one open, to a
                 // window as wide as MININT..MAXINT from the known end (`x > 99` still finds 100).
-                let settings = self.ctx.settings();
-                let (min, max) = (Int::from(&settings.minint), Int::from(&settings.maxint));
+                let (min, max) = self.ctx.int_cut();
                 let width = max.sub(&min);
                 // The model checker's choices keep ProB's MININT..MAXINT cut (operation parameters).
                 let width = if self.guess_small_sets {

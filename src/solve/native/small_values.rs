@@ -38,8 +38,8 @@ impl Small {
 pub(crate) fn listed_size(ctx: &Context, ty: &Type, span: Span) -> Option<u64> {
     match ty {
         Type::Integer => {
-            let settings = ctx.settings();
-            let width = Int::from(&settings.maxint).sub(&Int::from(&settings.minint));
+            let (min, max) = ctx.int_cut();
+            let width = max.sub(&min);
             width
                 .succ()
                 .to_i64()
@@ -276,8 +276,7 @@ fn take(items: &[Value], budget: usize) -> Small {
 /// Integers of `lo..hi` (open ends unbounded) nearest 0 first: those within MININT..MAXINT, then the
 /// others.
 fn ints(ctx: &Context, lo: Option<&Int>, hi: Option<&Int>, budget: usize) -> Small {
-    let settings = ctx.settings();
-    let (min, max) = (Int::from(&settings.minint), Int::from(&settings.maxint));
+    let (min, max) = ctx.int_cut();
     let tighter_lo = match lo {
         Some(l) if *l > min => l.clone(),
         _ => min,

@@ -279,3 +279,28 @@ fn a_product_bounds_its_factors() {
         12
     );
 }
+
+#[test]
+fn a_question_looks_beyond_maxint_when_nothing_lies_within() {
+    // B/SchneiderBook/Chapter18/rename_Varr.mch: `ii /: NAT` needs ii > MAXINT (3 by default).
+    let pred = "f : 1..n --> V & i : 1..n & not(i : NAT)";
+    match first_in("wide", "V", "dummy == 0", pred, true) {
+        Answer::Sat(values) => assert!(
+            values
+                .iter()
+                .any(|v| v.to_string() == "4" || v.to_string() == "5"),
+            "{values:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // The model checker's choices keep ProB's cut (its counts depend on it).
+    assert!(matches!(
+        first_in("wide_mc", "V", "dummy == 0", pred, false),
+        Answer::Unsat { complete: false }
+    ));
+    // Nothing found within the widest cut (-1281..1283): still no proof.
+    assert!(matches!(
+        first_in("none", "V", "dummy == 0", "n > 3 & n mod 5000 = 4999", true),
+        Answer::Unsat { complete: false }
+    ));
+}
