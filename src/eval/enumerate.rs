@@ -1135,7 +1135,7 @@ fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn mentions(e: &Expr, name: &str) -> bool {
+pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
     let mut finder = NameFinder { name, found: false };
     expr_names(e, &mut finder);
     finder.found

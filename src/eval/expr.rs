@@ -193,16 +193,18 @@ impl Context {
             }
             UnaryOp::Max | UnaryOp::Min => {
                 let s = self.eval(a, env)?;
-                if let Val::Sym(sym) = &s
-                    && let SymbolicSet::Interval(lo, hi) = &**sym
+                if matches!(s, Val::Sym(_))
+                    && let Some(range) = self.integer_range(&s)
                 {
-                    let bound = if op == UnaryOp::Max { hi } else { lo };
-                    return match (lo, hi, bound) {
-                        (Some(l), Some(h), _) if h < l => {
-                            Err(wd_error(span, "max/min of the empty set"))
-                        }
-                        (_, _, Some(b)) => Ok(value(Value::Int(b.clone()))),
-                        _ => Err(wd_error(span, "max/min of an unbounded set")),
+                    let bound = if op == UnaryOp::Max {
+                        &range.hi
+                    } else {
+                        &range.lo
+                    };
+                    return match bound {
+                        _ if range.is_empty() => Err(wd_error(span, "max/min of the empty set")),
+                        Some(b) => Ok(value(Value::Int(b.clone()))),
+                        None => Err(wd_error(span, "max/min of an unbounded set")),
                     };
                 }
                 if self.is_infinite(&s) {

@@ -339,7 +339,11 @@ impl Context {
             SymbolicSet::Union(a, b) => self.is_infinite(a) || self.is_infinite(b),
             SymbolicSet::Minus(a, b) => self.is_infinite(a) && !self.is_infinite(b),
             SymbolicSet::Identity(a) => self.is_infinite(a),
-            _ => false,
+            SymbolicSet::Product(a, b) => {
+                let non_empty = |s: &Val| self.is_empty_set(s) == Some(false);
+                (self.is_infinite(a) && non_empty(b)) || (self.is_infinite(b) && non_empty(a))
+            }
+            _ => self.integer_range(set).is_some_and(|r| !r.is_finite()),
         }
     }
 
@@ -381,7 +385,24 @@ impl Context {
                 SymbolicSet::Product(a, b) if !self.is_infinite(a) && !self.is_infinite(b) => {
                     return Ok(self.card(a, span)?.mul(&self.card(b, span)?));
                 }
-                _ => {}
+                // A function has as many pairs as its domain has elements.
+                SymbolicSet::Lambda {
+                    vars, pred, env, ..
+                } => {
+                    let domain = Val::Sym(Arc::new(SymbolicSet::Comprehension {
+                        vars: vars.clone(),
+                        pred: pred.clone(),
+                        env: env.clone(),
+                    }));
+                    if let Some(n) = self.integer_range(&domain).and_then(|r| r.count()) {
+                        return Ok(n);
+                    }
+                }
+                _ => {
+                    if let Some(n) = self.integer_range(set).and_then(|r| r.count()) {
+                        return Ok(n);
+                    }
+                }
             }
         }
         Ok(Int::Small(self.materialize(set, span)?.len() as i64))
@@ -418,10 +439,51 @@ impl Context {
             Ok(true)
         })?;
         if !complete {
-            return Err(unbounded(span));
+            out = self.solutions_by_solver(vars, pred, &env, span, element)?;
         }
         out.sort_unstable();
         out.dedup();
+        Ok(out)
+    }
+
+    /// `collect_solutions` for a condition whose variables the interpreter's enumeration cannot bound
+    /// (`{z | z : INTEGER & #x.(x : S & z = x * 1)}`): the propagating solver's solutions, when its
+    /// search is exhaustive. The oracle (`--backend brute`) never asks the solver.
+    fn solutions_by_solver(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        span: Span,
+        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+    ) -> Result<Vec<Value>, EvalError> {
+        if self.settings().backend == crate::solve::Backend::Brute {
+            return Err(unbounded(span));
+        }
+        let limit = self.settings().enumeration_limit;
+        let mut problem = crate::solve::Problem::new(vars, pred, env);
+        problem.sizes_matter = false;
+        let found =
+            match crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit + 1)
+            {
+                Ok(found) => found,
+                Err(e) if e.is_timeout() => return Err(e),
+                Err(_) => return Err(unbounded(span)),
+            };
+        if found.limited {
+            return Err(too_large(span, limit));
+        }
+        if !found.complete {
+            return Err(unbounded(span));
+        }
+        let mut out = Vec::with_capacity(found.solutions.len());
+        for point in found.solutions {
+            let mut env = env.clone();
+            for (v, x) in vars.iter().zip(&point) {
+                env.bind(v.name.clone(), x.clone());
+            }
+            out.push(element(self, &mut env, tuple(&point))?);
+        }
         Ok(out)
     }
 
@@ -435,6 +497,18 @@ impl Context {
         let too_large = || too_large(span, limit);
         if self.is_infinite(set) {
             return Err(limit_error(span, "cannot enumerate an infinite set"));
+        }
+        if !matches!(&**sym, SymbolicSet::Interval(..))
+            && let Some(range) = self.integer_range(set)
+            && let (Some(lo), Some(hi)) = (&range.lo, &range.hi)
+        {
+            return self.materialize(
+                &Val::Sym(Arc::new(SymbolicSet::Interval(
+                    Some(lo.clone()),
+                    Some(hi.clone()),
+                ))),
+                span,
+            );
         }
         let items = match &**sym {
             SymbolicSet::Interval(Some(lo), Some(hi)) => {
@@ -569,31 +643,32 @@ impl Context {
 
     /// `a <: b`.
     pub(crate) fn is_subset(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        // A type includes every set of its elements (`S <: INTEGER`, `S <: STRING`).
+        if let Val::Sym(sb) = b
+            && matches!(
+                &**sb,
+                SymbolicSet::Interval(None, None) | SymbolicSet::Strings
+            )
+        {
+            return Ok(true);
+        }
         if let Val::Value(Value::Set(items)) = a {
             if let Val::Value(Value::Set(bs)) = b {
                 return Ok(set::is_subset(items, bs));
             }
             return self.all_in(items, b, span);
         }
+        if let (Some(ra), Some(rb)) = (self.integer_range(a), self.integer_range(b)) {
+            return Ok(ra.is_subset(&rb));
+        }
         if let (Val::Sym(sa), Val::Sym(sb)) = (a, b) {
             match (&**sa, &**sb) {
-                (SymbolicSet::Interval(l1, h1), SymbolicSet::Interval(l2, h2)) => {
-                    if let (Some(l), Some(h)) = (l1, h1)
-                        && h < l
-                    {
-                        return Ok(true);
+                (SymbolicSet::Product(x1, y1), SymbolicSet::Product(x2, y2))
+                    if self.is_infinite(a) || self.is_infinite(b) =>
+                {
+                    if let Some(answer) = self.product_subset([x1, y1], [x2, y2], span)? {
+                        return Ok(answer);
                     }
-                    let lo_ok = match (l1, l2) {
-                        (_, None) => true,
-                        (None, Some(_)) => false,
-                        (Some(x), Some(y)) => y <= x,
-                    };
-                    let hi_ok = match (h1, h2) {
-                        (_, None) => true,
-                        (None, Some(_)) => false,
-                        (Some(x), Some(y)) => x <= y,
-                    };
-                    return Ok(lo_ok && hi_ok);
                 }
                 (SymbolicSet::Strings, SymbolicSet::Strings) => return Ok(true),
                 (
@@ -653,8 +728,55 @@ impl Context {
         }
     }
 
+    /// `x1 * y1 <: x2 * y2` when decided by the components: true when both are included, false when
+    /// one is not and neither of `x1`, `y1` is empty; None when unknown.
+    fn product_subset(
+        &self,
+        [x1, y1]: [&Val; 2],
+        [x2, y2]: [&Val; 2],
+        span: Span,
+    ) -> Result<Option<bool>, EvalError> {
+        let known = |r: Result<bool, EvalError>| match r {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.is_timeout() => Err(e),
+            Err(_) => Ok(None),
+        };
+        let first = known(self.is_subset(x1, x2, span))?;
+        let second = known(self.is_subset(y1, y2, span))?;
+        if first == Some(true) && second == Some(true) {
+            return Ok(Some(true));
+        }
+        let non_empty =
+            |s: &Val| self.is_infinite(s) || matches!(self.is_empty_set(s), Some(false));
+        Ok(
+            (matches!((first, second), (Some(false), _) | (_, Some(false)))
+                && non_empty(x1)
+                && non_empty(y1))
+            .then_some(false),
+        )
+    }
+
+    /// Whether a set is empty, when known without enumerating it.
+    fn is_empty_set(&self, s: &Val) -> Option<bool> {
+        match s {
+            Val::Value(Value::Set(items)) => Some(items.is_empty()),
+            Val::Value(_) => None,
+            Val::Sym(sym) => match &**sym {
+                SymbolicSet::Strings => Some(false),
+                SymbolicSet::PowerSet { non_empty, .. } => (!*non_empty).then_some(false),
+                _ if self.is_infinite(s) => Some(false),
+                _ => self.integer_range(s).map(|r| r.is_empty()),
+            },
+        }
+    }
+
     /// `a = b` for evaluation results.
     pub(crate) fn vals_equal(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        if (matches!(a, Val::Sym(_)) || matches!(b, Val::Sym(_)))
+            && let (Some(ra), Some(rb)) = (self.integer_range(a), self.integer_range(b))
+        {
+            return Ok(ra.same_set(&rb));
+        }
         match (a, b) {
             (Val::Value(x), Val::Value(y)) => Ok(x == y),
             (Val::Value(x), s @ Val::Sym(_)) | (s @ Val::Sym(_), Val::Value(x)) => {
