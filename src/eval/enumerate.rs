@@ -1141,6 +1141,13 @@ pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
     finder.found
 }
 
+/// Whether `name` occurs in `p`.
+pub(crate) fn pred_mentions(p: &Pred, name: &str) -> bool {
+    let mut finder = NameFinder { name, found: false };
+    pred_names(p, &mut finder);
+    finder.found
+}
+
 /// Every identifier occurring in a predicate (an over-approximation of its free variables: inner binders
 /// are not subtracted, which can only delay a check).
 pub(crate) fn pred_names<'p>(p: &'p Pred, out: &mut impl NameSink<'p>) {

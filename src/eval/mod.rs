@@ -22,6 +22,7 @@ mod settings;
 mod subst;
 mod symbolic;
 mod transitions;
+mod witnesses;
 
 pub use context::Context;
 pub use enumerate::Enumeration;

@@ -430,16 +430,44 @@ impl Context {
         let limit = self.settings().enumeration_limit;
         let mut env = env.clone();
         let mut out = Vec::new();
-        let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+        let searched = self.search(vars, pred, &mut env, &mut |ctx, env| {
             let point = tuple(&ctx.bound_values(vars, env, span)?);
             out.push(element(ctx, env, point)?);
-            if out.len() > limit {
-                return Err(too_large(span, limit));
-            }
-            Ok(true)
-        })?;
+            Ok(out.len() <= limit)
+        });
+        if out.len() > limit {
+            return Err(too_large(span, limit));
+        }
+        // A variable without a finite domain (incomplete search), or one whose type is too large
+        // to enumerate: the existential's witnesses or the solver may still find every solution.
+        let (complete, search_error) = match searched {
+            Ok(complete) => (complete, None),
+            Err(e @ EvalError::Limit(_)) if !e.is_timeout() => (false, Some(e)),
+            Err(e) => return Err(e),
+        };
         if !complete {
-            out = self.solutions_by_solver(vars, pred, &env, span, element)?;
+            let by_solver =
+                |element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>| {
+                    self.solutions_by_solver(vars, pred, &env, span, element)
+                        .map_err(|e| match &search_error {
+                            Some(first) if !e.is_timeout() => first.clone(),
+                            _ => e,
+                        })
+                };
+            out = match vars {
+                [var] => match self.solutions_by_witnesses(var, pred, &env)? {
+                    Some(points) => {
+                        let mut out = Vec::with_capacity(points.len());
+                        for point in points {
+                            let mut env = env.with(var.name.clone(), point.clone());
+                            out.push(element(self, &mut env, point)?);
+                        }
+                        out
+                    }
+                    None => by_solver(element)?,
+                },
+                _ => by_solver(element)?,
+            };
         }
         out.sort_unstable();
         out.dedup();
