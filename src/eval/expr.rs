@@ -615,6 +615,17 @@ impl Context {
                         Ok(vec![self.eval_value(body, &mut env)?])
                     })
                 }
+                // `{x, y | P}[{a}]` is `{y | P}` with `x = a`: solved for `y` alone, never enumerating
+                // the relation (`half = {x, y | y + y = x}`).
+                SymbolicSet::Comprehension { vars, pred, env } if vars.len() >= 2 => {
+                    let (dom_vars, ran_var) = vars.split_at(vars.len() - 1);
+                    let Some(env) = bind_point(dom_vars, env, x) else {
+                        return Ok(Vec::new());
+                    };
+                    self.nested(span, || {
+                        self.collect_solutions(ran_var, pred, &env, span, &mut |_, _, y| Ok(y))
+                    })
+                }
                 SymbolicSet::Identity(dom) => Ok(if self.contains(dom, x, span)? {
                     vec![x.clone()]
                 } else {

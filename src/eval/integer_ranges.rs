@@ -245,3 +245,42 @@ fn contiguous(items: &[Value]) -> Option<IntRange> {
         hi: Some(hi.clone()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::IntRange;
+    use crate::value::Int;
+
+    fn range(lo: Option<i64>, hi: Option<i64>) -> IntRange {
+        IntRange {
+            lo: lo.map(Int::Small),
+            hi: hi.map(Int::Small),
+        }
+    }
+
+    #[test]
+    fn interval_operations_are_exact_or_refused() {
+        let naturals = range(Some(0), None);
+        let small = range(Some(0), Some(3));
+        assert_eq!(naturals.minus(&small), Some(range(Some(4), None)));
+        assert_eq!(small.minus(&naturals).map(|r| r.is_empty()), Some(true));
+        // A hole in the middle is not an interval.
+        assert_eq!(naturals.minus(&range(Some(5), Some(6))), None);
+        assert_eq!(
+            range(None, Some(10)).minus(&range(Some(5), None)),
+            Some(range(None, Some(4)))
+        );
+        assert_eq!(
+            small.union(&range(Some(4), Some(9))),
+            Some(range(Some(0), Some(9)))
+        );
+        assert_eq!(small.union(&range(Some(5), Some(9))), None);
+        assert!(range(Some(5), Some(2)).is_subset(&small));
+        assert!(range(Some(5), Some(2)).same_set(&range(Some(9), Some(1))));
+        assert_eq!(
+            naturals.intersect(&range(None, Some(7))).count(),
+            Some(Int::Small(8))
+        );
+        assert_eq!(naturals.count(), None);
+    }
+}

@@ -142,9 +142,9 @@ impl Context {
                 Ok(self.vals_equal(&x, &y, span)? == (op == CompareOp::Eq))
             }
             CompareOp::In => {
-                let x = self.eval_value(a, env)?;
+                let x = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
-                self.contains(&s, &x, span)
+                self.contains_val(&s, x, a.span, span)
             }
             CompareOp::Subset => {
                 let x = self.eval(a, env)?;

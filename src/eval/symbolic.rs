@@ -264,6 +264,62 @@ impl Context {
         }
     }
 
+    /// `x : set` where `x` may itself be kept symbolic: `id(S)` is decided against arrows and sequence
+    /// sets from `S` alone (`id(1..10000000) : perm(1..10000000)`); other symbolic sets are materialised.
+    /// `x_span` locates `x` (for an error materialising it), `span` the membership.
+    pub(crate) fn contains_val(
+        &self,
+        set: &Val,
+        x: Val,
+        x_span: Span,
+        span: Span,
+    ) -> Result<bool, EvalError> {
+        if let (Val::Sym(xs), Val::Sym(ss)) = (&x, set)
+            && let SymbolicSet::Identity(dom) = &**xs
+            && let Some(answer) = self.identity_in(dom, ss, span)?
+        {
+            return Ok(answer);
+        }
+        let x = self.to_value(x, x_span)?;
+        self.contains(set, &x, span)
+    }
+
+    /// `id(dom) : set` for an arrow or a set of sequences; None for other sets or a `dom` whose shape
+    /// as a sequence's domain is unknown.
+    fn identity_in(
+        &self,
+        dom: &Val,
+        set: &SymbolicSet,
+        span: Span,
+    ) -> Result<Option<bool>, EvalError> {
+        // id(S) is an injection with domain and range S.
+        match set {
+            SymbolicSet::Arrow(op, a, b) => {
+                let answer = self.is_subset(dom, a, span)?
+                    && self.is_subset(dom, b, span)?
+                    && (!is_total_arrow(*op) || self.vals_equal(dom, a, span)?)
+                    && (!is_surjective_arrow(*op) || self.vals_equal(dom, b, span)?);
+                Ok(Some(answer))
+            }
+            SymbolicSet::Sequences(kind, base) => {
+                let Some(range) = self.integer_range(dom) else {
+                    return Ok(None);
+                };
+                // A sequence's domain is 1..n.
+                if !range.is_empty() && (range.lo != Some(Int::Small(1)) || range.hi.is_none()) {
+                    return Ok(Some(false));
+                }
+                if matches!(kind, UnaryOp::Seq1 | UnaryOp::Iseq1) && range.is_empty() {
+                    return Ok(Some(false));
+                }
+                let answer = self.is_subset(dom, base, span)?
+                    && (*kind != UnaryOp::Perm || self.vals_equal(dom, base, span)?);
+                Ok(Some(answer))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn all_in(&self, items: &[Value], set: &Val, span: Span) -> Result<bool, EvalError> {
         for x in items {
             if !self.contains(set, x, span)? {
@@ -419,7 +475,7 @@ impl Context {
     /// The elements of a finite set (a `Limit` error if infinite or too large).
     /// The set of `element(point)` over all solutions `point` of a comprehension's or lambda's condition;
     /// an error when the solutions are too many or could only be searched within MININT..MAXINT.
-    fn collect_solutions(
+    pub(crate) fn collect_solutions(
         &self,
         vars: &[TypedName],
         pred: &Pred,
@@ -940,11 +996,25 @@ mod tests {
         }
     }
 
+    fn empty_machine(name: &str) -> Model {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-sym-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// The value of an expression, printed.
+    fn value_of(model: &Model, text: &str) -> Result<String, String> {
+        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
+            EvalOutcome::Value(v, _) => Ok(v.to_string()),
+            EvalOutcome::Undefined(d) => Err(d.to_string()),
+            _ => Err(format!("{text}: not a value")),
+        }
+    }
+
     #[test]
     fn inclusion_and_equality_of_unbounded_sets() {
-        let path = std::env::temp_dir().join(format!("bsolve-sym-{}-sets.mch", std::process::id()));
-        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
-        let model = Model::load(&path, &Options::default()).expect("loads");
+        let model = empty_machine("sets");
         for (text, expected) in [
             // Finiteness of an intersection is unknown to `is_infinite`: equality must not be refuted.
             ("NATURAL /\\ INTEGER = NATURAL", true),
@@ -956,5 +1026,110 @@ mod tests {
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
         }
+    }
+
+    #[test]
+    fn sets_that_are_intervals_are_compared_as_intervals() {
+        let model = empty_machine("ranges");
+        for (text, expected) in [
+            ("NATURAL1 - NATURAL = {}", true),
+            ("NATURAL - {0} = NATURAL1", true),
+            ("NATURAL - {0} /= NATURAL", true),
+            (
+                "(NATURAL - (0..3)) - (4..100000) = NATURAL - (0..100000)",
+                true,
+            ),
+            ("(NATURAL - (0..3)) = {x | x : INTEGER & 4 <= x}", true),
+            (
+                "{x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..99999",
+                true,
+            ),
+            (
+                "{x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..999998",
+                false,
+            ),
+            ("{x | x > 0} <: NATURAL", true),
+            ("{x | x > -1 & x < 5} <: NATURAL1", false),
+            ("{0} \\/ 1..1000000 = 0..1000000", true),
+            ("{0} \\/ 1..1000000 = 0..999999", false),
+            ("dom(%x.(x : 1..2000000 | x * 2)) = 1..2000000", true),
+            // A set of integers is always included in INTEGER, a product by its components.
+            ("{x | x mod 2 = 0} <: INTEGER", true),
+            ("NATURAL * NAT <: NATURAL * NATURAL", true),
+            ("NATURAL * NATURAL <: NATURAL * NAT", false),
+            // id(S) against arrows and sequence sets, from S alone.
+            ("id(1..10000000) : 1..10000000 >->> 1..10000000", true),
+            ("id(1..10000000) : perm(1..10000000)", true),
+            ("id(1..10000000) : perm(1..10000001)", false),
+            ("id(2..10000000) : seq(NATURAL)", false),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        for (text, expected) in [
+            ("card(%x.(x : 1..2000000 | x * 2))", "2000000"),
+            ("card((NATURAL - (0..3)) /\\ -1000..100000)", "99997"),
+            ("max({x | x < 100 & x > 5})", "99"),
+            ("min({x | x : INTEGER & x > 5} - (6..9))", "10"),
+        ] {
+            assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
+        }
+        // Not intervals, or not decidable by bounds: an honest error, never a guess.
+        for text in [
+            "{x | x mod 2 = 0} <: NATURAL",
+            "INTEGER - {0} = {x | x /= 0}",
+            "NATURAL * {} <: {1} * NAT",
+        ] {
+            assert!(truth(&model, text).is_err(), "{text}");
+        }
+        assert!(value_of(&model, "max(NATURAL - {3})").is_err());
+        // The image of a comprehension at a point solves for the last variable only.
+        assert_eq!(
+            value_of(&model, "{x, y | y + y = x}[{1024}]").as_deref(),
+            Ok("{512}")
+        );
+    }
+
+    #[test]
+    fn comprehensions_without_a_finite_domain_are_enumerated_through_witnesses() {
+        let model = empty_machine("witnesses");
+        for (text, expected) in [
+            (
+                "{x | x : INTEGER & #n.(n : 1..5 & 2 ** n = x)} = {2, 4, 8, 16, 32}",
+                true,
+            ),
+            (
+                "{x | x : INTEGER & #n.(n : 1..5 & 2 ** n = x) & x > 10} = {16, 32}",
+                true,
+            ),
+            (
+                "{z | z : INTEGER & #x.(x : {1, 2} & z = x * 1)} = {1, 2}",
+                true,
+            ),
+            ("{nxt | #l.(l = {2} & nxt = {1 |-> 2})} = {{1 |-> 2}}", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // Infinitely many witnesses: still an error.
+        assert!(
+            value_of(
+                &model,
+                "card({x | x : INTEGER & #n.(n : NATURAL & x = 2 * n)})"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn quantifiers_over_domains_too_large_to_enumerate_ask_the_solver() {
+        let model = empty_machine("quantifiers");
+        assert_eq!(
+            truth(
+                &model,
+                "#g.(g : 1..10 --> 1..10 & !x.(x : 1..10 => g(x) /= x) & g(1) > 7)"
+            ),
+            Ok(true)
+        );
+        // A law over all integers cannot be enumerated: an error, not a guess.
+        assert!(truth(&model, "!x.(x : INTEGER => x + 0 = x)").is_err());
     }
 }
