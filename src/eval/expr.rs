@@ -394,6 +394,13 @@ impl Context {
                 };
             }
             BinaryOp::Image => {
+                if let ExprKind::Unary(UnaryOp::Closure1, base) = &a.kind {
+                    let r = self.eval(base, env)?;
+                    let s = self.eval(b, env)?;
+                    if let (Val::Sym(_), Val::Value(Value::Set(points))) = (&r, &s) {
+                        return Ok(value(self.closure1_image(&r, points, span)?));
+                    }
+                }
                 let r = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
                 if let Val::Value(Value::Set(points)) = &s {
@@ -584,6 +591,31 @@ impl Context {
         } else {
             second.clone()
         }))
+    }
+
+    /// `closure1(r)[points]` for a relation kept symbolic (`closure1({x, y | y + y = x})[{1024}]`):
+    /// images are followed from the points until nothing new is reached, without enumerating `r`.
+    /// A `Limit` error when the reachable set grows beyond the enumeration limit (an infinite chain).
+    fn closure1_image(&self, r: &Val, points: &[Value], span: Span) -> Result<Value, EvalError> {
+        let limit = self.settings().enumeration_limit;
+        let mut reached = std::collections::BTreeSet::new();
+        let mut frontier = points.to_vec();
+        while let Some(x) = frontier.pop() {
+            self.check_deadline(span)?;
+            for y in self.point_image(r, &x, span)? {
+                if !reached.contains(&y) {
+                    reached.insert(y.clone());
+                    frontier.push(y);
+                }
+            }
+            if reached.len() > limit {
+                return Err(limit_error(
+                    span,
+                    format!("closure1 image with more than {limit} elements"),
+                ));
+            }
+        }
+        Ok(Value::set_from_sorted(reached.into_iter().collect()))
     }
 
     pub(crate) fn point_image(

@@ -1082,6 +1082,10 @@ mod tests {
             assert!(truth(&model, text).is_err(), "{text}");
         }
         assert!(value_of(&model, "max(NATURAL - {3})").is_err());
+        assert_eq!(
+            value_of(&model, "closure1({x, y | y + y = x})[{1024}]").as_deref(),
+            Ok("{1,2,4,8,16,32,64,128,256,512}")
+        );
         // The image of a comprehension at a point solves for the last variable only.
         assert_eq!(
             value_of(&model, "{x, y | y + y = x}[{1024}]").as_deref(),
