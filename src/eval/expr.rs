@@ -208,6 +208,9 @@ impl Context {
                     };
                 }
                 if self.is_infinite(&s) {
+                    if let Some(bound) = self.extreme_of_difference(&s, op == UnaryOp::Max, span)? {
+                        return Ok(value(Value::Int(bound)));
+                    }
                     return Err(wd_error(span, "max/min of an infinite set"));
                 }
                 let items = self.materialize(&s, span)?;
@@ -591,6 +594,48 @@ impl Context {
         } else {
             second.clone()
         }))
+    }
+
+    /// `max`/`min` of `a - b` for an interval `a` bounded on that side and a finite `b`
+    /// (`min(NATURAL - {0, 2})` is 1): the first element of `a` from that bound not in `b`, found
+    /// within `card(b) + 1` steps. A WD error when `a - b` is empty; None for other sets.
+    fn extreme_of_difference(
+        &self,
+        s: &Val,
+        max: bool,
+        span: Span,
+    ) -> Result<Option<Int>, EvalError> {
+        let Val::Sym(sym) = s else {
+            return Ok(None);
+        };
+        let SymbolicSet::Minus(a, b) = &**sym else {
+            return Ok(None);
+        };
+        let Some(range) = self.integer_range(a) else {
+            return Ok(None);
+        };
+        let (start, end) = if max {
+            (&range.hi, &range.lo)
+        } else {
+            (&range.lo, &range.hi)
+        };
+        let (Some(start), Val::Value(Value::Set(removed))) = (start, b) else {
+            return Ok(None);
+        };
+        let mut x = start.clone();
+        for _ in 0..=removed.len() {
+            let past_end = end
+                .as_ref()
+                .is_some_and(|e| if max { x < *e } else { x > *e });
+            if past_end {
+                break;
+            }
+            if !set::contains(removed, &Value::Int(x.clone())) {
+                return Ok(Some(x));
+            }
+            x = if max { x.pred() } else { x.succ() };
+        }
+        Err(wd_error(span, "max/min of the empty set"))
     }
 
     /// `closure1(r)[points]` for a relation kept symbolic (`closure1({x, y | y + y = x})[{1024}]`):

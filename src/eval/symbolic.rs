@@ -1070,6 +1070,8 @@ mod tests {
             ("card((NATURAL - (0..3)) /\\ -1000..100000)", "99997"),
             ("max({x | x < 100 & x > 5})", "99"),
             ("min({x | x : INTEGER & x > 5} - (6..9))", "10"),
+            ("min(NATURAL - {0, 2})", "1"),
+            ("max({x | x < 10} - {9, 8, 6})", "7"),
         ] {
             assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
         }
