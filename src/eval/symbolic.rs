@@ -1115,6 +1115,17 @@ mod tests {
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
         }
+        // A linear equation has at most one solution (`enumerate::solve_linear`).
+        for (text, expected) in [
+            ("#c.(c = c + 1)", false),
+            ("#c.(c : INTEGER & 2 * c + 1 = 7 & c > 2)", true),
+            ("#c.(c : INTEGER & 2 * c = 7)", false),
+            ("{c | c : INTEGER & 3 - c = c * 2 - 9} = {4}", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // A trivial equation gives no candidate: a law over all integers stays an error.
+        assert!(truth(&model, "!c.(c : INTEGER => c + 1 = 1 + c)").is_err());
         // Infinitely many witnesses: still an error.
         assert!(
             value_of(
