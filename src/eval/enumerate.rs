@@ -864,16 +864,17 @@ impl Context {
     }
 
     /// Solves `l = r` for the integer variable `name` when both sides are linear in it
-    /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it,
-    /// `None` when the equation is not of that shape.
+    /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it
+    /// (also `x = x + 1`, whose sides differ by a constant), `None` when the equation is not of that shape
+    /// or holds for every `x`.
     fn solve_linear(&self, l: &Expr, r: &Expr, name: &str, env: &mut Env) -> Option<Option<Int>> {
         let (a1, b1) = self.linear_form(l, name, env)?;
         let (a2, b2) = self.linear_form(r, name, env)?;
         let a = a1.sub(&a2);
-        if a.is_zero() {
-            return None;
-        }
         let b = b2.sub(&b1);
+        if a.is_zero() {
+            return (!b.is_zero()).then_some(None);
+        }
         Some(match b.modulo(&a) {
             Some(rem) if rem.is_zero() => b.div(&a),
             _ => None,
@@ -1131,9 +1132,16 @@ fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn mentions(e: &Expr, name: &str) -> bool {
+pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
     let mut finder = NameFinder { name, found: false };
     expr_names(e, &mut finder);
+    finder.found
+}
+
+/// Whether `name` occurs in `p`.
+pub(crate) fn pred_mentions(p: &Pred, name: &str) -> bool {
+    let mut finder = NameFinder { name, found: false };
+    pred_names(p, &mut finder);
     finder.found
 }
 

@@ -193,19 +193,24 @@ impl Context {
             }
             UnaryOp::Max | UnaryOp::Min => {
                 let s = self.eval(a, env)?;
-                if let Val::Sym(sym) = &s
-                    && let SymbolicSet::Interval(lo, hi) = &**sym
+                if matches!(s, Val::Sym(_))
+                    && let Some(range) = self.integer_range(&s)
                 {
-                    let bound = if op == UnaryOp::Max { hi } else { lo };
-                    return match (lo, hi, bound) {
-                        (Some(l), Some(h), _) if h < l => {
-                            Err(wd_error(span, "max/min of the empty set"))
-                        }
-                        (_, _, Some(b)) => Ok(value(Value::Int(b.clone()))),
-                        _ => Err(wd_error(span, "max/min of an unbounded set")),
+                    let bound = if op == UnaryOp::Max {
+                        &range.hi
+                    } else {
+                        &range.lo
+                    };
+                    return match bound {
+                        _ if range.is_empty() => Err(wd_error(span, "max/min of the empty set")),
+                        Some(b) => Ok(value(Value::Int(b.clone()))),
+                        None => Err(wd_error(span, "max/min of an unbounded set")),
                     };
                 }
                 if self.is_infinite(&s) {
+                    if let Some(bound) = self.extreme_of_difference(&s, op == UnaryOp::Max, span)? {
+                        return Ok(value(Value::Int(bound)));
+                    }
                     return Err(wd_error(span, "max/min of an infinite set"));
                 }
                 let items = self.materialize(&s, span)?;
@@ -392,6 +397,13 @@ impl Context {
                 };
             }
             BinaryOp::Image => {
+                if let ExprKind::Unary(UnaryOp::Closure1, base) = &a.kind {
+                    let r = self.eval(base, env)?;
+                    let s = self.eval(b, env)?;
+                    if let (Val::Sym(_), Val::Value(Value::Set(points))) = (&r, &s) {
+                        return Ok(value(self.closure1_image(&r, points, span)?));
+                    }
+                }
                 let r = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
                 if let Val::Value(Value::Set(points)) = &s {
@@ -584,6 +596,73 @@ impl Context {
         }))
     }
 
+    /// `max`/`min` of `a - b` for an interval `a` bounded on that side and a finite `b`
+    /// (`min(NATURAL - {0, 2})` is 1): the first element of `a` from that bound not in `b`, found
+    /// within `card(b) + 1` steps. A WD error when `a - b` is empty; None for other sets.
+    fn extreme_of_difference(
+        &self,
+        s: &Val,
+        max: bool,
+        span: Span,
+    ) -> Result<Option<Int>, EvalError> {
+        let Val::Sym(sym) = s else {
+            return Ok(None);
+        };
+        let SymbolicSet::Minus(a, b) = &**sym else {
+            return Ok(None);
+        };
+        let Some(range) = self.integer_range(a) else {
+            return Ok(None);
+        };
+        let (start, end) = if max {
+            (&range.hi, &range.lo)
+        } else {
+            (&range.lo, &range.hi)
+        };
+        let (Some(start), Val::Value(Value::Set(removed))) = (start, b) else {
+            return Ok(None);
+        };
+        let mut x = start.clone();
+        for _ in 0..=removed.len() {
+            let past_end = end
+                .as_ref()
+                .is_some_and(|e| if max { x < *e } else { x > *e });
+            if past_end {
+                break;
+            }
+            if !set::contains(removed, &Value::Int(x.clone())) {
+                return Ok(Some(x));
+            }
+            x = if max { x.pred() } else { x.succ() };
+        }
+        Err(wd_error(span, "max/min of the empty set"))
+    }
+
+    /// `closure1(r)[points]` for a relation kept symbolic (`closure1({x, y | y + y = x})[{1024}]`):
+    /// images are followed from the points until nothing new is reached, without enumerating `r`.
+    /// A `Limit` error when the reachable set grows beyond the enumeration limit (an infinite chain).
+    fn closure1_image(&self, r: &Val, points: &[Value], span: Span) -> Result<Value, EvalError> {
+        let limit = self.settings().enumeration_limit;
+        let mut reached = std::collections::BTreeSet::new();
+        let mut frontier = points.to_vec();
+        while let Some(x) = frontier.pop() {
+            self.check_deadline(span)?;
+            for y in self.point_image(r, &x, span)? {
+                if !reached.contains(&y) {
+                    reached.insert(y.clone());
+                    frontier.push(y);
+                }
+            }
+            if reached.len() > limit {
+                return Err(limit_error(
+                    span,
+                    format!("closure1 image with more than {limit} elements"),
+                ));
+            }
+        }
+        Ok(Value::set_from_sorted(reached.into_iter().collect()))
+    }
+
     pub(crate) fn point_image(
         &self,
         r: &Val,
@@ -611,6 +690,17 @@ impl Context {
                             return Ok(Vec::new());
                         }
                         Ok(vec![self.eval_value(body, &mut env)?])
+                    })
+                }
+                // `{x, y | P}[{a}]` is `{y | P}` with `x = a`: solved for `y` alone, never enumerating
+                // the relation (`half = {x, y | y + y = x}`).
+                SymbolicSet::Comprehension { vars, pred, env } if vars.len() >= 2 => {
+                    let (dom_vars, ran_var) = vars.split_at(vars.len() - 1);
+                    let Some(env) = bind_point(dom_vars, env, x) else {
+                        return Ok(Vec::new());
+                    };
+                    self.nested(span, || {
+                        self.collect_solutions(ran_var, pred, &env, span, &mut |_, _, y| Ok(y))
                     })
                 }
                 SymbolicSet::Identity(dom) => Ok(if self.contains(dom, x, span)? {

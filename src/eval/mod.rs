@@ -13,6 +13,7 @@ mod context;
 mod counting;
 mod enumerate;
 mod expr;
+mod integer_ranges;
 mod pred;
 mod relations;
 mod sequences;
@@ -21,6 +22,7 @@ mod settings;
 mod subst;
 mod symbolic;
 mod transitions;
+mod witnesses;
 
 pub use context::Context;
 pub use enumerate::Enumeration;

@@ -39,10 +39,11 @@ impl Context {
             PredKind::Not(a) => Ok(!self.eval_pred_in(a, env)?),
             PredKind::Exists(vars, body) => {
                 let mut found = false;
-                let complete = self.search(vars, body, env, &mut |_, _| {
-                    found = true;
-                    Ok(false)
-                })?;
+                let (complete, search_error) =
+                    enumeration_outcome(self.search(vars, body, env, &mut |_, _| {
+                        found = true;
+                        Ok(false)
+                    }))?;
                 if found || complete {
                     return Ok(found);
                 }
@@ -50,7 +51,7 @@ impl Context {
                     Some(solutions) => Ok(!solutions.is_empty()),
                     None => match self.smt_witness(vars, body, env) {
                         Some(found) => Ok(found),
-                        None => Err(undecidable(p, vars, "#")),
+                        None => Err(search_error.unwrap_or_else(|| undecidable(p, vars, "#"))),
                     },
                 }
             }
@@ -58,13 +59,19 @@ impl Context {
                 let (domain, claim) = forall_domain(body);
                 let domain = &*domain;
                 let mut holds = true;
-                let complete = self.search(vars, domain, env, &mut |ctx, env| {
-                    holds = ctx.eval_pred_in(claim, env)?;
-                    Ok(holds)
-                })?;
+                let (complete, search_error) =
+                    enumeration_outcome(self.search(vars, domain, env, &mut |ctx, env| {
+                        holds = ctx.eval_pred_in(claim, env)?;
+                        Ok(holds)
+                    }))?;
                 if !holds || complete {
                     return Ok(holds);
                 }
+                let undecidable = |p, vars| {
+                    search_error
+                        .clone()
+                        .unwrap_or_else(|| undecidable(p, vars, "!"))
+                };
                 let limit = self.settings().enumeration_limit;
                 // No finite domain: the claim itself may bound where it can fail
                 // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
@@ -87,11 +94,11 @@ impl Context {
                     None => match vars.as_slice() {
                         [v] if v.ty == crate::types::Type::Integer => self
                             .refuting_values(&v.name, claim, env)
-                            .ok_or_else(|| undecidable(p, vars, "!"))?
+                            .ok_or_else(|| undecidable(p, vars))?
                             .into_iter()
                             .map(|x| vec![x])
                             .collect(),
-                        _ => return Err(undecidable(p, vars, "!")),
+                        _ => return Err(undecidable(p, vars)),
                     },
                 };
                 let mark = env.len();
@@ -152,9 +159,9 @@ impl Context {
                 Ok(self.vals_equal(&x, &y, span)? == (op == CompareOp::Eq))
             }
             CompareOp::In => {
-                let x = self.eval_value(a, env)?;
+                let x = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
-                self.contains(&s, &x, span)
+                self.contains_val(&s, x, a.span, span)
             }
             CompareOp::Subset => {
                 let x = self.eval(a, env)?;
@@ -250,6 +257,18 @@ fn forall_domain(body: &Pred) -> (Cow<'_, Pred>, &Pred) {
         Cow::Owned(Pred::new(PredKind::And(guards), body.span)),
         claim,
     )
+}
+
+/// A quantifier's enumeration: whether it was complete, and the resource limit that stopped it (a
+/// domain too large to enumerate, whose solutions the solver may still find); other errors propagate.
+fn enumeration_outcome(
+    searched: Result<bool, EvalError>,
+) -> Result<(bool, Option<EvalError>), EvalError> {
+    match searched {
+        Ok(complete) => Ok((complete, None)),
+        Err(e @ EvalError::Limit(_)) if !e.is_timeout() => Ok((false, Some(e))),
+        Err(e) => Err(e),
+    }
 }
 
 fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {

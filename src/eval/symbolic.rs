@@ -264,6 +264,62 @@ impl Context {
         }
     }
 
+    /// `x : set` where `x` may itself be kept symbolic: `id(S)` is decided against arrows and sequence
+    /// sets from `S` alone (`id(1..10000000) : perm(1..10000000)`); other symbolic sets are materialised.
+    /// `x_span` locates `x` (for an error materialising it), `span` the membership.
+    pub(crate) fn contains_val(
+        &self,
+        set: &Val,
+        x: Val,
+        x_span: Span,
+        span: Span,
+    ) -> Result<bool, EvalError> {
+        if let (Val::Sym(xs), Val::Sym(ss)) = (&x, set)
+            && let SymbolicSet::Identity(dom) = &**xs
+            && let Some(answer) = self.identity_in(dom, ss, span)?
+        {
+            return Ok(answer);
+        }
+        let x = self.to_value(x, x_span)?;
+        self.contains(set, &x, span)
+    }
+
+    /// `id(dom) : set` for an arrow or a set of sequences; None for other sets or a `dom` whose shape
+    /// as a sequence's domain is unknown.
+    fn identity_in(
+        &self,
+        dom: &Val,
+        set: &SymbolicSet,
+        span: Span,
+    ) -> Result<Option<bool>, EvalError> {
+        // id(S) is an injection with domain and range S.
+        match set {
+            SymbolicSet::Arrow(op, a, b) => {
+                let answer = self.is_subset(dom, a, span)?
+                    && self.is_subset(dom, b, span)?
+                    && (!is_total_arrow(*op) || self.vals_equal(dom, a, span)?)
+                    && (!is_surjective_arrow(*op) || self.vals_equal(dom, b, span)?);
+                Ok(Some(answer))
+            }
+            SymbolicSet::Sequences(kind, base) => {
+                let Some(range) = self.integer_range(dom) else {
+                    return Ok(None);
+                };
+                // A sequence's domain is 1..n.
+                if !range.is_empty() && (range.lo != Some(Int::Small(1)) || range.hi.is_none()) {
+                    return Ok(Some(false));
+                }
+                if matches!(kind, UnaryOp::Seq1 | UnaryOp::Iseq1) && range.is_empty() {
+                    return Ok(Some(false));
+                }
+                let answer = self.is_subset(dom, base, span)?
+                    && (*kind != UnaryOp::Perm || self.vals_equal(dom, base, span)?);
+                Ok(Some(answer))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn all_in(&self, items: &[Value], set: &Val, span: Span) -> Result<bool, EvalError> {
         for x in items {
             if !self.contains(set, x, span)? {
@@ -339,7 +395,11 @@ impl Context {
             SymbolicSet::Union(a, b) => self.is_infinite(a) || self.is_infinite(b),
             SymbolicSet::Minus(a, b) => self.is_infinite(a) && !self.is_infinite(b),
             SymbolicSet::Identity(a) => self.is_infinite(a),
-            _ => false,
+            SymbolicSet::Product(a, b) => {
+                let non_empty = |s: &Val| self.is_empty_set(s) == Some(false);
+                (self.is_infinite(a) && non_empty(b)) || (self.is_infinite(b) && non_empty(a))
+            }
+            _ => self.integer_range(set).is_some_and(|r| !r.is_finite()),
         }
     }
 
@@ -381,7 +441,24 @@ impl Context {
                 SymbolicSet::Product(a, b) if !self.is_infinite(a) && !self.is_infinite(b) => {
                     return Ok(self.card(a, span)?.mul(&self.card(b, span)?));
                 }
-                _ => {}
+                // A function has as many pairs as its domain has elements.
+                SymbolicSet::Lambda {
+                    vars, pred, env, ..
+                } => {
+                    let domain = Val::Sym(Arc::new(SymbolicSet::Comprehension {
+                        vars: vars.clone(),
+                        pred: pred.clone(),
+                        env: env.clone(),
+                    }));
+                    if let Some(n) = self.integer_range(&domain).and_then(|r| r.count()) {
+                        return Ok(n);
+                    }
+                }
+                _ => {
+                    if let Some(n) = self.integer_range(set).and_then(|r| r.count()) {
+                        return Ok(n);
+                    }
+                }
             }
         }
         Ok(Int::Small(self.materialize(set, span)?.len() as i64))
@@ -398,7 +475,7 @@ impl Context {
     /// The elements of a finite set (a `Limit` error if infinite or too large).
     /// The set of `element(point)` over all solutions `point` of a comprehension's or lambda's condition;
     /// an error when the solutions are too many or could only be searched within MININT..MAXINT.
-    fn collect_solutions(
+    pub(crate) fn collect_solutions(
         &self,
         vars: &[TypedName],
         pred: &Pred,
@@ -409,19 +486,88 @@ impl Context {
         let limit = self.settings().enumeration_limit;
         let mut env = env.clone();
         let mut out = Vec::new();
-        let complete = self.search(vars, pred, &mut env, &mut |ctx, env| {
+        let searched = self.search(vars, pred, &mut env, &mut |ctx, env| {
             let point = tuple(&ctx.bound_values(vars, env, span)?);
             out.push(element(ctx, env, point)?);
-            if out.len() > limit {
-                return Err(too_large(span, limit));
-            }
-            Ok(true)
-        })?;
+            Ok(out.len() <= limit)
+        });
+        if out.len() > limit {
+            return Err(too_large(span, limit));
+        }
+        // A variable without a finite domain (incomplete search), or one whose type is too large
+        // to enumerate: the existential's witnesses or the solver may still find every solution.
+        let (complete, search_error) = match searched {
+            Ok(complete) => (complete, None),
+            Err(e @ EvalError::Limit(_)) if !e.is_timeout() => (false, Some(e)),
+            Err(e) => return Err(e),
+        };
         if !complete {
-            return Err(unbounded(span));
+            let by_solver =
+                |element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>| {
+                    self.solutions_by_solver(vars, pred, &env, span, element)
+                        .map_err(|e| match &search_error {
+                            Some(first) if !e.is_timeout() => first.clone(),
+                            _ => e,
+                        })
+                };
+            out = match vars {
+                [var] => match self.solutions_by_witnesses(var, pred, &env)? {
+                    Some(points) => {
+                        let mut out = Vec::with_capacity(points.len());
+                        for point in points {
+                            let mut env = env.with(var.name.clone(), point.clone());
+                            out.push(element(self, &mut env, point)?);
+                        }
+                        out
+                    }
+                    None => by_solver(element)?,
+                },
+                _ => by_solver(element)?,
+            };
         }
         out.sort_unstable();
         out.dedup();
+        Ok(out)
+    }
+
+    /// `collect_solutions` for a condition whose variables the interpreter's enumeration cannot bound
+    /// (`{z | z : INTEGER & #x.(x : S & z = x * 1)}`): the propagating solver's solutions, when its
+    /// search is exhaustive. The oracle (`--backend brute`) never asks the solver.
+    fn solutions_by_solver(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        span: Span,
+        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+    ) -> Result<Vec<Value>, EvalError> {
+        if self.settings().backend == crate::solve::Backend::Brute {
+            return Err(unbounded(span));
+        }
+        let limit = self.settings().enumeration_limit;
+        let mut problem = crate::solve::Problem::new(vars, pred, env);
+        problem.sizes_matter = false;
+        let found =
+            match crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit + 1)
+            {
+                Ok(found) => found,
+                Err(e) if e.is_timeout() => return Err(e),
+                Err(_) => return Err(unbounded(span)),
+            };
+        if found.limited {
+            return Err(too_large(span, limit));
+        }
+        if !found.complete {
+            return Err(unbounded(span));
+        }
+        let mut out = Vec::with_capacity(found.solutions.len());
+        for point in found.solutions {
+            let mut env = env.clone();
+            for (v, x) in vars.iter().zip(&point) {
+                env.bind(v.name.clone(), x.clone());
+            }
+            out.push(element(self, &mut env, tuple(&point))?);
+        }
         Ok(out)
     }
 
@@ -435,6 +581,18 @@ impl Context {
         let too_large = || too_large(span, limit);
         if self.is_infinite(set) {
             return Err(limit_error(span, "cannot enumerate an infinite set"));
+        }
+        if !matches!(&**sym, SymbolicSet::Interval(..))
+            && let Some(range) = self.integer_range(set)
+            && let (Some(lo), Some(hi)) = (&range.lo, &range.hi)
+        {
+            return self.materialize(
+                &Val::Sym(Arc::new(SymbolicSet::Interval(
+                    Some(lo.clone()),
+                    Some(hi.clone()),
+                ))),
+                span,
+            );
         }
         let items = match &**sym {
             SymbolicSet::Interval(Some(lo), Some(hi)) => {
@@ -569,31 +727,32 @@ impl Context {
 
     /// `a <: b`.
     pub(crate) fn is_subset(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        // A type includes every set of its elements (`S <: INTEGER`, `S <: STRING`).
+        if let Val::Sym(sb) = b
+            && matches!(
+                &**sb,
+                SymbolicSet::Interval(None, None) | SymbolicSet::Strings
+            )
+        {
+            return Ok(true);
+        }
         if let Val::Value(Value::Set(items)) = a {
             if let Val::Value(Value::Set(bs)) = b {
                 return Ok(set::is_subset(items, bs));
             }
             return self.all_in(items, b, span);
         }
+        if let (Some(ra), Some(rb)) = (self.integer_range(a), self.integer_range(b)) {
+            return Ok(ra.is_subset(&rb));
+        }
         if let (Val::Sym(sa), Val::Sym(sb)) = (a, b) {
             match (&**sa, &**sb) {
-                (SymbolicSet::Interval(l1, h1), SymbolicSet::Interval(l2, h2)) => {
-                    if let (Some(l), Some(h)) = (l1, h1)
-                        && h < l
-                    {
-                        return Ok(true);
+                (SymbolicSet::Product(x1, y1), SymbolicSet::Product(x2, y2))
+                    if self.is_infinite(a) || self.is_infinite(b) =>
+                {
+                    if let Some(answer) = self.product_subset([x1, y1], [x2, y2], span)? {
+                        return Ok(answer);
                     }
-                    let lo_ok = match (l1, l2) {
-                        (_, None) => true,
-                        (None, Some(_)) => false,
-                        (Some(x), Some(y)) => y <= x,
-                    };
-                    let hi_ok = match (h1, h2) {
-                        (_, None) => true,
-                        (None, Some(_)) => false,
-                        (Some(x), Some(y)) => x <= y,
-                    };
-                    return Ok(lo_ok && hi_ok);
                 }
                 (SymbolicSet::Strings, SymbolicSet::Strings) => return Ok(true),
                 (
@@ -653,8 +812,55 @@ impl Context {
         }
     }
 
+    /// `x1 * y1 <: x2 * y2` when decided by the components: true when both are included, false when
+    /// one is not and neither of `x1`, `y1` is empty; None when unknown.
+    fn product_subset(
+        &self,
+        [x1, y1]: [&Val; 2],
+        [x2, y2]: [&Val; 2],
+        span: Span,
+    ) -> Result<Option<bool>, EvalError> {
+        let known = |r: Result<bool, EvalError>| match r {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.is_timeout() => Err(e),
+            Err(_) => Ok(None),
+        };
+        let first = known(self.is_subset(x1, x2, span))?;
+        let second = known(self.is_subset(y1, y2, span))?;
+        if first == Some(true) && second == Some(true) {
+            return Ok(Some(true));
+        }
+        let non_empty =
+            |s: &Val| self.is_infinite(s) || matches!(self.is_empty_set(s), Some(false));
+        Ok(
+            (matches!((first, second), (Some(false), _) | (_, Some(false)))
+                && non_empty(x1)
+                && non_empty(y1))
+            .then_some(false),
+        )
+    }
+
+    /// Whether a set is empty, when known without enumerating it.
+    fn is_empty_set(&self, s: &Val) -> Option<bool> {
+        match s {
+            Val::Value(Value::Set(items)) => Some(items.is_empty()),
+            Val::Value(_) => None,
+            Val::Sym(sym) => match &**sym {
+                SymbolicSet::Strings => Some(false),
+                SymbolicSet::PowerSet { non_empty, .. } => (!*non_empty).then_some(false),
+                _ if self.is_infinite(s) => Some(false),
+                _ => self.integer_range(s).map(|r| r.is_empty()),
+            },
+        }
+    }
+
     /// `a = b` for evaluation results.
     pub(crate) fn vals_equal(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
+        if (matches!(a, Val::Sym(_)) || matches!(b, Val::Sym(_)))
+            && let (Some(ra), Some(rb)) = (self.integer_range(a), self.integer_range(b))
+        {
+            return Ok(ra.same_set(&rb));
+        }
         match (a, b) {
             (Val::Value(x), Val::Value(y)) => Ok(x == y),
             (Val::Value(x), s @ Val::Sym(_)) | (s @ Val::Sym(_), Val::Value(x)) => {
@@ -790,11 +996,25 @@ mod tests {
         }
     }
 
+    fn empty_machine(name: &str) -> Model {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-sym-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// The value of an expression, printed.
+    fn value_of(model: &Model, text: &str) -> Result<String, String> {
+        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
+            EvalOutcome::Value(v, _) => Ok(v.to_string()),
+            EvalOutcome::Undefined(d) => Err(d.to_string()),
+            _ => Err(format!("{text}: not a value")),
+        }
+    }
+
     #[test]
     fn inclusion_and_equality_of_unbounded_sets() {
-        let path = std::env::temp_dir().join(format!("bsolve-sym-{}-sets.mch", std::process::id()));
-        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
-        let model = Model::load(&path, &Options::default()).expect("loads");
+        let model = empty_machine("sets");
         for (text, expected) in [
             // Finiteness of an intersection is unknown to `is_infinite`: equality must not be refuted.
             ("NATURAL /\\ INTEGER = NATURAL", true),
@@ -806,5 +1026,127 @@ mod tests {
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
         }
+    }
+
+    #[test]
+    fn sets_that_are_intervals_are_compared_as_intervals() {
+        let model = empty_machine("ranges");
+        for (text, expected) in [
+            ("NATURAL1 - NATURAL = {}", true),
+            ("NATURAL - {0} = NATURAL1", true),
+            ("NATURAL - {0} /= NATURAL", true),
+            (
+                "(NATURAL - (0..3)) - (4..100000) = NATURAL - (0..100000)",
+                true,
+            ),
+            ("(NATURAL - (0..3)) = {x | x : INTEGER & 4 <= x}", true),
+            (
+                "{x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..99999",
+                true,
+            ),
+            (
+                "{x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..999998",
+                false,
+            ),
+            ("{x | x > 0} <: NATURAL", true),
+            ("{x | x > -1 & x < 5} <: NATURAL1", false),
+            ("{0} \\/ 1..1000000 = 0..1000000", true),
+            ("{0} \\/ 1..1000000 = 0..999999", false),
+            ("dom(%x.(x : 1..2000000 | x * 2)) = 1..2000000", true),
+            // A set of integers is always included in INTEGER, a product by its components.
+            ("{x | x mod 2 = 0} <: INTEGER", true),
+            ("NATURAL * NAT <: NATURAL * NATURAL", true),
+            ("NATURAL * NATURAL <: NATURAL * NAT", false),
+            // id(S) against arrows and sequence sets, from S alone.
+            ("id(1..10000000) : 1..10000000 >->> 1..10000000", true),
+            ("id(1..10000000) : perm(1..10000000)", true),
+            ("id(1..10000000) : perm(1..10000001)", false),
+            ("id(2..10000000) : seq(NATURAL)", false),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        for (text, expected) in [
+            ("card(%x.(x : 1..2000000 | x * 2))", "2000000"),
+            ("card((NATURAL - (0..3)) /\\ -1000..100000)", "99997"),
+            ("max({x | x < 100 & x > 5})", "99"),
+            ("min({x | x : INTEGER & x > 5} - (6..9))", "10"),
+            ("min(NATURAL - {0, 2})", "1"),
+            ("max({x | x < 10} - {9, 8, 6})", "7"),
+        ] {
+            assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
+        }
+        // Not intervals, or not decidable by bounds: an honest error, never a guess.
+        for text in [
+            "{x | x mod 2 = 0} <: NATURAL",
+            "INTEGER - {0} = {x | x /= 0}",
+            "NATURAL * {} <: {1} * NAT",
+        ] {
+            assert!(truth(&model, text).is_err(), "{text}");
+        }
+        assert!(value_of(&model, "max(NATURAL - {3})").is_err());
+        assert_eq!(
+            value_of(&model, "closure1({x, y | y + y = x})[{1024}]").as_deref(),
+            Ok("{1,2,4,8,16,32,64,128,256,512}")
+        );
+        // The image of a comprehension at a point solves for the last variable only.
+        assert_eq!(
+            value_of(&model, "{x, y | y + y = x}[{1024}]").as_deref(),
+            Ok("{512}")
+        );
+    }
+
+    #[test]
+    fn comprehensions_without_a_finite_domain_are_enumerated_through_witnesses() {
+        let model = empty_machine("witnesses");
+        for (text, expected) in [
+            (
+                "{x | x : INTEGER & #n.(n : 1..5 & 2 ** n = x)} = {2, 4, 8, 16, 32}",
+                true,
+            ),
+            (
+                "{x | x : INTEGER & #n.(n : 1..5 & 2 ** n = x) & x > 10} = {16, 32}",
+                true,
+            ),
+            (
+                "{z | z : INTEGER & #x.(x : {1, 2} & z = x * 1)} = {1, 2}",
+                true,
+            ),
+            ("{nxt | #l.(l = {2} & nxt = {1 |-> 2})} = {{1 |-> 2}}", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // A linear equation has at most one solution (`enumerate::solve_linear`).
+        for (text, expected) in [
+            ("#c.(c = c + 1)", false),
+            ("#c.(c : INTEGER & 2 * c + 1 = 7 & c > 2)", true),
+            ("#c.(c : INTEGER & 2 * c = 7)", false),
+            ("{c | c : INTEGER & 3 - c = c * 2 - 9} = {4}", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // A trivial equation gives no candidate: a law over all integers stays an error.
+        assert!(truth(&model, "!c.(c : INTEGER => c + 1 = 1 + c)").is_err());
+        // Infinitely many witnesses: still an error.
+        assert!(
+            value_of(
+                &model,
+                "card({x | x : INTEGER & #n.(n : NATURAL & x = 2 * n)})"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn quantifiers_over_domains_too_large_to_enumerate_ask_the_solver() {
+        let model = empty_machine("quantifiers");
+        assert_eq!(
+            truth(
+                &model,
+                "#g.(g : 1..10 --> 1..10 & !x.(x : 1..10 => g(x) /= x) & g(1) > 7)"
+            ),
+            Ok(true)
+        );
+        // A law over all integers cannot be enumerated: an error, not a guess.
+        assert!(truth(&model, "!x.(x : INTEGER => x + 0 = x)").is_err());
     }
 }

@@ -27,7 +27,8 @@
 //! so that `auto` never waits on an SMT solver forever. Symmetry-reduced questions over deferred sets
 //! skip z3 (it lists every solution, not one per orbit). The model checker's per-state questions
 //! (`sizes_matter` false) stay with native alone: starting a SAT or SMT search per state would cost
-//! more than it finds.
+//! more than it finds. When native ran out of its share and no later stage decided (most often because
+//! the problem does not translate), native searches again with whatever time is left.
 
 use super::{Found, Problem, Stats, kodkod, native, smt};
 use crate::eval::{Context, EvalError};
@@ -48,6 +49,11 @@ impl Outcome {
     /// An exhaustive search without solutions.
     fn unsat(&self) -> bool {
         !self.reported && matches!(self.result, Ok(true))
+    }
+
+    /// Stopped by its deadline.
+    fn timed_out(&self) -> bool {
+        matches!(&self.result, Err(e) if e.is_timeout())
     }
 
     /// Decided: exhaustive, or solutions were reported (a later stage would repeat them).
@@ -105,12 +111,22 @@ pub(crate) fn solve(
         }));
         stats.any_size = z3_stats.any_size;
     }
-    match later.into_iter().find(Outcome::decided) {
-        Some(decided) => decided.result,
-        // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
-        // informative.
-        None => first.result,
+    if let Some(decided) = later.into_iter().find(Outcome::decided) {
+        return decided.result;
     }
+    if first.timed_out() && !past(outer) {
+        // Native ran out of its share and the others could not decide (or not translate) the problem,
+        // often at once: native searches again with all the time left rather than leave it unused.
+        let again = stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
+            native::solve(ctx, problem, found, stats)
+        });
+        if again.decided() {
+            return again.result;
+        }
+    }
+    // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
+    // informative.
+    first.result
 }
 
 /// After an Unsat for the default sizes of the deferred sets: z3's proof for every size, with the time
