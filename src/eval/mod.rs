@@ -13,6 +13,7 @@ mod context;
 mod counting;
 mod enumerate;
 mod expr;
+mod external;
 mod pred;
 mod relations;
 mod sequences;

@@ -7,6 +7,7 @@
 //! a ground type, and the IR's types are replaced by their resolved forms.
 
 use super::Type;
+use super::external;
 use super::unify::Unifier;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::{self, TypedName};
@@ -92,6 +93,8 @@ pub(super) struct Checker {
     pub variables_visible: bool,
     /// False while checking PROPERTIES, where machine parameters are not visible.
     pub params_visible: bool,
+    /// The ProB external identifiers the machine makes available (`external::available`).
+    pub externals: Vec<Name>,
 }
 
 impl Checker {
@@ -106,6 +109,7 @@ impl Checker {
             free: None,
             variables_visible: true,
             params_visible: true,
+            externals: Vec::new(),
         }
     }
 
@@ -216,9 +220,16 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
     let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
-    let visible = definitions::visible_definitions(m);
+    let libraries: Vec<String> = m.skipped_libraries.iter().map(|(l, _)| l.clone()).collect();
+    let externals = external::available(&libraries, &m.definitions);
+    // An external's own definition body is a placeholder (ProB calls the external instead): not expanded.
+    let visible: Vec<_> = definitions::visible_definitions(m)
+        .into_iter()
+        .filter(|d| !externals.contains(&d.name.name))
+        .collect();
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
+    c.externals = externals;
 
     let mut sets = Vec::new();
     for s in &m.sets {

@@ -1,0 +1,127 @@
+//! Evaluation of the ProB external functions bsolve provides (see `types::external` for how their calls are
+//! typed and lowered), with the semantics ProB documents:
+//!
+//! * `STRING_LENGTH(s)`: the number of characters of `s`;
+//! * `STRING_APPEND(a, b)`: the concatenation of `a` and `b`;
+//! * `FORMAT_TO_STRING(f, [v1, ...])`: `f` with each `~w` replaced by the next value (a string by its
+//!   characters, anything else as B prints it), `~n` by a newline and `~~` by `~`;
+//! * `CHOOSE(S)`: ProB's Hilbert choice, one designated member of `S` (the least in the value order);
+//! * `MAXIMIZE(S)`: the greatest member of `S` in the value order (integers by value, tuples by their first
+//!   component first), so over `{c, x | P}` a solution `c |-> x` of P with the greatest `c`.
+
+use super::{Context, Env, EvalError, Val, internal_error, unsupported, wd_error};
+use crate::diag::Span;
+use crate::ir::Expr;
+use crate::value::Value;
+
+impl Context {
+    /// `F(arg)` for the external function `name`: the hook of function application in `expr`.
+    pub(super) fn apply_external(
+        &self,
+        name: &str,
+        arg: &Expr,
+        span: Span,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        let string = |v: &Value| match v {
+            Value::Str(s) => Ok(s.clone()),
+            _ => Err(internal_error(span, format!("{name}: expected a string"))),
+        };
+        let result = match name {
+            "STRING_LENGTH" => {
+                let s = string(&self.eval_value(arg, env)?)?;
+                Value::int(s.chars().count() as i64)
+            }
+            "STRING_APPEND" => {
+                let v = self.eval_value(arg, env)?;
+                let Some((a, b)) = v.as_pair() else {
+                    return Err(internal_error(span, "STRING_APPEND: expected two strings"));
+                };
+                Value::Str(format!("{}{}", string(a)?, string(b)?).into())
+            }
+            "FORMAT_TO_STRING" => {
+                let v = self.eval_value(arg, env)?;
+                let Some((format, values)) = v.as_pair() else {
+                    return Err(internal_error(
+                        span,
+                        "FORMAT_TO_STRING: expected two arguments",
+                    ));
+                };
+                let Some(values) = values.as_sequence() else {
+                    return Err(internal_error(
+                        span,
+                        "FORMAT_TO_STRING: expected a sequence",
+                    ));
+                };
+                Value::Str(format_to_string(&string(format)?, &values, span)?.into())
+            }
+            "CHOOSE" | "MAXIMIZE" => {
+                let items = self.materialize(&self.eval(arg, env)?, span)?;
+                let chosen = if name == "CHOOSE" {
+                    items.first()
+                } else {
+                    items.last()
+                };
+                match chosen {
+                    Some(v) => v.clone(),
+                    None => return Err(wd_error(span, format!("{name} of the empty set"))),
+                }
+            }
+            _ => return Err(unsupported(span, format!("external function `{name}`"))),
+        };
+        Ok(Val::Value(result))
+    }
+}
+
+/// ProB's `FORMAT_TO_STRING`: the directives `~w` (next value), `~n` (newline) and `~~` (a tilde).
+fn format_to_string(format: &str, values: &[Value], span: Span) -> Result<String, EvalError> {
+    let mut out = String::new();
+    let mut next = values.iter();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => match next.next() {
+                Some(Value::Str(s)) => out.push_str(s),
+                Some(v) => out.push_str(&v.to_string()),
+                None => {
+                    return Err(wd_error(span, "FORMAT_TO_STRING: more `~w` than values"));
+                }
+            },
+            Some('n') => out.push('\n'),
+            Some('~') => out.push('~'),
+            other => {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "FORMAT_TO_STRING directive `~{}`",
+                        other.map(String::from).unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+    }
+    if next.next().is_some() {
+        return Err(wd_error(span, "FORMAT_TO_STRING: more values than `~w`"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_to_string;
+    use crate::diag::Span;
+    use crate::value::Value;
+
+    #[test]
+    fn format_to_string_replaces_directives() {
+        let vals = [Value::Str("a\"b".into()), Value::int(3)];
+        let s = format_to_string(" ~w-~w~n~~", &vals, Span::default()).expect("formats");
+        assert_eq!(s, " a\"b-3\n~");
+        assert!(format_to_string("~w", &[], Span::default()).is_err());
+        assert!(format_to_string("x", &vals, Span::default()).is_err());
+    }
+}
