@@ -114,7 +114,43 @@ fn format_to_string(format: &str, values: &[Value], span: Span) -> Result<String
 mod tests {
     use super::format_to_string;
     use crate::diag::Span;
+    use crate::eval::{Context, Env, Settings};
+    use crate::machine::load_text;
+    use crate::types::check_machine;
     use crate::value::Value;
+    use std::path::Path;
+
+    /// The truth of each assertion of a machine without constants or variables.
+    fn assertions(text: &str) -> Vec<bool> {
+        let m = load_text("externals.mch", text, Path::new(".")).expect("parses");
+        let c = Context::new(check_machine(&m).expect("type-checks"), Settings::default())
+            .expect("context");
+        let m = c.machine().clone();
+        m.assertions
+            .iter()
+            .map(|a| c.eval_pred(a, &Env::new()).expect("evaluates"))
+            .collect()
+    }
+
+    #[test]
+    fn library_and_declared_externals_evaluate_as_prob_documents() {
+        let held = assertions(
+            "MACHINE M
+DEFINITIONS \"LibraryStrings.def\"; \"LibraryIO.def\";
+  CHOOSE(X) == \"a member of X\"; EXTERNAL_FUNCTION_CHOOSE(T) == (POW(T) --> T);
+  MAXIMIZE(x) == 1; EXTERNAL_FUNCTION_MAXIMIZE(T) == POW(T) --> T
+ASSERTIONS
+  STRING_LENGTH(\"abc\") = 3;
+  STRING_APPEND(\"ab\", \"c\") = \"abc\";
+  FORMAT_TO_STRING(\"<~w:~w>\", [\"x\", \"y\"]) = \"<x:y>\";
+  CHOOSE({3, 1, 2}) = 1;
+  MAXIMIZE({x, y | x : 1..3 & y = 10 - x}) = (3 |-> 7);
+  observe(ARGC) & ARGC = 0;
+  STRING_LENGTH(\"\") = 1
+END",
+        );
+        assert_eq!(held, [true, true, true, true, true, true, false]);
+    }
 
     #[test]
     fn format_to_string_replaces_directives() {

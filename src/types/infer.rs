@@ -215,18 +215,24 @@ fn explain_library_identifier(d: Diagnostic, m: &ast::Machine) -> Diagnostic {
     }
 }
 
+/// The definitions visible in a machine and the ProB externals it makes available; an external's own
+/// definition body is a placeholder (ProB calls the external instead), so it is not among the definitions.
+fn visible_and_externals(m: &ast::Machine) -> (Vec<ast::Definition>, Vec<Name>) {
+    let libraries: Vec<String> = m.skipped_libraries.iter().map(|(l, _)| l.clone()).collect();
+    let externals = external::available(&libraries, &m.definitions);
+    let visible = definitions::visible_definitions(m)
+        .into_iter()
+        .filter(|d| !externals.contains(&d.name.name))
+        .collect();
+    (visible, externals)
+}
+
 fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     if let Some((clause, span)) = m.unsupported_clauses.first() {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
     let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
-    let libraries: Vec<String> = m.skipped_libraries.iter().map(|(l, _)| l.clone()).collect();
-    let externals = external::available(&libraries, &m.definitions);
-    // An external's own definition body is a placeholder (ProB calls the external instead): not expanded.
-    let visible: Vec<_> = definitions::visible_definitions(m)
-        .into_iter()
-        .filter(|d| !externals.contains(&d.name.name))
-        .collect();
+    let (visible, externals) = visible_and_externals(m);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
     c.externals = externals;
@@ -449,9 +455,10 @@ impl Checker {
 /// variables and the DEFINITIONS of `m_ast`). Identifiers unknown to the machine are free: they are typed by
 /// inference and returned (for `bsolve solve`, they are existentially quantified).
 pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) -> Result<Formula> {
-    let visible = definitions::visible_definitions(m_ast);
+    let (visible, externals) = visible_and_externals(m_ast);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
+    c.externals = externals;
     let global = |c: &mut Checker, name: &Name, span: Span, ty: Type, kind: GlobalKind| {
         c.declare(
             &ast::Ident {

@@ -319,3 +319,45 @@ fn machine_parameters_are_typed_by_constraints_and_hidden_from_properties() {
         "params_props.mch:4:16: machine parameter `n` cannot be used here"
     );
 }
+
+#[test]
+fn prob_externals_are_lowered_only_where_the_machine_makes_them_available() {
+    let m = check(
+        "externals.mch",
+        "MACHINE M
+DEFINITIONS \"LibraryStrings.def\"; \"LibraryIO.def\"
+CONSTANTS n
+PROPERTIES n = STRING_LENGTH(\"ab\") & observe(n)
+VARIABLES x
+INVARIANT x : INTEGER
+INITIALISATION x := ARGC
+OPERATIONS show = PRINTF(\"~w~n\", [x])
+END",
+    )
+    .expect("externals of the included libraries type-check");
+    let PredKind::And(parts) = &m.properties.kind else {
+        panic!("a conjunction: {:?}", m.properties.kind)
+    };
+    let PredKind::Compare(_, _, call) = &parts[0].kind else {
+        panic!("n = STRING_LENGTH(..)")
+    };
+    let ExprKind::Binary(BinaryOp::Apply, f, _) = &call.kind else {
+        panic!("an application")
+    };
+    assert!(matches!(&f.kind, ExprKind::Var(v) if &**v == "$external:STRING_LENGTH"));
+    assert_eq!(parts[1].kind, PredKind::True);
+    assert_eq!(m.operations[0].body.kind, ir::SubstKind::Skip);
+    // Without the library, the same names are unknown; a definition not marked external is expanded.
+    let err = check(
+        "no_library.mch",
+        "MACHINE M\nCONSTANTS n\nPROPERTIES n = STRING_LENGTH(\"ab\")\nEND",
+    )
+    .expect_err("STRING_LENGTH is not defined");
+    assert!(err.message.contains("unknown identifier `STRING_LENGTH`"));
+    let m = check(
+        "plain_choose.mch",
+        "MACHINE M\nDEFINITIONS CHOOSE(X) == 7\nCONSTANTS n\nPROPERTIES n = CHOOSE({1})\nEND",
+    )
+    .expect("an ordinary definition");
+    assert!(format!("{:?}", m.properties).contains("Int(7)"));
+}
