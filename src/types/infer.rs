@@ -171,6 +171,38 @@ impl Checker {
             .collect()
     }
 
+    /// A valuation `x = E` of the VALUES clause of an implementation: for a constant, the predicate it adds
+    /// to PROPERTIES; for a deferred set, nothing (the implementation's choice of its elements, e.g.
+    /// `S = 1..10`, is not a B equality between the set and the interval and is not checked).
+    fn valuation(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Term,
+        defs: &Definitions,
+    ) -> Result<Option<ir::Pred>> {
+        match self.globals.get(&name.name).map(|g| g.kind) {
+            Some(GlobalKind::Constant) => {
+                let span = name.span.to(value.span);
+                let lhs = ast::Term::new(ast::TermKind::Ident(name.name.clone()), name.span);
+                let eq = ast::Term::new(
+                    ast::TermKind::Op(ast::Op::Eq, vec![lhs, value.clone()]),
+                    span,
+                );
+                let p = self.pred(&defs.expand_term(&eq)?)?;
+                self.settle(false)?;
+                Ok(Some(p))
+            }
+            Some(GlobalKind::Set) => Ok(None),
+            _ => Err(Diagnostic::type_error(
+                name.span,
+                format!(
+                    "VALUES gives a value to `{}`, which is not a constant or a set",
+                    name.name
+                ),
+            )),
+        }
+    }
+
     /// Checks that every declared identifier got a ground type.
     fn check_declared(&self) -> Result<()> {
         for d in &self.declared {
@@ -313,6 +345,12 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     let mut constraints = clause(&mut c, &m.constraints)?;
     c.params_visible = false;
     let mut properties = clause(&mut c, &m.properties)?;
+    for (name, value) in &m.values {
+        if let Some(valuation) = c.valuation(name, value, &defs)? {
+            let span = properties.span;
+            properties = ir::Pred::new(ir::PredKind::And(vec![properties, valuation]), span);
+        }
+    }
     c.params_visible = true;
     c.variables_visible = true;
     let mut invariant = clause(&mut c, &m.invariant)?;

@@ -361,3 +361,31 @@ END",
     .expect("an ordinary definition");
     assert!(format!("{:?}", m.properties).contains("Int(7)"));
 }
+
+#[test]
+fn values_of_constants_join_the_properties_and_values_of_sets_are_skipped() {
+    let m = check(
+        "values.imp",
+        "IMPLEMENTATION I\nSETS S\nCONCRETE_CONSTANTS c, d\nPROPERTIES c : INT & d : INT\n\
+         VALUES c = -3; S = 1..4; d = c\nEND",
+    )
+    .expect("valuations type-check");
+    let text = format!("{:?}", m.properties);
+    assert!(text.contains("Int(-3)") || text.contains("Neg"), "{text}");
+    let err = check(
+        "values_bad.imp",
+        "IMPLEMENTATION I\nCONCRETE_CONSTANTS c\nPROPERTIES c : INT\nVALUES c = TRUE\nEND",
+    )
+    .expect_err("a boolean for an integer constant");
+    assert!(err.message.contains("type mismatch"), "{}", err.message);
+    let err = check(
+        "values_var.imp",
+        "IMPLEMENTATION I\nCONCRETE_VARIABLES v\nINVARIANT v : INT\nINITIALISATION v := 0\nVALUES v = 1\nEND",
+    )
+    .expect_err("a variable has no valuation");
+    assert!(
+        err.message.contains("not a constant or a set"),
+        "{}",
+        err.message
+    );
+}

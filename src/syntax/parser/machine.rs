@@ -141,7 +141,35 @@ impl Parser {
                     self.ident("after `,` in REFINES")?;
                 }
             }
-            "FREETYPES" | "VALUES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
+            "VALUES" => loop {
+                let t = self.term()?;
+                match t.kind {
+                    TermKind::Op(Op::Eq, mut sides) if sides.len() == 2 => {
+                        let value = sides.pop().expect("two sides");
+                        let TermKind::Ident(name) = &sides[0].kind else {
+                            return Err(crate::diag::Diagnostic::syntax(
+                                sides[0].span,
+                                "expected an identifier on the left of a VALUES valuation",
+                            ));
+                        };
+                        let name = Ident {
+                            name: name.clone(),
+                            span: sides[0].span,
+                        };
+                        m.values.push((name, value));
+                    }
+                    _ => {
+                        return Err(crate::diag::Diagnostic::syntax(
+                            t.span,
+                            "expected a valuation `x = E` in the VALUES clause",
+                        ));
+                    }
+                }
+                if !self.separator_before_more() {
+                    break;
+                }
+            },
+            "FREETYPES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
                 self.skip_clause_content();
                 m.unsupported_clauses
                     .push((k.to_string(), clause_span.to(self.span_from(self.pos))));
@@ -459,8 +487,22 @@ mod tests {
                 .iter()
                 .map(|(c, _)| c.as_str())
                 .collect::<Vec<_>>(),
-            vec!["FREETYPES", "LOCAL_OPERATIONS", "VALUES"]
+            vec!["FREETYPES", "LOCAL_OPERATIONS"]
         );
+        assert_eq!(m.values.len(), 1);
+    }
+
+    #[test]
+    fn values_clause_lists_valuations() {
+        let m = parse(
+            "IMPLEMENTATION I REFINES M\nVALUES\n  c = -100;\n  S = 1..10;\n  d = c + 1\nEND",
+        );
+        let names: Vec<&str> = m.values.iter().map(|(n, _)| &*n.name).collect();
+        assert_eq!(names, ["c", "S", "d"]);
+        assert!(matches!(m.values[1].1.kind, TermKind::Op(Op::Interval, _)));
+        let err = parse_machine(FileId::default(), "IMPLEMENTATION I\nVALUES c < 1\nEND")
+            .expect_err("not a valuation");
+        assert!(err.message.contains("valuation"), "{}", err.message);
     }
 
     #[test]
