@@ -27,7 +27,7 @@ fn file_error(span: Span, message: String) -> Diagnostic {
     Diagnostic::new(DiagKind::File, span, message)
 }
 
-/// Reads a source file; a file that is not UTF-8 is read as Latin-1 (older B machines often are).
+/// Reads a source file; a file that is not UTF-8 is read as Mac OS Roman or Latin-1 (`encoding`).
 fn read(path: &Path, span: Span, what: &str) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| {
         file_error(
@@ -35,8 +35,7 @@ fn read(path: &Path, span: Span, what: &str) -> Result<String> {
             format!("cannot read {what} `{}`: {e}", path.display()),
         )
     })?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect()))
+    Ok(super::encoding::decode(bytes))
 }
 
 /// ProB's standard library of definitions files (LibraryIO.def, ...), which bsolve does not ship: an

@@ -40,6 +40,27 @@ fn conjoin(old: Option<Term>, new: Term) -> Term {
     }
 }
 
+/// The elements of a definition body `{a, b, ...}` made of identifiers only.
+fn enumeration_of(body: &DefinitionBody) -> Option<Vec<Ident>> {
+    let DefinitionBody::Term(Term {
+        kind: TermKind::SetEnum(items),
+        ..
+    }) = body
+    else {
+        return None;
+    };
+    items
+        .iter()
+        .map(|t| match &t.kind {
+            TermKind::Ident(n) => Some(Ident {
+                name: n.clone(),
+                span: t.span,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Parser {
     fn machine(&mut self) -> PResult<Machine> {
         let kind = match self.peek() {
@@ -80,7 +101,8 @@ impl Parser {
             "PROPERTIES" => m.properties = Some(conjoin(m.properties.take(), self.term()?)),
             "INVARIANT" => m.invariant = Some(conjoin(m.invariant.take(), self.term()?)),
             "SETS" => loop {
-                m.sets.push(self.set_decl()?);
+                let set = self.set_decl(&m.definitions)?;
+                m.sets.push(set);
                 if !self.separator_before_more() {
                     break;
                 }
@@ -215,12 +237,26 @@ impl Parser {
     }
 
     /// `S` or `S = {a, b}`.
-    fn set_decl(&mut self) -> PResult<SetDecl> {
+    /// `S`, `S = {a, b}`, or `S = D` with `D == {a, b}` among the definitions given before (definitions are
+    /// textual in Atelier B, so an enumeration may come from one).
+    fn set_decl(&mut self, definitions: &[Definition]) -> PResult<SetDecl> {
         let name = self.ident("as a set name")?;
         if !self.eat_sym("=") {
             return Ok(SetDecl {
                 name,
                 elements: None,
+            });
+        }
+        if let Tok::Ident(d) = self.peek()
+            && let Some(elements) = definitions
+                .iter()
+                .find(|def| def.name.name == *d && def.params.is_empty())
+                .and_then(|def| enumeration_of(&def.body))
+        {
+            self.advance();
+            return Ok(SetDecl {
+                name,
+                elements: Some(elements),
             });
         }
         self.expect_sym("{", "after `=` in an enumerated set")?;
@@ -490,6 +526,22 @@ mod tests {
             vec!["FREETYPES", "LOCAL_OPERATIONS"]
         );
         assert_eq!(m.values.len(), 1);
+    }
+
+    #[test]
+    fn an_enumerated_set_may_be_a_definition_given_before() {
+        let m = parse("MACHINE M\nDEFINITIONS E == {aa, bb}\nSETS S = E; T\nEND");
+        let names: Vec<&str> = m.sets[0]
+            .elements
+            .iter()
+            .flatten()
+            .map(|e| &*e.name)
+            .collect();
+        assert_eq!(names, ["aa", "bb"]);
+        assert!(m.sets[1].elements.is_none());
+        // A definition that is not an enumeration of identifiers is no set.
+        let text = "MACHINE M\nDEFINITIONS E == 1..2\nSETS S = E\nEND";
+        assert!(parse_machine(FileId::default(), text).is_err());
     }
 
     #[test]
