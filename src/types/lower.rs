@@ -371,9 +371,13 @@ impl Checker {
                 _ => None,
             };
             let Some((id, value)) = binding else {
-                return Err(Diagnostic::unsupported(
+                // B allows only `x = E` for each LET identifier (Atelier B rejects anything else too).
+                return Err(Diagnostic::type_error(
                     c.span,
-                    "LET definitions other than `x = E` for the LET identifiers",
+                    format!(
+                        "expected `x = E` for a LET identifier in the LET definitions, found `{}`",
+                        snippet(c.span)
+                    ),
                 ));
             };
             if out.iter().any(|(n, _)| n.name == id.name) {

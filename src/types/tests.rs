@@ -389,3 +389,19 @@ fn values_of_constants_join_the_properties_and_values_of_sets_are_skipped() {
         err.message
     );
 }
+
+#[test]
+fn let_definitions_are_equalities_for_the_let_identifiers_in_any_order_of_use() {
+    check(
+        "let_ok.mch",
+        "MACHINE M\nOPERATIONS r <-- op = LET ii, jj BE ii = 2 + 2 & jj = ii + ii IN r := jj END\nEND",
+    )
+    .expect("each identifier defined once, the later ones using the earlier");
+    let err = check(
+        "let_bad.mch",
+        "MACHINE M\nOPERATIONS r <-- op = LET ii, jj BE ii = 4 & jj = 8 & ii < jj IN r := jj END\nEND",
+    )
+    .expect_err("`ii < jj` is no definition");
+    assert_eq!(err.kind, crate::diag::DiagKind::Type);
+    assert!(err.message.contains("found `ii < jj`"), "{}", err.message);
+}
