@@ -135,6 +135,19 @@ impl Loader {
             let file = register_source(&format!("<builtin {}>", name.name), text);
             return parse_machine(file, text);
         }
+        let itself = find_machine(dir, &name.name, None)
+            .and_then(|p| p.canonicalize().ok())
+            .is_some_and(|p| current.as_deref() == Some(p.as_path()));
+        if itself {
+            return Err(file_error(
+                name.span,
+                format!(
+                    "machine `{}` refers to itself (no other file named {0}.mch, {0}.ref or {0}.imp in {})",
+                    name.name,
+                    dir.display()
+                ),
+            ));
+        }
         Err(file_error(
             name.span,
             format!(

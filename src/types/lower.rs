@@ -88,13 +88,15 @@ impl Checker {
         ))
     }
 
+    /// True when no bound or declared identifier is called `name`.
+    fn is_undeclared(&self, name: &str) -> bool {
+        !self.locals.iter().any(|l| &*l.name == name) && !self.globals.contains_key(name)
+    }
+
     /// The external kind of identifier `name` when it names an external the machine makes available and no
     /// bound or declared identifier hides it.
     pub(super) fn external(&self, name: &str) -> Option<ExternalKind> {
-        if !self.externals.iter().any(|e| &**e == name)
-            || self.locals.iter().any(|l| &*l.name == name)
-            || self.globals.contains_key(name)
-        {
+        if !self.externals.iter().any(|e| &**e == name) || !self.is_undeclared(name) {
             return None;
         }
         external::kind(name)
@@ -241,6 +243,12 @@ impl Checker {
                 PredKind::Let(bindings, Box::new(body))
             }
             TermKind::Unsupported(what) => return Err(Diagnostic::unsupported(span, what)),
+            TermKind::Ident(n) if &**n == "true" && self.is_undeclared(n) => {
+                return Err(Diagnostic::type_error(
+                    span,
+                    "expected a predicate, found `true` (B-Toolkit's `true` is not a B predicate: write `btrue`)",
+                ));
+            }
             TermKind::Call(f, args)
                 if self.external_call(f, ExternalKind::TruePredicate).is_some() =>
             {

@@ -405,3 +405,14 @@ fn let_definitions_are_equalities_for_the_let_identifiers_in_any_order_of_use() 
     assert_eq!(err.kind, crate::diag::DiagKind::Type);
     assert!(err.message.contains("found `ii < jj`"), "{}", err.message);
 }
+
+#[test]
+fn b_toolkit_true_as_a_predicate_is_explained() {
+    let err = check(
+        "pre_true.mch",
+        "MACHINE M\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\n\
+         OPERATIONS op = PRE true THEN x := 1 END\nEND",
+    )
+    .expect_err("`true` is no B predicate");
+    assert!(err.message.contains("write `btrue`"), "{}", err.message);
+}
