@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Success rate (percent) reached on the corpus outside `B/ErrorMachines`; raise it when it improves.
-const FLOOR_PERCENT: f64 = 91.5;
+const FLOOR_PERCENT: f64 = 92.5;
 
 fn check(path: &Path) -> Result<(), Diagnostic> {
     let m = machine::load(path)?;

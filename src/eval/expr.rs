@@ -6,7 +6,7 @@ use super::{
 };
 use crate::diag::Span;
 use crate::ir::{BinaryOp, BinderKind, Expr, ExprConst, ExprKind, Pred, TypedName, UnaryOp};
-use crate::types::Type;
+use crate::types::{Type, external};
 use crate::value::{Int, Value, set};
 use std::sync::Arc;
 
@@ -380,6 +380,11 @@ impl Context {
             BinaryOp::Apply => {
                 if let ExprKind::Binary(proj @ (BinaryOp::Prj1 | BinaryOp::Prj2), s, t) = &a.kind {
                     return self.apply_projection(*proj, s, t, b, env);
+                }
+                if let ExprKind::Var(f) = &a.kind
+                    && let Some(name) = external::external_of_var(f)
+                {
+                    return self.apply_external(name, b, span, env);
                 }
                 let f = self.eval(a, env)?;
                 let x = self.eval_value(b, env)?;

@@ -13,6 +13,7 @@ mod context;
 mod counting;
 mod enumerate;
 mod expr;
+mod external;
 mod integer_ranges;
 mod pred;
 mod relations;

@@ -457,6 +457,19 @@ fn setting_value(t: &Term) -> Option<SettingValue> {
         TermKind::Const(ConstKind::False) => Some(SettingValue::Bool(false)),
         TermKind::Str(s) => Some(SettingValue::Text(s.clone())),
         TermKind::Ident(n) => Some(SettingValue::Text(n.to_string())),
+        // `scope_S == {a, b}` gives S as many elements as the extension names.
+        TermKind::SetEnum(items) if items.iter().all(|i| matches!(i.kind, TermKind::Ident(_))) => {
+            let mut names: Vec<_> = items
+                .iter()
+                .filter_map(|i| match &i.kind {
+                    TermKind::Ident(n) => Some(n),
+                    _ => None,
+                })
+                .collect();
+            names.sort();
+            names.dedup();
+            Some(SettingValue::Int(names.len().into()))
+        }
         TermKind::Op(Op::Interval, args) if args.len() == 2 => Some(SettingValue::Range(
             const_int(&args[0])?,
             const_int(&args[1])?,
@@ -594,5 +607,19 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].1, SettingValue::Int(255.into()));
         assert_eq!(s[1].1, SettingValue::Range(1.into(), 3.into()));
+    }
+
+    #[test]
+    fn a_scope_given_as_an_extension_counts_its_elements() {
+        let ext =
+            |xs: &[&str]| Term::new(TermKind::SetEnum(xs.iter().map(|x| id(x)).collect()), sp());
+        let list = vec![
+            def("scope_S", &[], ext(&["a", "b", "a"])),
+            def("scope_T", &[], ext(&["c"])),
+        ];
+        let defs = Definitions::new(&list);
+        let s = settings(&defs, &list).expect("settings");
+        assert_eq!(s[0].1, SettingValue::Int(2.into()));
+        assert_eq!(s[1].1, SettingValue::Int(1.into()));
     }
 }

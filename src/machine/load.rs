@@ -27,7 +27,7 @@ fn file_error(span: Span, message: String) -> Diagnostic {
     Diagnostic::new(DiagKind::File, span, message)
 }
 
-/// Reads a source file; a file that is not UTF-8 is read as Latin-1 (older B machines often are).
+/// Reads a source file; a file that is not UTF-8 is read as Mac OS Roman or Latin-1 (`encoding`).
 fn read(path: &Path, span: Span, what: &str) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| {
         file_error(
@@ -35,8 +35,7 @@ fn read(path: &Path, span: Span, what: &str) -> Result<String> {
             format!("cannot read {what} `{}`: {e}", path.display()),
         )
     })?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect()))
+    Ok(super::encoding::decode(bytes))
 }
 
 /// ProB's standard library of definitions files (LibraryIO.def, ...), which bsolve does not ship: an
@@ -135,6 +134,19 @@ impl Loader {
         if let Some(text) = builtin_type_machine(&name.name) {
             let file = register_source(&format!("<builtin {}>", name.name), text);
             return parse_machine(file, text);
+        }
+        let itself = find_machine(dir, &name.name, None)
+            .and_then(|p| p.canonicalize().ok())
+            .is_some_and(|p| current.as_deref() == Some(p.as_path()));
+        if itself {
+            return Err(file_error(
+                name.span,
+                format!(
+                    "machine `{}` refers to itself (no other file named {0}.mch, {0}.ref or {0}.imp in {})",
+                    name.name,
+                    dir.display()
+                ),
+            ));
         }
         Err(file_error(
             name.span,

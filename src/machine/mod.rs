@@ -2,6 +2,7 @@
 //! expand DEFINITIONS, and flatten everything into one `ast::Machine` (semantics in `flatten`).
 
 pub mod definitions;
+mod encoding;
 mod flatten;
 mod load;
 pub mod rewrite;

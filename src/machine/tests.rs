@@ -175,8 +175,11 @@ fn missing_and_cyclic_references_are_file_errors() {
         &[
             ("A.mch", "MACHINE A\nSEES B\nEND"),
             ("B.mch", "MACHINE B\nSEES A\nEND"),
+            ("Self.ref", "REFINEMENT Self\nREFINES Self\nEND"),
         ],
     );
+    let err = load(&dir.join("Self.ref")).expect_err("refines itself");
+    assert!(err.message.contains("`Self` refers to itself"), "{err}");
     let err = load_text("Main.mch", "MACHINE Main\nSEES Nowhere\nEND", &dir).expect_err("missing");
     assert_eq!(err.kind, DiagKind::File);
     assert!(

@@ -365,6 +365,8 @@ pub struct Machine {
     pub definitions: Vec<Definition>,
     /// `"file.def"` includes listed in DEFINITIONS, in order, for the loader to resolve.
     pub definition_files: Vec<(String, Span)>,
+    /// The VALUES clause of an implementation: `x = E` for a concrete constant or a deferred set.
+    pub values: Vec<(Ident, Term)>,
     /// Clauses bsolve parses but does not support (FREETYPES, VALUES, ...): name and span, reported by the
     /// type checker as "unsupported: ...".
     pub unsupported_clauses: Vec<(String, Span)>,
@@ -399,6 +401,7 @@ impl Machine {
             operations: vec![],
             definitions: vec![],
             definition_files: vec![],
+            values: vec![],
             unsupported_clauses: vec![],
             skipped_libraries: vec![],
         }

@@ -7,6 +7,7 @@
 //! a ground type, and the IR's types are replaced by their resolved forms.
 
 use super::Type;
+use super::external;
 use super::unify::Unifier;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::{self, TypedName};
@@ -92,6 +93,8 @@ pub(super) struct Checker {
     pub variables_visible: bool,
     /// False while checking PROPERTIES, where machine parameters are not visible.
     pub params_visible: bool,
+    /// The ProB external identifiers the machine makes available (`external::available`).
+    pub externals: Vec<Name>,
 }
 
 impl Checker {
@@ -106,6 +109,7 @@ impl Checker {
             free: None,
             variables_visible: true,
             params_visible: true,
+            externals: Vec::new(),
         }
     }
 
@@ -167,6 +171,38 @@ impl Checker {
             .collect()
     }
 
+    /// A valuation `x = E` of the VALUES clause of an implementation: for a constant, the predicate it adds
+    /// to PROPERTIES; for a deferred set, nothing (the implementation's choice of its elements, e.g.
+    /// `S = 1..10`, is not a B equality between the set and the interval and is not checked).
+    fn valuation(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Term,
+        defs: &Definitions,
+    ) -> Result<Option<ir::Pred>> {
+        match self.globals.get(&name.name).map(|g| g.kind) {
+            Some(GlobalKind::Constant) => {
+                let span = name.span.to(value.span);
+                let lhs = ast::Term::new(ast::TermKind::Ident(name.name.clone()), name.span);
+                let eq = ast::Term::new(
+                    ast::TermKind::Op(ast::Op::Eq, vec![lhs, value.clone()]),
+                    span,
+                );
+                let p = self.pred(&defs.expand_term(&eq)?)?;
+                self.settle(false)?;
+                Ok(Some(p))
+            }
+            Some(GlobalKind::Set) => Ok(None),
+            _ => Err(Diagnostic::type_error(
+                name.span,
+                format!(
+                    "VALUES gives a value to `{}`, which is not a constant or a set",
+                    name.name
+                ),
+            )),
+        }
+    }
+
     /// Checks that every declared identifier got a ground type.
     fn check_declared(&self) -> Result<()> {
         for d in &self.declared {
@@ -211,14 +247,27 @@ fn explain_library_identifier(d: Diagnostic, m: &ast::Machine) -> Diagnostic {
     }
 }
 
+/// The definitions visible in a machine and the ProB externals it makes available; an external's own
+/// definition body is a placeholder (ProB calls the external instead), so it is not among the definitions.
+fn visible_and_externals(m: &ast::Machine) -> (Vec<ast::Definition>, Vec<Name>) {
+    let libraries: Vec<String> = m.skipped_libraries.iter().map(|(l, _)| l.clone()).collect();
+    let externals = external::available(&libraries, &m.definitions);
+    let visible = definitions::visible_definitions(m)
+        .into_iter()
+        .filter(|d| !externals.contains(&d.name.name))
+        .collect();
+    (visible, externals)
+}
+
 fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     if let Some((clause, span)) = m.unsupported_clauses.first() {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
     let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
-    let visible = definitions::visible_definitions(m);
+    let (visible, externals) = visible_and_externals(m);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
+    c.externals = externals;
 
     let mut sets = Vec::new();
     for s in &m.sets {
@@ -296,6 +345,12 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     let mut constraints = clause(&mut c, &m.constraints)?;
     c.params_visible = false;
     let mut properties = clause(&mut c, &m.properties)?;
+    for (name, value) in &m.values {
+        if let Some(valuation) = c.valuation(name, value, &defs)? {
+            let span = properties.span;
+            properties = ir::Pred::new(ir::PredKind::And(vec![properties, valuation]), span);
+        }
+    }
     c.params_visible = true;
     c.variables_visible = true;
     let mut invariant = clause(&mut c, &m.invariant)?;
@@ -438,9 +493,10 @@ impl Checker {
 /// variables and the DEFINITIONS of `m_ast`). Identifiers unknown to the machine are free: they are typed by
 /// inference and returned (for `bsolve solve`, they are existentially quantified).
 pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) -> Result<Formula> {
-    let visible = definitions::visible_definitions(m_ast);
+    let (visible, externals) = visible_and_externals(m_ast);
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
+    c.externals = externals;
     let global = |c: &mut Checker, name: &Name, span: Span, ty: Type, kind: GlobalKind| {
         c.declare(
             &ast::Ident {

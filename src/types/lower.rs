@@ -6,13 +6,14 @@
 //! once the types are known.
 
 use super::Type;
+use super::external::{self, ExternalKind};
 use super::infer::{Checker, GlobalKind};
 use super::resolve::Pending;
 use crate::diag::{DiagKind, Diagnostic, Result, Span, source};
 use crate::ir::{
     BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
 };
-use crate::syntax::ast::{ConstKind, Ident, Op, Quant, QuantExprKind, Term, TermKind};
+use crate::syntax::ast::{ConstKind, Ident, Name, Op, Quant, QuantExprKind, Term, TermKind};
 
 /// The source text of a span, shortened, for error messages.
 pub(super) fn snippet(span: Span) -> String {
@@ -84,6 +85,87 @@ impl Checker {
         Err(Diagnostic::type_error(
             name.span,
             format!("unknown identifier `{}`", name.name),
+        ))
+    }
+
+    /// True when no bound or declared identifier is called `name`.
+    fn is_undeclared(&self, name: &str) -> bool {
+        !self.locals.iter().any(|l| &*l.name == name) && !self.globals.contains_key(name)
+    }
+
+    /// The external kind of identifier `name` when it names an external the machine makes available and no
+    /// bound or declared identifier hides it.
+    pub(super) fn external(&self, name: &str) -> Option<ExternalKind> {
+        if !self.externals.iter().any(|e| &**e == name) || !self.is_undeclared(name) {
+            return None;
+        }
+        external::kind(name)
+    }
+
+    /// The name of the external of kind `kind` that the callee `f` of a call names, if it does.
+    pub(super) fn external_call(&self, f: &Term, kind: ExternalKind) -> Option<Name> {
+        match &f.kind {
+            TermKind::Ident(n) if self.external(n) == Some(kind) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// `F(a, b)` for an external function `F`: its arguments typed against its signature, lowered to the
+    /// application of the variable `eval::external` recognises to the tuple of the arguments.
+    fn external_function(
+        &mut self,
+        name: Name,
+        name_span: Span,
+        args: &[Term],
+        span: Span,
+    ) -> Result<Expr> {
+        let Some((params, result)) = external::signature(&name, &mut self.u) else {
+            return Err(Diagnostic::unsupported(
+                span,
+                format!("external function `{name}`"),
+            ));
+        };
+        if params.len() != args.len() {
+            return Err(Diagnostic::type_error(
+                span,
+                format!(
+                    "external function `{name}` takes {} argument(s), given {}",
+                    params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut arg: Option<Expr> = None;
+        for (a, p) in args.iter().zip(&params) {
+            let e = self.expr(a)?;
+            self.expect(p, &e.ty, a.span)?;
+            arg = Some(match arg {
+                None => e,
+                Some(acc) => {
+                    let (ty, s) = (
+                        Type::pair(acc.ty.clone(), e.ty.clone()),
+                        acc.span.to(e.span),
+                    );
+                    Expr::new(
+                        ExprKind::Binary(BinaryOp::Maplet, Box::new(acc), Box::new(e)),
+                        ty,
+                        s,
+                    )
+                }
+            });
+        }
+        let Some(arg) = arg else {
+            return Err(Diagnostic::syntax(span, "missing argument"));
+        };
+        let f = Expr::new(
+            ExprKind::Var(external::external_var(&name)),
+            Type::relation(arg.ty.clone(), result.clone()),
+            name_span,
+        );
+        Ok(Expr::new(
+            ExprKind::Binary(BinaryOp::Apply, Box::new(f), Box::new(arg)),
+            result,
+            span,
         ))
     }
 
@@ -161,6 +243,20 @@ impl Checker {
                 PredKind::Let(bindings, Box::new(body))
             }
             TermKind::Unsupported(what) => return Err(Diagnostic::unsupported(span, what)),
+            TermKind::Ident(n) if &**n == "true" && self.is_undeclared(n) => {
+                return Err(Diagnostic::type_error(
+                    span,
+                    "expected a predicate, found `true` (B-Toolkit's `true` is not a B predicate: write `btrue`)",
+                ));
+            }
+            TermKind::Call(f, args)
+                if self.external_call(f, ExternalKind::TruePredicate).is_some() =>
+            {
+                for a in args {
+                    self.expr(a)?;
+                }
+                PredKind::True
+            }
             _ => {
                 return Err(Diagnostic::type_error(
                     span,
@@ -283,9 +379,13 @@ impl Checker {
                 _ => None,
             };
             let Some((id, value)) = binding else {
-                return Err(Diagnostic::unsupported(
+                // B allows only `x = E` for each LET identifier (Atelier B rejects anything else too).
+                return Err(Diagnostic::type_error(
                     c.span,
-                    "LET definitions other than `x = E` for the LET identifiers",
+                    format!(
+                        "expected `x = E` for a LET identifier in the LET definitions, found `{}`",
+                        snippet(c.span)
+                    ),
                 ));
             };
             if out.iter().any(|(n, _)| n.name == id.name) {
@@ -343,13 +443,16 @@ impl Checker {
     pub(super) fn expr(&mut self, t: &Term) -> Result<Expr> {
         let span = t.span;
         let (kind, ty) = match &t.kind {
-            TermKind::Ident(n) => {
-                let ty = self.lookup(&Ident {
-                    name: n.clone(),
-                    span,
-                })?;
-                (ExprKind::Var(n.clone()), ty)
-            }
+            TermKind::Ident(n) => match self.external(n) {
+                Some(ExternalKind::IntConstant(v)) => (ExprKind::Int(v.into()), Type::Integer),
+                _ => {
+                    let ty = self.lookup(&Ident {
+                        name: n.clone(),
+                        span,
+                    })?;
+                    (ExprKind::Var(n.clone()), ty)
+                }
+            },
             TermKind::Int(n) => (ExprKind::Int(n.clone()), Type::Integer),
             TermKind::Str(s) => (ExprKind::Str(s.clone()), Type::String),
             TermKind::Const(k) => self.constant(*k, span)?,
@@ -364,6 +467,9 @@ impl Checker {
             }
             TermKind::Op(op, args) => return self.expr_op(*op, args, span),
             TermKind::Call(f, args) => {
+                if let Some(name) = self.external_call(f, ExternalKind::Function) {
+                    return self.external_function(name, f.span, args, span);
+                }
                 let f = self.expr(f)?;
                 let arg = self.tuple(args, span)?;
                 let result = self.u.fresh();

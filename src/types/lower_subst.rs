@@ -1,6 +1,7 @@
 //! Typing and lowering of substitutions.
 
 use super::Type;
+use super::external::ExternalKind;
 use super::infer::{Checker, GlobalKind, Local, VAR_IDENTIFIER};
 use super::lower::{snippet, tuple_type};
 use super::resolve::Pending;
@@ -54,6 +55,15 @@ impl Checker {
                 let p = self.pred(p);
                 self.pop_locals(n);
                 K::BecomesSuchThat(names, p?)
+            }
+            SubstKind::OpCall(outs, op, args)
+                if outs.is_empty()
+                    && self.external(&op.name) == Some(ExternalKind::SkipSubstitution) =>
+            {
+                for a in args {
+                    self.expr(a)?;
+                }
+                K::Skip
             }
             SubstKind::OpCall(outs, op, args) => {
                 let Some(sig) = self.ops.get(&op.name).cloned() else {

@@ -4,6 +4,7 @@
 //! with `POW(T)`, `T1 * T2` and `struct(...)`. Inference (in `infer`) assigns every identifier a type or
 //! reports the identifier and its position.
 
+pub mod external;
 pub mod infer;
 mod lower;
 mod lower_subst;

@@ -319,3 +319,100 @@ fn machine_parameters_are_typed_by_constraints_and_hidden_from_properties() {
         "params_props.mch:4:16: machine parameter `n` cannot be used here"
     );
 }
+
+#[test]
+fn prob_externals_are_lowered_only_where_the_machine_makes_them_available() {
+    let m = check(
+        "externals.mch",
+        "MACHINE M
+DEFINITIONS \"LibraryStrings.def\"; \"LibraryIO.def\"
+CONSTANTS n
+PROPERTIES n = STRING_LENGTH(\"ab\") & observe(n)
+VARIABLES x
+INVARIANT x : INTEGER
+INITIALISATION x := ARGC
+OPERATIONS show = PRINTF(\"~w~n\", [x])
+END",
+    )
+    .expect("externals of the included libraries type-check");
+    let PredKind::And(parts) = &m.properties.kind else {
+        panic!("a conjunction: {:?}", m.properties.kind)
+    };
+    let PredKind::Compare(_, _, call) = &parts[0].kind else {
+        panic!("n = STRING_LENGTH(..)")
+    };
+    let ExprKind::Binary(BinaryOp::Apply, f, _) = &call.kind else {
+        panic!("an application")
+    };
+    assert!(matches!(&f.kind, ExprKind::Var(v) if &**v == "$external:STRING_LENGTH"));
+    assert_eq!(parts[1].kind, PredKind::True);
+    assert_eq!(m.operations[0].body.kind, ir::SubstKind::Skip);
+    // Without the library, the same names are unknown; a definition not marked external is expanded.
+    let err = check(
+        "no_library.mch",
+        "MACHINE M\nCONSTANTS n\nPROPERTIES n = STRING_LENGTH(\"ab\")\nEND",
+    )
+    .expect_err("STRING_LENGTH is not defined");
+    assert!(err.message.contains("unknown identifier `STRING_LENGTH`"));
+    let m = check(
+        "plain_choose.mch",
+        "MACHINE M\nDEFINITIONS CHOOSE(X) == 7\nCONSTANTS n\nPROPERTIES n = CHOOSE({1})\nEND",
+    )
+    .expect("an ordinary definition");
+    assert!(format!("{:?}", m.properties).contains("Int(7)"));
+}
+
+#[test]
+fn values_of_constants_join_the_properties_and_values_of_sets_are_skipped() {
+    let m = check(
+        "values.imp",
+        "IMPLEMENTATION I\nSETS S\nCONCRETE_CONSTANTS c, d\nPROPERTIES c : INT & d : INT\n\
+         VALUES c = -3; S = 1..4; d = c\nEND",
+    )
+    .expect("valuations type-check");
+    let text = format!("{:?}", m.properties);
+    assert!(text.contains("Int(-3)") || text.contains("Neg"), "{text}");
+    let err = check(
+        "values_bad.imp",
+        "IMPLEMENTATION I\nCONCRETE_CONSTANTS c\nPROPERTIES c : INT\nVALUES c = TRUE\nEND",
+    )
+    .expect_err("a boolean for an integer constant");
+    assert!(err.message.contains("type mismatch"), "{}", err.message);
+    let err = check(
+        "values_var.imp",
+        "IMPLEMENTATION I\nCONCRETE_VARIABLES v\nINVARIANT v : INT\nINITIALISATION v := 0\nVALUES v = 1\nEND",
+    )
+    .expect_err("a variable has no valuation");
+    assert!(
+        err.message.contains("not a constant or a set"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn let_definitions_are_equalities_for_the_let_identifiers_in_any_order_of_use() {
+    check(
+        "let_ok.mch",
+        "MACHINE M\nOPERATIONS r <-- op = LET ii, jj BE ii = 2 + 2 & jj = ii + ii IN r := jj END\nEND",
+    )
+    .expect("each identifier defined once, the later ones using the earlier");
+    let err = check(
+        "let_bad.mch",
+        "MACHINE M\nOPERATIONS r <-- op = LET ii, jj BE ii = 4 & jj = 8 & ii < jj IN r := jj END\nEND",
+    )
+    .expect_err("`ii < jj` is no definition");
+    assert_eq!(err.kind, crate::diag::DiagKind::Type);
+    assert!(err.message.contains("found `ii < jj`"), "{}", err.message);
+}
+
+#[test]
+fn b_toolkit_true_as_a_predicate_is_explained() {
+    let err = check(
+        "pre_true.mch",
+        "MACHINE M\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\n\
+         OPERATIONS op = PRE true THEN x := 1 END\nEND",
+    )
+    .expect_err("`true` is no B predicate");
+    assert!(err.message.contains("write `btrue`"), "{}", err.message);
+}

@@ -40,6 +40,27 @@ fn conjoin(old: Option<Term>, new: Term) -> Term {
     }
 }
 
+/// The elements of a definition body `{a, b, ...}` made of identifiers only.
+fn enumeration_of(body: &DefinitionBody) -> Option<Vec<Ident>> {
+    let DefinitionBody::Term(Term {
+        kind: TermKind::SetEnum(items),
+        ..
+    }) = body
+    else {
+        return None;
+    };
+    items
+        .iter()
+        .map(|t| match &t.kind {
+            TermKind::Ident(n) => Some(Ident {
+                name: n.clone(),
+                span: t.span,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Parser {
     fn machine(&mut self) -> PResult<Machine> {
         let kind = match self.peek() {
@@ -80,7 +101,8 @@ impl Parser {
             "PROPERTIES" => m.properties = Some(conjoin(m.properties.take(), self.term()?)),
             "INVARIANT" => m.invariant = Some(conjoin(m.invariant.take(), self.term()?)),
             "SETS" => loop {
-                m.sets.push(self.set_decl()?);
+                let set = self.set_decl(&m.definitions)?;
+                m.sets.push(set);
                 if !self.separator_before_more() {
                     break;
                 }
@@ -141,7 +163,35 @@ impl Parser {
                     self.ident("after `,` in REFINES")?;
                 }
             }
-            "FREETYPES" | "VALUES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
+            "VALUES" => loop {
+                let t = self.term()?;
+                match t.kind {
+                    TermKind::Op(Op::Eq, mut sides) if sides.len() == 2 => {
+                        let value = sides.pop().expect("two sides");
+                        let TermKind::Ident(name) = &sides[0].kind else {
+                            return Err(crate::diag::Diagnostic::syntax(
+                                sides[0].span,
+                                "expected an identifier on the left of a VALUES valuation",
+                            ));
+                        };
+                        let name = Ident {
+                            name: name.clone(),
+                            span: sides[0].span,
+                        };
+                        m.values.push((name, value));
+                    }
+                    _ => {
+                        return Err(crate::diag::Diagnostic::syntax(
+                            t.span,
+                            "expected a valuation `x = E` in the VALUES clause",
+                        ));
+                    }
+                }
+                if !self.separator_before_more() {
+                    break;
+                }
+            },
+            "FREETYPES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
                 self.skip_clause_content();
                 m.unsupported_clauses
                     .push((k.to_string(), clause_span.to(self.span_from(self.pos))));
@@ -187,12 +237,26 @@ impl Parser {
     }
 
     /// `S` or `S = {a, b}`.
-    fn set_decl(&mut self) -> PResult<SetDecl> {
+    /// `S`, `S = {a, b}`, or `S = D` with `D == {a, b}` among the definitions given before (definitions are
+    /// textual in Atelier B, so an enumeration may come from one).
+    fn set_decl(&mut self, definitions: &[Definition]) -> PResult<SetDecl> {
         let name = self.ident("as a set name")?;
         if !self.eat_sym("=") {
             return Ok(SetDecl {
                 name,
                 elements: None,
+            });
+        }
+        if let Tok::Ident(d) = self.peek()
+            && let Some(elements) = definitions
+                .iter()
+                .find(|def| def.name.name == *d && def.params.is_empty())
+                .and_then(|def| enumeration_of(&def.body))
+        {
+            self.advance();
+            return Ok(SetDecl {
+                name,
+                elements: Some(elements),
             });
         }
         self.expect_sym("{", "after `=` in an enumerated set")?;
@@ -459,8 +523,38 @@ mod tests {
                 .iter()
                 .map(|(c, _)| c.as_str())
                 .collect::<Vec<_>>(),
-            vec!["FREETYPES", "LOCAL_OPERATIONS", "VALUES"]
+            vec!["FREETYPES", "LOCAL_OPERATIONS"]
         );
+        assert_eq!(m.values.len(), 1);
+    }
+
+    #[test]
+    fn an_enumerated_set_may_be_a_definition_given_before() {
+        let m = parse("MACHINE M\nDEFINITIONS E == {aa, bb}\nSETS S = E; T\nEND");
+        let names: Vec<&str> = m.sets[0]
+            .elements
+            .iter()
+            .flatten()
+            .map(|e| &*e.name)
+            .collect();
+        assert_eq!(names, ["aa", "bb"]);
+        assert!(m.sets[1].elements.is_none());
+        // A definition that is not an enumeration of identifiers is no set.
+        let text = "MACHINE M\nDEFINITIONS E == 1..2\nSETS S = E\nEND";
+        assert!(parse_machine(FileId::default(), text).is_err());
+    }
+
+    #[test]
+    fn values_clause_lists_valuations() {
+        let m = parse(
+            "IMPLEMENTATION I REFINES M\nVALUES\n  c = -100;\n  S = 1..10;\n  d = c + 1\nEND",
+        );
+        let names: Vec<&str> = m.values.iter().map(|(n, _)| &*n.name).collect();
+        assert_eq!(names, ["c", "S", "d"]);
+        assert!(matches!(m.values[1].1.kind, TermKind::Op(Op::Interval, _)));
+        let err = parse_machine(FileId::default(), "IMPLEMENTATION I\nVALUES c < 1\nEND")
+            .expect_err("not a valuation");
+        assert!(err.message.contains("valuation"), "{}", err.message);
     }
 
     #[test]
