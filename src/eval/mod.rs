@@ -112,8 +112,46 @@ impl From<Value> for Val {
 /// the few bindings made since.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
-    base: Arc<Vec<(Name, Val)>>,
+    base: Arc<Base>,
     bindings: Vec<(Name, Val)>,
+}
+
+/// The frozen bindings. A large base (a solution of hundreds of unknowns being re-checked, a machine with
+/// many constants) is indexed by name: looking a name up by scanning would cost a string comparison per
+/// binding, on every variable occurrence the interpreter evaluates.
+#[derive(Debug, Default)]
+struct Base {
+    items: Vec<(Name, Val)>,
+    /// The position of each name's last binding, when there are at least `INDEXED_BASE` bindings.
+    index: Option<rustc_hash::FxHashMap<Name, usize>>,
+}
+
+/// From how many frozen bindings on a name index pays for its construction.
+const INDEXED_BASE: usize = 64;
+
+impl Base {
+    fn new(items: Vec<(Name, Val)>) -> Base {
+        let index = (items.len() >= INDEXED_BASE).then(|| {
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| (n.clone(), i))
+                .collect()
+        });
+        Base { items, index }
+    }
+
+    fn get(&self, name: &str) -> Option<&Val> {
+        match &self.index {
+            Some(index) => index.get(name).map(|&i| &self.items[i].1),
+            None => self
+                .items
+                .iter()
+                .rev()
+                .find(|(n, _)| &**n == name)
+                .map(|(_, v)| v),
+        }
+    }
 }
 
 impl Env {
@@ -139,20 +177,21 @@ impl Env {
     /// The same bindings, all in the shared base: clones of the result are cheap.
     pub fn freeze(mut self) -> Env {
         if !self.bindings.is_empty() {
-            let mut base = Arc::unwrap_or_clone(self.base);
-            base.append(&mut self.bindings);
-            self.base = Arc::new(base);
+            let mut items = match Arc::try_unwrap(self.base) {
+                Ok(base) => base.items,
+                Err(shared) => shared.items.clone(),
+            };
+            items.append(&mut self.bindings);
+            self.base = Arc::new(Base::new(items));
         }
         self
     }
 
     pub fn get(&self, name: &str) -> Option<&Val> {
-        self.bindings
-            .iter()
-            .rev()
-            .chain(self.base.iter().rev())
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| v)
+        match self.bindings.iter().rev().find(|(n, _)| &**n == name) {
+            Some((_, v)) => Some(v),
+            None => self.base.get(name),
+        }
     }
 
     /// The binding as a value (`None` if unbound or bound to a symbolic set).
@@ -164,16 +203,16 @@ impl Env {
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.base.len() + self.bindings.len()
+        self.base.items.len() + self.bindings.len()
     }
 
     pub(crate) fn truncate(&mut self, len: usize) {
-        let base = self.base.len();
+        let base = self.base.items.len();
         if len >= base {
             self.bindings.truncate(len - base);
         } else {
             // Below the shared base (not done by the scoped push/truncate pairs): unshare it.
-            let mut kept = self.base[..len].to_vec();
+            let mut kept = self.base.items[..len].to_vec();
             kept.append(&mut self.bindings);
             kept.truncate(len);
             self.base = Arc::default();

@@ -262,6 +262,9 @@ pub fn first(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Answer {
     }
 }
 
+/// From how many unknowns a solution's re-check freezes its bindings.
+const MANY_UNKNOWNS: usize = 32;
+
 /// The interpreter's verdict on a proposed solution. `witnesses` are values a backend found for the
 /// variables of top-level existentials: the conjunct `#x.P` is then checked as P at the witness (which
 /// proves it), sparing the interpreter a search the backend has already done.
@@ -274,6 +277,10 @@ fn is_solution(
     let mut env = problem.env.clone();
     for (v, x) in problem.vars.iter().zip(values) {
         env.bind(v.name.clone(), x.clone());
+    }
+    if problem.vars.len() >= MANY_UNKNOWNS {
+        // Frozen, the bindings are looked up by name instead of scanned (`Env::freeze`).
+        env = env.freeze();
     }
     match holds_with_witnesses(ctx, problem.pred, &mut env, witnesses, &mut Vec::new()) {
         Ok(b) => Ok(b),

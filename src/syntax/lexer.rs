@@ -213,7 +213,7 @@ impl Lexer<'_> {
             self.pos += 2;
         }
         let text = &self.text[start..self.pos];
-        let tok = match KEYWORDS.iter().find(|k| **k == text) {
+        let tok = match keyword(text) {
             Some(k) => Tok::Kw(k),
             None => Tok::Ident(text.into()),
         };
@@ -357,6 +357,17 @@ impl Lexer<'_> {
         self.push(tok, start);
         Ok(())
     }
+}
+
+/// The keyword spelled `text`, if any: a hash lookup, since every identifier of a machine (some have
+/// tens of thousands) is checked against the hundred-odd keywords.
+fn keyword(text: &str) -> Option<&'static str> {
+    static TABLE: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| KEYWORDS.iter().copied().collect())
+        .get(text)
+        .copied()
 }
 
 #[cfg(test)]
