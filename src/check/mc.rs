@@ -18,6 +18,8 @@ use crate::syntax::ast::Name;
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -128,6 +130,39 @@ enum NodeKey {
     State(u32, Arc<Vec<Value>>),
 }
 
+/// A node key with its hash computed once: a successor state is looked up when its checks are decided,
+/// again when it is merged, and inserted, and hashing a state hashes every value in it.
+#[derive(Clone)]
+struct Keyed {
+    hash: u64,
+    key: NodeKey,
+}
+
+impl Keyed {
+    fn new(key: NodeKey) -> Keyed {
+        let mut hasher = rustc_hash::FxHasher::default();
+        key.hash(&mut hasher);
+        Keyed {
+            hash: hasher.finish(),
+            key,
+        }
+    }
+}
+
+impl PartialEq for Keyed {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+
+impl Eq for Keyed {}
+
+impl Hash for Keyed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 struct Node {
     key: NodeKey,
     /// Predecessor and the edge that led here (for traces).
@@ -159,7 +194,7 @@ struct Explorer<'m> {
     max_ops: usize,
     setups: Vec<Arc<Vec<Value>>>,
     nodes: Vec<Node>,
-    index: FxHashMap<NodeKey, u32>,
+    index: FxHashMap<Keyed, u32>,
     /// Distinct edges: source, operation (or setup/initialisation), parameters and outputs, target.
     edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
@@ -187,7 +222,7 @@ struct Expansion {
     /// The enabled transitions; their targets' values were moved into `targets`.
     transitions: Vec<Transition>,
     /// Per transition, its target's node key.
-    targets: Vec<NodeKey>,
+    targets: Vec<Keyed>,
     /// The successors' parameters were enumerated completely.
     complete: bool,
     /// Per transition, the checks of its target if that was a new state when computed.
@@ -294,7 +329,7 @@ impl<'m> Explorer<'m> {
     /// Explores until an error, the end of the state space, or a limit. Returns the verdict and the node the
     /// trace leads to.
     fn run(&mut self, start: Instant) -> (Verdict, Option<u32>) {
-        self.add_node(NodeKey::Root, None);
+        self.add_node(Keyed::new(NodeKey::Root), None);
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
@@ -495,7 +530,7 @@ impl<'m> Explorer<'m> {
             let setup = self.setups.len() as u32;
             self.setups.push(Arc::new(values));
             let edge = Edge::plain(Label::SetupConstants);
-            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), edge);
+            let (id, new) = self.add_edge(root, Keyed::new(NodeKey::Setup(setup)), edge);
             if new {
                 let env = self.env(setup, None);
                 match self.check_static_assertions(&env) {
@@ -526,8 +561,11 @@ impl<'m> Explorer<'m> {
         }
         for state in states {
             let edge = Edge::plain(Label::Initialisation);
-            let (id, new) =
-                self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), edge);
+            let (id, new) = self.add_edge(
+                from,
+                Keyed::new(NodeKey::State(setup, Arc::new(state.values))),
+                edge,
+            );
             if new {
                 let verdict = self.check_node(id);
                 if let Some(v) = self.checked(verdict, id)? {
@@ -562,7 +600,7 @@ impl<'m> Explorer<'m> {
         for t in &mut transitions {
             // The target's key is built once, here: the merge adds it to the graph as it is.
             let values = Arc::new(std::mem::take(&mut t.target.values));
-            let key = NodeKey::State(setup, values.clone());
+            let key = Keyed::new(NodeKey::State(setup, values.clone()));
             checks.push((!self.index.contains_key(&key)).then(|| self.check_state(setup, &values)));
             targets.push(key);
         }
@@ -740,19 +778,26 @@ impl<'m> Explorer<'m> {
             .collect()
     }
 
-    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Edge)>) -> (u32, bool) {
-        if let Some(&id) = self.index.get(&key) {
-            return (id, false);
-        }
+    fn add_node(&mut self, key: Keyed, parent: Option<(u32, Edge)>) -> (u32, bool) {
         let id = self.nodes.len() as u32;
-        self.index.insert(key.clone(), id);
-        self.nodes.push(Node { key, parent });
+        let node_key = match self.index.entry(key) {
+            Entry::Occupied(found) => return (*found.get(), false),
+            Entry::Vacant(slot) => {
+                let key = slot.key().key.clone();
+                slot.insert(id);
+                key
+            }
+        };
+        self.nodes.push(Node {
+            key: node_key,
+            parent,
+        });
         self.queue.push_back(id);
         (id, true)
     }
 
     /// Adds the edge `from --edge--> key` (and the node, if new).
-    fn add_edge(&mut self, from: u32, key: NodeKey, edge: Edge) -> (u32, bool) {
+    fn add_edge(&mut self, from: u32, key: Keyed, edge: Edge) -> (u32, bool) {
         // Outputs distinguish transitions as parameters do: ProB counts `cc <-- query = cc :: cols` once
         // per colour returned (B/SchneiderBook/Chapter14/Colours.mch: 96 transitions).
         let label = edge.label.clone();

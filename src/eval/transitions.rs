@@ -436,41 +436,46 @@ impl Context {
             let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let searched = self.solve_for(
-                &plan.searched,
-                &plan.guard,
-                &mut env,
-                false,
-                &mut |ctx, env| {
-                    let params = ctx.bound_values(&op.params, env, op.span)?;
-                    let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env)
-                    {
-                        Ok(executions) => executions,
-                        Err(EvalError::WellDefinedness(d)) => {
-                            out.ill_defined.push((k, d));
-                            return Ok(true);
+            let mut on_choice = |ctx: &Context, env: &mut Env| {
+                let params = ctx.bound_values(&op.params, env, op.span)?;
+                let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env) {
+                    Ok(executions) => executions,
+                    Err(EvalError::WellDefinedness(d)) => {
+                        out.ill_defined.push((k, d));
+                        return Ok(true);
+                    }
+                    Err(e) => return Err(e),
+                };
+                let any_values = if show_any_values {
+                    ctx.bound_values(locals, env, op.span)?
+                } else {
+                    Vec::new()
+                };
+                for updates in executions {
+                    let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                    t.any_values.clone_from(&any_values);
+                    if !found.contains(&t) {
+                        if found.len() >= cap {
+                            cut = true;
+                            return Ok(false);
                         }
-                        Err(e) => return Err(e),
-                    };
-                    let any_values = if show_any_values {
-                        ctx.bound_values(locals, env, op.span)?
-                    } else {
-                        Vec::new()
-                    };
-                    for updates in executions {
-                        let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
-                        t.any_values.clone_from(&any_values);
-                        if !found.contains(&t) {
-                            if found.len() >= cap {
-                                cut = true;
-                                return Ok(false);
-                            }
-                            found.push(t);
-                        }
+                        found.push(t);
+                    }
+                }
+                Ok(true)
+            };
+            // Most operations have no parameters: their guard is decided by the interpreter directly, as
+            // the enumeration the solver would route it to does, without building a problem per state.
+            let searched = if plan.searched.is_empty() {
+                self.guard_holds(&plan.guard, &mut env).and_then(|holds| {
+                    if holds {
+                        on_choice(self, &mut env)?;
                     }
                     Ok(true)
-                },
-            );
+                })
+            } else {
+                self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
+            };
             let complete = match searched {
                 Ok(complete) => complete,
                 Err(EvalError::WellDefinedness(d)) => {
@@ -483,6 +488,16 @@ impl Context {
             out.transitions.extend(found);
         }
         Ok(out)
+    }
+
+    /// A guard without parameters, its conjuncts evaluated in order (the first false one decides).
+    fn guard_holds(&self, guard: &Pred, env: &mut Env) -> Result<bool, EvalError> {
+        for c in guard.conjuncts() {
+            if !self.eval_pred_in(c, env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The operations' search plans, computed on first use: the successor function asks for them in
