@@ -165,6 +165,9 @@ impl Hash for Keyed {
 
 struct Node {
     key: NodeKey,
+    /// Every invariant conjunct was found true here: a successor then re-evaluates only the conjuncts
+    /// reading a variable whose value differs.
+    invariant_holds: bool,
     /// Predecessor and the edge that led here (for traces).
     parent: Option<(u32, Edge)>,
 }
@@ -209,6 +212,9 @@ struct Explorer<'m> {
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
+    /// Per invariant conjunct (`machine.invariant.conjuncts()` order), the indices of the variables it
+    /// reads.
+    invariant_reads: Vec<Vec<usize>>,
     /// Threads that expand states in parallel.
     workers: usize,
     progress: Option<indicatif::ProgressBar>,
@@ -247,6 +253,18 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             .iter()
             .all(|n| constants.contains(n) || is_set_name(model, n))
     });
+    let invariant_reads = machine
+        .invariant
+        .conjuncts()
+        .iter()
+        .map(|c| {
+            let names = crate::ir::free_names::of_pred(c);
+            (machine.variables.iter().enumerate())
+                .filter(|(_, v)| names.contains(&v.name))
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
     let mut explorer = Explorer {
         model,
         options,
@@ -264,6 +282,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         ill_defined_count: 0,
         static_assertions,
         dynamic_assertions,
+        invariant_reads,
         workers: options
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -458,7 +477,9 @@ impl<'m> Explorer<'m> {
     /// (expanded sequentially).
     fn expand_all(&self, batch: &[u32]) -> Vec<Option<Result<Expansion, Diagnostic>>> {
         let expand_one = |n: u32| match &self.nodes[n as usize].key {
-            NodeKey::State(setup, vars) => Some(self.expand_state(*setup, vars)),
+            NodeKey::State(setup, vars) => {
+                Some(self.expand_state(*setup, vars, self.nodes[n as usize].invariant_holds))
+            }
             _ => None,
         };
         if batch.len() < 2 || self.workers < 2 {
@@ -510,7 +531,8 @@ impl<'m> Explorer<'m> {
             }
             NodeKey::Setup(setup) => self.expand_setup(node, setup),
             NodeKey::State(setup, vars) => {
-                let expansion = self.expand_state(setup, &vars)?;
+                let holds = self.nodes[node as usize].invariant_holds;
+                let expansion = self.expand_state(setup, &vars, holds)?;
                 self.merge_state(node, expansion)
             }
         }
@@ -567,18 +589,21 @@ impl<'m> Explorer<'m> {
                 edge,
             );
             if new {
-                let verdict = self.check_node(id);
-                if let Some(v) = self.checked(verdict, id)? {
-                    self.pending.insert(id, v);
-                }
+                let verdict = self.check_node(id, None);
+                self.record_check(verdict, id)?;
             }
         }
         Ok(None)
     }
 
     /// The successors of a state and the verdicts of the checks on those not yet seen; read-only, so
-    /// that states can be expanded in parallel.
-    fn expand_state(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<Expansion, Diagnostic> {
+    /// that states can be expanded in parallel. `invariant_holds`: the invariant is true in `vars`.
+    fn expand_state(
+        &self,
+        setup: u32,
+        vars: &Arc<Vec<Value>>,
+        invariant_holds: bool,
+    ) -> Result<Expansion, Diagnostic> {
         if !self.in_scope(setup, vars)? {
             return Ok(Expansion::default());
         }
@@ -601,7 +626,9 @@ impl<'m> Explorer<'m> {
             // The target's key is built once, here: the merge adds it to the graph as it is.
             let values = Arc::new(std::mem::take(&mut t.target.values));
             let key = Keyed::new(NodeKey::State(setup, values.clone()));
-            checks.push((!self.index.contains_key(&key)).then(|| self.check_state(setup, &values)));
+            checks.push((!self.index.contains_key(&key)).then(|| {
+                self.check_state(setup, &values, invariant_holds.then_some(vars.as_slice()))
+            }));
             targets.push(key);
         }
         Ok(Expansion {
@@ -650,6 +677,14 @@ impl<'m> Explorer<'m> {
             }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
+        let before = match &self.nodes[node as usize] {
+            Node {
+                key: NodeKey::State(_, vars),
+                invariant_holds: true,
+                ..
+            } => Some(vars.clone()),
+            _ => None,
+        };
         for ((t, key), check) in transitions.into_iter().zip(targets).zip(checks) {
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
@@ -662,30 +697,60 @@ impl<'m> Explorer<'m> {
                 continue;
             }
             // A state first found in this batch was not in the index when the checks ran.
-            let verdict = check.unwrap_or_else(|| self.check_node(id));
-            if let Some(v) = self.checked(verdict, id)? {
-                self.pending.insert(id, v);
-            }
+            let verdict =
+                check.unwrap_or_else(|| self.check_node(id, before.as_ref().map(|v| v.as_slice())));
+            self.record_check(verdict, id)?;
         }
         Ok(None)
     }
 
-    fn check_node(&self, id: u32) -> Result<Option<Verdict>, Diagnostic> {
+    /// Records the checks of a new node: whether its invariant holds, and a violation found.
+    fn record_check(
+        &mut self,
+        verdict: Result<Option<Verdict>, Diagnostic>,
+        id: u32,
+    ) -> Result<(), Diagnostic> {
+        self.nodes[id as usize].invariant_holds =
+            self.options.check_invariant && matches!(verdict, Ok(None));
+        if let Some(v) = self.checked(verdict, id)? {
+            self.pending.insert(id, v);
+        }
+        Ok(())
+    }
+
+    fn check_node(&self, id: u32, before: Option<&[Value]>) -> Result<Option<Verdict>, Diagnostic> {
         match &self.nodes[id as usize].key {
-            NodeKey::State(setup, vars) => self.check_state(*setup, vars),
+            NodeKey::State(setup, vars) => self.check_state(*setup, vars, before),
             _ => Ok(None),
         }
     }
 
     /// Invariant and dynamic assertions of a newly found state (states outside SCOPE are not checked).
-    fn check_state(&self, setup: u32, vars: &[Value]) -> Result<Option<Verdict>, Diagnostic> {
+    /// `before`: a predecessor (same setup) in which every invariant conjunct holds; a conjunct reading
+    /// only variables whose values are the same there holds here too and is not evaluated again.
+    fn check_state(
+        &self,
+        setup: u32,
+        vars: &[Value],
+        before: Option<&[Value]>,
+    ) -> Result<Option<Verdict>, Diagnostic> {
         if !self.in_scope(setup, vars)? {
             return Ok(None);
         }
         let env = self.env(setup, Some(vars));
         let machine = self.model.machine();
         if self.options.check_invariant {
-            for conjunct in machine.invariant.conjuncts() {
+            for (conjunct, reads) in machine
+                .invariant
+                .conjuncts()
+                .iter()
+                .zip(&self.invariant_reads)
+            {
+                if let Some(before) = before
+                    && reads.iter().all(|&i| before[i] == vars[i])
+                {
+                    continue;
+                }
                 match self.model.context.eval_pred(conjunct, &env) {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
@@ -790,6 +855,7 @@ impl<'m> Explorer<'m> {
         };
         self.nodes.push(Node {
             key: node_key,
+            invariant_holds: false,
             parent,
         });
         self.queue.push_back(id);

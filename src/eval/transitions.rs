@@ -50,6 +50,24 @@ pub(crate) struct OperationPlan {
     /// SHOW_EVENTB_ANY_VALUES the body of its top-level ANY, whose identifiers are then searched (and
     /// reported) with the parameters.
     body: Option<Subst>,
+    /// For an operation with one searched identifier `x`, the position among the guard's conjuncts of
+    /// one `x : S` whose `S` does not mention `x` (see `Context::listed_choices`).
+    domain: Option<usize>,
+}
+
+/// The conjunct `x : S` of `guard` giving the single searched identifier its candidates, if any.
+fn domain_conjunct(searched: &[TypedName], guard: &Pred) -> Option<usize> {
+    let [x] = searched else {
+        return None;
+    };
+    guard.conjuncts().iter().position(|c| match &c.kind {
+        PredKind::Compare(CompareOp::In, lhs, set) => {
+            let mut mentioned = FxHashSet::default();
+            expr_names(set, &mut mentioned);
+            matches!(&lhs.kind, ExprKind::Var(n) if *n == x.name) && !mentioned.contains(&*x.name)
+        }
+        _ => false,
+    })
 }
 
 /// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
@@ -473,6 +491,24 @@ impl Context {
                     }
                     Ok(true)
                 })
+            } else if let Some(choices) = self.listed_choices(plan, &mut env) {
+                let name = &plan.searched[0].name;
+                let mark = env.len();
+                let mut searched = Ok(true);
+                for x in choices {
+                    env.bind(name.clone(), x);
+                    let go_on = on_choice(self, &mut env);
+                    env.truncate(mark);
+                    match go_on {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            searched = Err(e);
+                            break;
+                        }
+                    }
+                }
+                searched
             } else {
                 self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
             };
@@ -500,6 +536,51 @@ impl Context {
         Ok(true)
     }
 
+    /// The values of an operation's single searched identifier satisfying its guard, ascending (the
+    /// order the solvers report them in), when the guard lists its candidates as a finite set `x : S` of
+    /// at most `LISTED` values: each candidate is checked by evaluating the guard, which costs less than
+    /// building a solver problem in every state. `None` when the guard does not list them, or when
+    /// evaluating it fails for some candidate (ill-defined, unsupported): the solver then decides and
+    /// reports as usual.
+    fn listed_choices(&self, plan: &OperationPlan, env: &mut Env) -> Option<Vec<Value>> {
+        const LISTED: usize = 4096;
+        let conjuncts = plan.guard.conjuncts();
+        let PredKind::Compare(CompareOp::In, _, set) = &conjuncts[plan.domain?].kind else {
+            return None;
+        };
+        let Ok(Val::Value(Value::Set(items))) = self.eval(set, env) else {
+            return None;
+        };
+        if items.len() > LISTED {
+            return None;
+        }
+        let name = &plan.searched[0].name;
+        let mark = env.len();
+        let mut choices = Vec::new();
+        for x in items.iter() {
+            env.bind(name.clone(), x.clone());
+            let mut holds = true;
+            for c in &conjuncts {
+                match self.eval_pred_in(c, env) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        holds = false;
+                        break;
+                    }
+                    Err(_) => {
+                        env.truncate(mark);
+                        return None;
+                    }
+                }
+            }
+            env.truncate(mark);
+            if holds {
+                choices.push(x.clone());
+            }
+        }
+        Some(choices)
+    }
+
     /// The operations' search plans, computed on first use: the successor function asks for them in
     /// every state, and deriving a guard clones its predicate.
     fn operation_plans(&self) -> &[OperationPlan] {
@@ -514,8 +595,11 @@ impl Context {
                             .iter()
                             .all(|v| op.params.iter().all(|p| p.name != v.name))
                     {
+                        let searched: Vec<TypedName> =
+                            op.params.iter().chain(vars).cloned().collect();
                         return OperationPlan {
-                            searched: op.params.iter().chain(vars).cloned().collect(),
+                            domain: domain_conjunct(&searched, pred),
+                            searched,
                             guard: pred.clone(),
                             limit: self.operation_limit(&op.name),
                             body: Some((**inner).clone()),
@@ -529,8 +613,11 @@ impl Context {
                                 .all(|l| op.params.iter().all(|p| p.name != l.name))
                         })
                         .unwrap_or_else(|| (Vec::new(), Pred::truth(op.span)));
+                    let searched: Vec<TypedName> =
+                        op.params.iter().chain(&locals).cloned().collect();
                     OperationPlan {
-                        searched: op.params.iter().chain(&locals).cloned().collect(),
+                        domain: domain_conjunct(&searched, &guard),
+                        searched,
                         guard,
                         limit: self.operation_limit(&op.name),
                         body: None,
