@@ -989,6 +989,21 @@ mod tests {
     }
 
     #[test]
+    fn invariant_conjuncts_of_changed_variables_are_checked() {
+        // `b` changes only in `incb`: its conjunct is skipped after `inca` but caught after `incb`.
+        let text = "MACHINE Skip\nVARIABLES a, b\nINVARIANT a : 0..3 & b < 2\n\
+                    INITIALISATION a := 0 || b := 0\n\
+                    OPERATIONS inca = PRE a < 3 THEN a := a + 1 END;\nincb = BEGIN b := b + 1 END\nEND";
+        let r = check("skip", text);
+        let Verdict::InvariantViolation(span) = r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(&text[span.start as usize..span.end as usize], "b < 2");
+        // The trace is a shortest one: two `incb`.
+        assert_eq!(r.trace.len(), 3);
+    }
+
+    #[test]
     fn ill_defined_operations_are_noted_and_the_search_goes_on() {
         // `get` applies `f` outside its domain when x = 2: no transition, and the other states and
         // transitions are still explored.
