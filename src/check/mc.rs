@@ -18,6 +18,8 @@ use crate::syntax::ast::Name;
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -128,8 +130,44 @@ enum NodeKey {
     State(u32, Arc<Vec<Value>>),
 }
 
+/// A node key with its hash computed once: a successor state is looked up when its checks are decided,
+/// again when it is merged, and inserted, and hashing a state hashes every value in it.
+#[derive(Clone)]
+struct Keyed {
+    hash: u64,
+    key: NodeKey,
+}
+
+impl Keyed {
+    fn new(key: NodeKey) -> Keyed {
+        let mut hasher = rustc_hash::FxHasher::default();
+        key.hash(&mut hasher);
+        Keyed {
+            hash: hasher.finish(),
+            key,
+        }
+    }
+}
+
+impl PartialEq for Keyed {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+
+impl Eq for Keyed {}
+
+impl Hash for Keyed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 struct Node {
     key: NodeKey,
+    /// Every invariant conjunct was found true here: a successor then re-evaluates only the conjuncts
+    /// reading a variable whose value differs.
+    invariant_holds: bool,
     /// Predecessor and the edge that led here (for traces).
     parent: Option<(u32, Edge)>,
 }
@@ -159,7 +197,7 @@ struct Explorer<'m> {
     max_ops: usize,
     setups: Vec<Arc<Vec<Value>>>,
     nodes: Vec<Node>,
-    index: FxHashMap<NodeKey, u32>,
+    index: FxHashMap<Keyed, u32>,
     /// Distinct edges: source, operation (or setup/initialisation), parameters and outputs, target.
     edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
@@ -174,6 +212,9 @@ struct Explorer<'m> {
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
+    /// Per invariant conjunct (`machine.invariant.conjuncts()` order), the indices of the variables it
+    /// reads.
+    invariant_reads: Vec<Vec<usize>>,
     /// Threads that expand states in parallel.
     workers: usize,
     progress: Option<indicatif::ProgressBar>,
@@ -187,7 +228,7 @@ struct Expansion {
     /// The enabled transitions; their targets' values were moved into `targets`.
     transitions: Vec<Transition>,
     /// Per transition, its target's node key.
-    targets: Vec<NodeKey>,
+    targets: Vec<Keyed>,
     /// The successors' parameters were enumerated completely.
     complete: bool,
     /// Per transition, the checks of its target if that was a new state when computed.
@@ -212,6 +253,18 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             .iter()
             .all(|n| constants.contains(n) || is_set_name(model, n))
     });
+    let invariant_reads = machine
+        .invariant
+        .conjuncts()
+        .iter()
+        .map(|c| {
+            let names = crate::ir::free_names::of_pred(c);
+            (machine.variables.iter().enumerate())
+                .filter(|(_, v)| names.contains(&v.name))
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
     let mut explorer = Explorer {
         model,
         options,
@@ -229,6 +282,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         ill_defined_count: 0,
         static_assertions,
         dynamic_assertions,
+        invariant_reads,
         workers: options
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -294,7 +348,7 @@ impl<'m> Explorer<'m> {
     /// Explores until an error, the end of the state space, or a limit. Returns the verdict and the node the
     /// trace leads to.
     fn run(&mut self, start: Instant) -> (Verdict, Option<u32>) {
-        self.add_node(NodeKey::Root, None);
+        self.add_node(Keyed::new(NodeKey::Root), None);
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
@@ -423,7 +477,9 @@ impl<'m> Explorer<'m> {
     /// (expanded sequentially).
     fn expand_all(&self, batch: &[u32]) -> Vec<Option<Result<Expansion, Diagnostic>>> {
         let expand_one = |n: u32| match &self.nodes[n as usize].key {
-            NodeKey::State(setup, vars) => Some(self.expand_state(*setup, vars)),
+            NodeKey::State(setup, vars) => {
+                Some(self.expand_state(*setup, vars, self.nodes[n as usize].invariant_holds))
+            }
             _ => None,
         };
         if batch.len() < 2 || self.workers < 2 {
@@ -475,7 +531,8 @@ impl<'m> Explorer<'m> {
             }
             NodeKey::Setup(setup) => self.expand_setup(node, setup),
             NodeKey::State(setup, vars) => {
-                let expansion = self.expand_state(setup, &vars)?;
+                let holds = self.nodes[node as usize].invariant_holds;
+                let expansion = self.expand_state(setup, &vars, holds)?;
                 self.merge_state(node, expansion)
             }
         }
@@ -495,7 +552,7 @@ impl<'m> Explorer<'m> {
             let setup = self.setups.len() as u32;
             self.setups.push(Arc::new(values));
             let edge = Edge::plain(Label::SetupConstants);
-            let (id, new) = self.add_edge(root, NodeKey::Setup(setup), edge);
+            let (id, new) = self.add_edge(root, Keyed::new(NodeKey::Setup(setup)), edge);
             if new {
                 let env = self.env(setup, None);
                 match self.check_static_assertions(&env) {
@@ -526,21 +583,27 @@ impl<'m> Explorer<'m> {
         }
         for state in states {
             let edge = Edge::plain(Label::Initialisation);
-            let (id, new) =
-                self.add_edge(from, NodeKey::State(setup, Arc::new(state.values)), edge);
+            let (id, new) = self.add_edge(
+                from,
+                Keyed::new(NodeKey::State(setup, Arc::new(state.values))),
+                edge,
+            );
             if new {
-                let verdict = self.check_node(id);
-                if let Some(v) = self.checked(verdict, id)? {
-                    self.pending.insert(id, v);
-                }
+                let verdict = self.check_node(id, None);
+                self.record_check(verdict, id)?;
             }
         }
         Ok(None)
     }
 
     /// The successors of a state and the verdicts of the checks on those not yet seen; read-only, so
-    /// that states can be expanded in parallel.
-    fn expand_state(&self, setup: u32, vars: &Arc<Vec<Value>>) -> Result<Expansion, Diagnostic> {
+    /// that states can be expanded in parallel. `invariant_holds`: the invariant is true in `vars`.
+    fn expand_state(
+        &self,
+        setup: u32,
+        vars: &Arc<Vec<Value>>,
+        invariant_holds: bool,
+    ) -> Result<Expansion, Diagnostic> {
         if !self.in_scope(setup, vars)? {
             return Ok(Expansion::default());
         }
@@ -562,8 +625,10 @@ impl<'m> Explorer<'m> {
         for t in &mut transitions {
             // The target's key is built once, here: the merge adds it to the graph as it is.
             let values = Arc::new(std::mem::take(&mut t.target.values));
-            let key = NodeKey::State(setup, values.clone());
-            checks.push((!self.index.contains_key(&key)).then(|| self.check_state(setup, &values)));
+            let key = Keyed::new(NodeKey::State(setup, values.clone()));
+            checks.push((!self.index.contains_key(&key)).then(|| {
+                self.check_state(setup, &values, invariant_holds.then_some(vars.as_slice()))
+            }));
             targets.push(key);
         }
         Ok(Expansion {
@@ -612,6 +677,14 @@ impl<'m> Explorer<'m> {
             }
             return Ok(Some((Verdict::Deadlock, Some(node))));
         }
+        let before = match &self.nodes[node as usize] {
+            Node {
+                key: NodeKey::State(_, vars),
+                invariant_holds: true,
+                ..
+            } => Some(vars.clone()),
+            _ => None,
+        };
         for ((t, key), check) in transitions.into_iter().zip(targets).zip(checks) {
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
@@ -624,30 +697,60 @@ impl<'m> Explorer<'m> {
                 continue;
             }
             // A state first found in this batch was not in the index when the checks ran.
-            let verdict = check.unwrap_or_else(|| self.check_node(id));
-            if let Some(v) = self.checked(verdict, id)? {
-                self.pending.insert(id, v);
-            }
+            let verdict =
+                check.unwrap_or_else(|| self.check_node(id, before.as_ref().map(|v| v.as_slice())));
+            self.record_check(verdict, id)?;
         }
         Ok(None)
     }
 
-    fn check_node(&self, id: u32) -> Result<Option<Verdict>, Diagnostic> {
+    /// Records the checks of a new node: whether its invariant holds, and a violation found.
+    fn record_check(
+        &mut self,
+        verdict: Result<Option<Verdict>, Diagnostic>,
+        id: u32,
+    ) -> Result<(), Diagnostic> {
+        self.nodes[id as usize].invariant_holds =
+            self.options.check_invariant && matches!(verdict, Ok(None));
+        if let Some(v) = self.checked(verdict, id)? {
+            self.pending.insert(id, v);
+        }
+        Ok(())
+    }
+
+    fn check_node(&self, id: u32, before: Option<&[Value]>) -> Result<Option<Verdict>, Diagnostic> {
         match &self.nodes[id as usize].key {
-            NodeKey::State(setup, vars) => self.check_state(*setup, vars),
+            NodeKey::State(setup, vars) => self.check_state(*setup, vars, before),
             _ => Ok(None),
         }
     }
 
     /// Invariant and dynamic assertions of a newly found state (states outside SCOPE are not checked).
-    fn check_state(&self, setup: u32, vars: &[Value]) -> Result<Option<Verdict>, Diagnostic> {
+    /// `before`: a predecessor (same setup) in which every invariant conjunct holds; a conjunct reading
+    /// only variables whose values are the same there holds here too and is not evaluated again.
+    fn check_state(
+        &self,
+        setup: u32,
+        vars: &[Value],
+        before: Option<&[Value]>,
+    ) -> Result<Option<Verdict>, Diagnostic> {
         if !self.in_scope(setup, vars)? {
             return Ok(None);
         }
         let env = self.env(setup, Some(vars));
         let machine = self.model.machine();
         if self.options.check_invariant {
-            for conjunct in machine.invariant.conjuncts() {
+            for (conjunct, reads) in machine
+                .invariant
+                .conjuncts()
+                .iter()
+                .zip(&self.invariant_reads)
+            {
+                if let Some(before) = before
+                    && reads.iter().all(|&i| before[i] == vars[i])
+                {
+                    continue;
+                }
                 match self.model.context.eval_pred(conjunct, &env) {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
@@ -740,19 +843,27 @@ impl<'m> Explorer<'m> {
             .collect()
     }
 
-    fn add_node(&mut self, key: NodeKey, parent: Option<(u32, Edge)>) -> (u32, bool) {
-        if let Some(&id) = self.index.get(&key) {
-            return (id, false);
-        }
+    fn add_node(&mut self, key: Keyed, parent: Option<(u32, Edge)>) -> (u32, bool) {
         let id = self.nodes.len() as u32;
-        self.index.insert(key.clone(), id);
-        self.nodes.push(Node { key, parent });
+        let node_key = match self.index.entry(key) {
+            Entry::Occupied(found) => return (*found.get(), false),
+            Entry::Vacant(slot) => {
+                let key = slot.key().key.clone();
+                slot.insert(id);
+                key
+            }
+        };
+        self.nodes.push(Node {
+            key: node_key,
+            invariant_holds: false,
+            parent,
+        });
         self.queue.push_back(id);
         (id, true)
     }
 
     /// Adds the edge `from --edge--> key` (and the node, if new).
-    fn add_edge(&mut self, from: u32, key: NodeKey, edge: Edge) -> (u32, bool) {
+    fn add_edge(&mut self, from: u32, key: Keyed, edge: Edge) -> (u32, bool) {
         // Outputs distinguish transitions as parameters do: ProB counts `cc <-- query = cc :: cols` once
         // per colour returned (B/SchneiderBook/Chapter14/Colours.mch: 96 transitions).
         let label = edge.label.clone();
@@ -875,6 +986,21 @@ mod tests {
              OPERATIONS op(b) = PRE b : BOOL & b /= b THEN skip END\nEND",
         );
         assert!(matches!(r.verdict, Verdict::Deadlock), "{:?}", r.verdict);
+    }
+
+    #[test]
+    fn invariant_conjuncts_of_changed_variables_are_checked() {
+        // `b` changes only in `incb`: its conjunct is skipped after `inca` but caught after `incb`.
+        let text = "MACHINE Skip\nVARIABLES a, b\nINVARIANT a : 0..3 & b < 2\n\
+                    INITIALISATION a := 0 || b := 0\n\
+                    OPERATIONS inca = PRE a < 3 THEN a := a + 1 END;\nincb = BEGIN b := b + 1 END\nEND";
+        let r = check("skip", text);
+        let Verdict::InvariantViolation(span) = r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(&text[span.start as usize..span.end as usize], "b < 2");
+        // The trace is a shortest one: two `incb`.
+        assert_eq!(r.trace.len(), 3);
     }
 
     #[test]

@@ -50,6 +50,24 @@ pub(crate) struct OperationPlan {
     /// SHOW_EVENTB_ANY_VALUES the body of its top-level ANY, whose identifiers are then searched (and
     /// reported) with the parameters.
     body: Option<Subst>,
+    /// For an operation with one searched identifier `x`, the position among the guard's conjuncts of
+    /// one `x : S` whose `S` does not mention `x` (see `Context::listed_choices`).
+    domain: Option<usize>,
+}
+
+/// The conjunct `x : S` of `guard` giving the single searched identifier its candidates, if any.
+fn domain_conjunct(searched: &[TypedName], guard: &Pred) -> Option<usize> {
+    let [x] = searched else {
+        return None;
+    };
+    guard.conjuncts().iter().position(|c| match &c.kind {
+        PredKind::Compare(CompareOp::In, lhs, set) => {
+            let mut mentioned = FxHashSet::default();
+            expr_names(set, &mut mentioned);
+            matches!(&lhs.kind, ExprKind::Var(n) if *n == x.name) && !mentioned.contains(&*x.name)
+        }
+        _ => false,
+    })
 }
 
 /// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
@@ -436,41 +454,64 @@ impl Context {
             let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
             let mut cut = false;
-            let searched = self.solve_for(
-                &plan.searched,
-                &plan.guard,
-                &mut env,
-                false,
-                &mut |ctx, env| {
-                    let params = ctx.bound_values(&op.params, env, op.span)?;
-                    let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env)
-                    {
-                        Ok(executions) => executions,
-                        Err(EvalError::WellDefinedness(d)) => {
-                            out.ill_defined.push((k, d));
-                            return Ok(true);
+            let mut on_choice = |ctx: &Context, env: &mut Env| {
+                let params = ctx.bound_values(&op.params, env, op.span)?;
+                let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env) {
+                    Ok(executions) => executions,
+                    Err(EvalError::WellDefinedness(d)) => {
+                        out.ill_defined.push((k, d));
+                        return Ok(true);
+                    }
+                    Err(e) => return Err(e),
+                };
+                let any_values = if show_any_values {
+                    ctx.bound_values(locals, env, op.span)?
+                } else {
+                    Vec::new()
+                };
+                for updates in executions {
+                    let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                    t.any_values.clone_from(&any_values);
+                    if !found.contains(&t) {
+                        if found.len() >= cap {
+                            cut = true;
+                            return Ok(false);
                         }
-                        Err(e) => return Err(e),
-                    };
-                    let any_values = if show_any_values {
-                        ctx.bound_values(locals, env, op.span)?
-                    } else {
-                        Vec::new()
-                    };
-                    for updates in executions {
-                        let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
-                        t.any_values.clone_from(&any_values);
-                        if !found.contains(&t) {
-                            if found.len() >= cap {
-                                cut = true;
-                                return Ok(false);
-                            }
-                            found.push(t);
-                        }
+                        found.push(t);
+                    }
+                }
+                Ok(true)
+            };
+            // Most operations have no parameters: their guard is decided by the interpreter directly, as
+            // the enumeration the solver would route it to does, without building a problem per state.
+            let searched = if plan.searched.is_empty() {
+                self.guard_holds(&plan.guard, &mut env).and_then(|holds| {
+                    if holds {
+                        on_choice(self, &mut env)?;
                     }
                     Ok(true)
-                },
-            );
+                })
+            } else if let Some(choices) = self.listed_choices(plan, &mut env) {
+                let name = &plan.searched[0].name;
+                let mark = env.len();
+                let mut searched = Ok(true);
+                for x in choices {
+                    env.bind(name.clone(), x);
+                    let go_on = on_choice(self, &mut env);
+                    env.truncate(mark);
+                    match go_on {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            searched = Err(e);
+                            break;
+                        }
+                    }
+                }
+                searched
+            } else {
+                self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
+            };
             let complete = match searched {
                 Ok(complete) => complete,
                 Err(EvalError::WellDefinedness(d)) => {
@@ -483,6 +524,61 @@ impl Context {
             out.transitions.extend(found);
         }
         Ok(out)
+    }
+
+    /// A guard without parameters, its conjuncts evaluated in order (the first false one decides).
+    fn guard_holds(&self, guard: &Pred, env: &mut Env) -> Result<bool, EvalError> {
+        for c in guard.conjuncts() {
+            if !self.eval_pred_in(c, env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The values of an operation's single searched identifier satisfying its guard, ascending (the
+    /// order the solvers report them in), when the guard lists its candidates as a finite set `x : S` of
+    /// at most `LISTED` values: each candidate is checked by evaluating the guard, which costs less than
+    /// building a solver problem in every state. `None` when the guard does not list them, or when
+    /// evaluating it fails for some candidate (ill-defined, unsupported): the solver then decides and
+    /// reports as usual.
+    fn listed_choices(&self, plan: &OperationPlan, env: &mut Env) -> Option<Vec<Value>> {
+        const LISTED: usize = 4096;
+        let conjuncts = plan.guard.conjuncts();
+        let PredKind::Compare(CompareOp::In, _, set) = &conjuncts[plan.domain?].kind else {
+            return None;
+        };
+        let Ok(Val::Value(Value::Set(items))) = self.eval(set, env) else {
+            return None;
+        };
+        if items.len() > LISTED {
+            return None;
+        }
+        let name = &plan.searched[0].name;
+        let mark = env.len();
+        let mut choices = Vec::new();
+        for x in items.iter() {
+            env.bind(name.clone(), x.clone());
+            let mut holds = true;
+            for c in &conjuncts {
+                match self.eval_pred_in(c, env) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        holds = false;
+                        break;
+                    }
+                    Err(_) => {
+                        env.truncate(mark);
+                        return None;
+                    }
+                }
+            }
+            env.truncate(mark);
+            if holds {
+                choices.push(x.clone());
+            }
+        }
+        Some(choices)
     }
 
     /// The operations' search plans, computed on first use: the successor function asks for them in
@@ -499,8 +595,11 @@ impl Context {
                             .iter()
                             .all(|v| op.params.iter().all(|p| p.name != v.name))
                     {
+                        let searched: Vec<TypedName> =
+                            op.params.iter().chain(vars).cloned().collect();
                         return OperationPlan {
-                            searched: op.params.iter().chain(vars).cloned().collect(),
+                            domain: domain_conjunct(&searched, pred),
+                            searched,
                             guard: pred.clone(),
                             limit: self.operation_limit(&op.name),
                             body: Some((**inner).clone()),
@@ -514,8 +613,11 @@ impl Context {
                                 .all(|l| op.params.iter().all(|p| p.name != l.name))
                         })
                         .unwrap_or_else(|| (Vec::new(), Pred::truth(op.span)));
+                    let searched: Vec<TypedName> =
+                        op.params.iter().chain(&locals).cloned().collect();
                     OperationPlan {
-                        searched: op.params.iter().chain(&locals).cloned().collect(),
+                        domain: domain_conjunct(&searched, &guard),
+                        searched,
                         guard,
                         limit: self.operation_limit(&op.name),
                         body: None,
@@ -696,6 +798,37 @@ mod tests {
         let init = ctx.initial_states(&[], 10).expect("initialises");
         let succ = ctx.successors(&[], &init[0], 100).expect("successors");
         succ.into_iter().map(|t| t.params).collect()
+    }
+
+    #[test]
+    fn listed_parameter_domains_are_enumerated_in_order() {
+        // `x : 1..6` lists the candidates; the rest of the guard filters them, ascending.
+        let params = successor_params(
+            "listed",
+            "MACHINE Listed\nVARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := 3\nOPERATIONS\n\
+             op(x) = PRE x : 1..6 & x mod 2 = 0 & x /= v + 1 THEN v := x END\nEND",
+        );
+        assert_eq!(params, vec![vec![Value::int(2)], vec![Value::int(6)]]);
+    }
+
+    #[test]
+    fn ill_defined_listed_guards_are_left_to_the_solver() {
+        // `f(x)` is ill-defined for x = 0: the listing gives up and the solver's answer stands (it
+        // finds x = 1, where the guard is defined and true).
+        let model = load(
+            "listedwd",
+            "MACHINE ListedWd\nCONSTANTS f\nPROPERTIES f = {1 |-> 5, 2 |-> 6}\nVARIABLES v\n\
+             INVARIANT v : INTEGER\nINITIALISATION v := 0\nOPERATIONS\n\
+             op(x) = PRE x : 0..2 & f(x) = 5 THEN v := x END\nEND",
+        );
+        let ctx = &model.context;
+        let setups = ctx.setup_constants(10).expect("sets up").solutions;
+        let init = ctx.initial_states(&setups[0], 10).expect("initialises");
+        let mut env = ctx.state_env(&setups[0], &init[0]).expect("env");
+        assert!(
+            ctx.listed_choices(&ctx.operation_plans()[0], &mut env)
+                .is_none()
+        );
     }
 
     #[test]

@@ -53,9 +53,11 @@ impl Ord for Element {
         (&self.set, self.index).cmp(&(&other.set, other.index))
     }
 }
+/// The index alone: consistent with equality (equal elements have equal indices), and hashing the set's
+/// name would hash a string per element of every state the model checker stores. Elements of different
+/// sets are rarely mixed where hashes collide: a state's variables are typed.
 impl std::hash::Hash for Element {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.set.hash(state);
         self.index.hash(state);
     }
 }
