@@ -501,8 +501,12 @@ impl<'p> Builder<'_, 'p> {
         if let Type::Set(elem) = &v.ty {
             for (op, s, c) in &typings {
                 if let Some(shape) = self.compound_shape(*op, s, elem)? {
+                    // Both sides known: a domain only bounded by a superset (`known_superset`)
+                    // leaves the typing to check.
                     let range_known = match &s.kind {
-                        ExprKind::Binary(_, _, b) => self.member_domain(b).is_some(),
+                        ExprKind::Binary(_, a, b) => {
+                            self.member_domain(b).is_some() && self.known(a).is_some()
+                        }
                         _ => true,
                     };
                     if entailed_by_shape(*op, s) && range_known {
