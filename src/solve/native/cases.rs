@@ -28,15 +28,37 @@ pub(crate) fn split(pred: &Pred, vars: &[TypedName]) -> Option<Vec<Pred>> {
             PredKind::Implies(a, b) => vec![negation(a), without_double_negation(b)],
             _ => continue,
         };
-        let types_new = cases.iter().any(|case| {
+        let typed_in = |case: &Pred| -> FxHashSet<String> {
             case.conjuncts()
                 .into_iter()
                 .filter_map(|d| typed(d))
-                .any(|n| !top_typed.contains(&n))
-        });
-        if !types_new {
+                .filter(|n| !top_typed.contains(n))
+                .collect()
+        };
+        let newly_typed: FxHashSet<String> = cases.iter().flat_map(|c| typed_in(c)).collect();
+        if newly_typed.is_empty() {
             continue;
         }
+        // Cheapest cases first: one that leaves those variables alone (any value does) before one
+        // that types them, before one that constrains them untyped (decomposed over their types).
+        let rank = |case: &Pred| -> u8 {
+            let free = crate::ir::free_names::of_pred(case);
+            let mentioned: Vec<&str> = newly_typed
+                .iter()
+                .map(|n| n.as_str())
+                .filter(|n| free.contains(*n))
+                .collect();
+            let own = typed_in(case);
+            if mentioned.is_empty() {
+                0
+            } else if mentioned.iter().all(|n| own.contains(*n)) {
+                1
+            } else {
+                2
+            }
+        };
+        let mut cases = cases;
+        cases.sort_by_key(|c| rank(c));
         let others: Vec<Pred> = conjuncts
             .iter()
             .enumerate()

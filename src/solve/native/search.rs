@@ -642,6 +642,8 @@ impl<'a, 'p> Solver<'a, 'p> {
         on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
     ) -> Result<bool, EvalError> {
         self.nodes += 1;
+        // Propagation checks the time per constraint; a choice that wakes none must check it too.
+        self.ctx.check_deadline(var_span(self.model, 0))?;
         let Some(a) = self.choose() else {
             if let Some(sym) = &self.symmetry
                 && !sym.is_canonical(self)
