@@ -28,14 +28,18 @@ pub(crate) fn split(pred: &Pred, vars: &[TypedName]) -> Option<Vec<Pred>> {
             PredKind::Implies(a, b) => vec![negation(a), without_double_negation(b)],
             _ => continue,
         };
+        // Already split: a case is a conjunct beside the disjunction (kept by a case of rank 0 below).
+        if cases.iter().any(|case| conjuncts.contains(&case)) {
+            continue;
+        }
         let typed_in = |case: &Pred| -> FxHashSet<String> {
             case.conjuncts()
                 .into_iter()
-                .filter_map(|d| typed(d))
+                .filter_map(&typed)
                 .filter(|n| !top_typed.contains(n))
                 .collect()
         };
-        let newly_typed: FxHashSet<String> = cases.iter().flat_map(|c| typed_in(c)).collect();
+        let newly_typed: FxHashSet<String> = cases.iter().flat_map(&typed_in).collect();
         if newly_typed.is_empty() {
             continue;
         }
@@ -70,6 +74,11 @@ pub(crate) fn split(pred: &Pred, vars: &[TypedName]) -> Option<Vec<Pred>> {
                 .into_iter()
                 .map(|case| {
                     let mut parts = others.clone();
+                    // A case that leaves those variables alone keeps the whole disjunction as well (it
+                    // implies it): their typings inside it still guide the guess of their values.
+                    if rank(&case) == 0 {
+                        parts.push((*c).clone());
+                    }
                     parts.push(case);
                     Pred::new(PredKind::And(parts), pred.span)
                 })
