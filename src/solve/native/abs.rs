@@ -10,11 +10,13 @@
 use super::model::{AtomId, Shape, VarId};
 use super::search::Solver;
 use crate::eval::Val;
-use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp};
 use crate::value::{Int, Value, set};
 
 /// Names the operands of `abs_by_children` are bound to (not B identifiers, so they shadow nothing).
 pub(crate) const OPERANDS: [&str; 2] = ["$operand0", "$operand1"];
+/// The most points a quantifier is decided over on a partial assignment (`abs_quantifier`).
+const MAX_QUANTIFIER_POINTS: usize = 256;
 
 /// Three-valued truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -521,8 +523,72 @@ impl Solver<'_, '_> {
                 let b = self.abs_expr(b);
                 self.compare(*op, &a, &b)
             }
+            PredKind::Exists(xs, body) => self.abs_quantifier(xs, body, None),
+            PredKind::Forall(xs, body) => match &body.kind {
+                PredKind::Implies(guard, q) => self.abs_quantifier(xs, guard, Some(q)),
+                _ => Tri::Unknown,
+            },
             _ => Tri::Unknown,
         }
+    }
+
+    /// `#xs.(P)` (`then` None) or `!xs.(P => Q)` over the points of P's conjuncts that mention no unknown
+    /// (`linear::binder_points`, at most `MAX_QUANTIFIER_POINTS`): the disjunction of P's other conjuncts
+    /// at each point, or the conjunction of their implication of Q. Decides `#j.(j : 1..11 & f(i) = 2**j)`
+    /// as soon as f(i) is fixed, before f's other images are.
+    fn abs_quantifier(&mut self, xs: &[TypedName], guard: &Pred, then: Option<&Pred>) -> Tri {
+        let Some(points) = self.binder_points(xs, guard) else {
+            return Tri::Unknown;
+        };
+        if points.0.len() > MAX_QUANTIFIER_POINTS {
+            return Tri::Unknown;
+        }
+        let conjuncts = guard.conjuncts();
+        let dependent: Vec<&Pred> = points.1.iter().map(|&i| conjuncts[i]).collect();
+        let universal = then.is_some();
+        let mark = self.scratch.len();
+        self.binder_depth += 1;
+        let mut out = Tri::from(universal);
+        for point in points.0.iter() {
+            for (x, v) in xs.iter().zip(point) {
+                self.scratch.bind(x.name.clone(), v.clone());
+            }
+            let mut holds = Tri::True;
+            for q in &dependent {
+                match self.abs_pred(q) {
+                    Tri::False => {
+                        holds = Tri::False;
+                        break;
+                    }
+                    Tri::Unknown => holds = Tri::Unknown,
+                    Tri::True => {}
+                }
+            }
+            let instance = match (then, holds) {
+                (None, t) => t,
+                (Some(_), Tri::False) => Tri::True,
+                (Some(q), Tri::True) => self.abs_pred(q),
+                (Some(q), Tri::Unknown) => match self.abs_pred(q) {
+                    Tri::True => Tri::True,
+                    _ => Tri::Unknown,
+                },
+            };
+            self.scratch.truncate(mark);
+            match (universal, instance) {
+                (false, Tri::True) => {
+                    out = Tri::True;
+                    break;
+                }
+                (true, Tri::False) => {
+                    out = Tri::False;
+                    break;
+                }
+                (_, Tri::Unknown) => out = Tri::Unknown,
+                _ => {}
+            }
+        }
+        self.binder_depth -= 1;
+        out
     }
 
     fn compare(&mut self, op: CompareOp, a: &Abs, b: &Abs) -> Tri {

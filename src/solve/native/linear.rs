@@ -221,7 +221,7 @@ impl Solver<'_, '_> {
     /// The points of a binder's bound variables satisfying the conjuncts of `p` that mention no search
     /// variable unfixed before the search, and the indices of the other conjuncts; cached per constraint
     /// and node (those points depend only on the constraint's bindings).
-    fn binder_points(&mut self, xs: &[TypedName], p: &Pred) -> Option<BinderPoints> {
+    pub(crate) fn binder_points(&mut self, xs: &[TypedName], p: &Pred) -> Option<BinderPoints> {
         if self.binder_depth > 0 || xs.iter().any(|x| self.model.by_name.contains_key(&x.name)) {
             return None;
         }

@@ -9,6 +9,7 @@
 
 mod abs;
 mod alldiff;
+mod cases;
 mod domain;
 mod linear;
 mod model;
@@ -77,8 +78,67 @@ pub(crate) fn solve(
     Ok(false)
 }
 
-/// One search within the current integer cut.
+/// How many nested case splits (`cases::split`) one question may make.
+const MAX_SPLIT_DEPTH: u32 = 3;
+
+/// One search within the current integer cut: by cases when a top-level disjunction types a variable
+/// only in its cases (users' questions without symmetry reduction, whose orbits' representatives could
+/// differ between cases), each solution reported once.
 fn solve_within_cut(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_by_cases(ctx, problem, on_solution, stats, 0)
+}
+
+fn solve_by_cases(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut super::Found<'_>,
+    stats: &mut Stats,
+    depth: u32,
+) -> Result<bool, EvalError> {
+    let cases = if problem.sizes_matter && !problem.symmetry && depth < MAX_SPLIT_DEPTH {
+        cases::split(problem.pred, problem.vars)
+    } else {
+        None
+    };
+    let Some(cases) = cases else {
+        return solve_one(ctx, problem, on_solution, stats);
+    };
+    let mut seen: FxHashSet<Vec<Value>> = FxHashSet::default();
+    let mut exhaustive = true;
+    for case in &cases {
+        let mut stopped = false;
+        let sub = Problem {
+            pred: case,
+            ..*problem
+        };
+        exhaustive &= solve_by_cases(
+            ctx,
+            &sub,
+            &mut |values, witnesses| {
+                if !seen.insert(values.to_vec()) {
+                    return Ok(true);
+                }
+                let go_on = on_solution(values, witnesses)?;
+                stopped |= !go_on;
+                Ok(go_on)
+            },
+            stats,
+            depth + 1,
+        )?;
+        if stopped {
+            return Ok(false);
+        }
+    }
+    Ok(exhaustive)
+}
+
+/// One search of one case.
+fn solve_one(
     ctx: &Context,
     problem: &Problem<'_>,
     on_solution: &mut super::Found<'_>,

@@ -444,6 +444,28 @@ impl<'p> Builder<'_, 'p> {
         self.known_finite(e).filter(|c| c.len() <= MAX_CARRIER)
     }
 
+    /// A known finite superset of the values of `e`, a search variable typed `e <: T` or `e : POW(T)`
+    /// (also `FIN`, `POW1`, `FIN1`) with T known.
+    fn known_superset(&self, e: &Expr) -> Option<Arc<Vec<Value>>> {
+        let ExprKind::Var(name) = &e.kind else {
+            return None;
+        };
+        if !self.is_search_name(name) {
+            return None;
+        }
+        self.typings(name).into_iter().find_map(|(op, s, _)| {
+            let t = match (op, &s.kind) {
+                (CompareOp::Subset, _) => s,
+                (
+                    CompareOp::In,
+                    ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, t),
+                ) => &**t,
+                _ => return None,
+            };
+            self.known_finite(t).filter(|c| c.len() <= MAX_CARRIER)
+        })
+    }
+
     /// The typing conjuncts `v : S`, `v <: S` of a variable.
     fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr, &'p Pred)> {
         let mut out = Vec::new();
@@ -479,8 +501,12 @@ impl<'p> Builder<'_, 'p> {
         if let Type::Set(elem) = &v.ty {
             for (op, s, c) in &typings {
                 if let Some(shape) = self.compound_shape(*op, s, elem)? {
+                    // Both sides known: a domain only bounded by a superset (`known_superset`)
+                    // leaves the typing to check.
                     let range_known = match &s.kind {
-                        ExprKind::Binary(_, _, b) => self.member_domain(b).is_some(),
+                        ExprKind::Binary(_, a, b) => {
+                            self.member_domain(b).is_some() && self.known(a).is_some()
+                        }
                         _ => true,
                     };
                     if entailed_by_shape(*op, s) && range_known {
@@ -698,7 +724,19 @@ impl<'p> Builder<'_, 'p> {
             }
             ExprKind::Binary(op, a, b) if op.is_arrow() => {
                 let Some(from) = self.known_finite(a) else {
-                    return Ok(None);
+                    // A domain that is itself unknown but a subset of a known set (`f : A --> S` with
+                    // `A <: T`): the relation is a subset of T * S, decomposed into membership bits
+                    // (the typing conjunct stays a constraint).
+                    let Some(superset) = self.known_superset(a) else {
+                        return Ok(None);
+                    };
+                    let Some(to) = self.known_finite(b) else {
+                        return Ok(None);
+                    };
+                    if superset.len().saturating_mul(to.len()) > MAX_CARRIER {
+                        return Ok(None);
+                    }
+                    return Ok(Some(self.members(Arc::new(set::product(&superset, &to)))));
                 };
                 let total_function = matches!(
                     op,

@@ -21,6 +21,10 @@ use std::sync::Arc;
 
 /// Finite domains at most this large are filtered value by value when a constraint has one unfixed atom.
 const FILTER_LIMIT: u64 = 1024;
+/// The same before the first choice, once per constraint: a wide domain a constraint thins out (`nr(i)`
+/// in 1..2048 with `#j.(j : 1..11 & nr(i) = 2**j)`) is cut to its few values before labelling tries them
+/// one by one.
+const ROOT_FILTER_LIMIT: u64 = 4096;
 
 pub(crate) struct Solver<'a, 'p> {
     pub ctx: &'a Context,
@@ -481,7 +485,12 @@ impl<'a, 'p> Solver<'a, 'p> {
             .collect();
         let mut changed = Vec::new();
         if let [a] = unfixed[..]
-            && self.doms[a].size() <= FILTER_LIMIT
+            && self.doms[a].size()
+                <= if self.nodes == 0 {
+                    ROOT_FILTER_LIMIT
+                } else {
+                    FILTER_LIMIT
+                }
             && let Some(values) = self.doms[a].values().cloned()
         {
             let saved = self.doms[a].clone();
@@ -633,6 +642,8 @@ impl<'a, 'p> Solver<'a, 'p> {
         on_solution: &mut dyn FnMut(&[Value]) -> Result<bool, EvalError>,
     ) -> Result<bool, EvalError> {
         self.nodes += 1;
+        // Propagation checks the time per constraint; a choice that wakes none must check it too.
+        self.ctx.check_deadline(var_span(self.model, 0))?;
         let Some(a) = self.choose() else {
             if let Some(sym) = &self.symmetry
                 && !sym.is_canonical(self)
