@@ -77,29 +77,34 @@ impl Context {
                 // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
                 let points = match self.solver_domain(vars, domain, env, limit) {
                     Some(points) => points,
-                    None if let Some(counterexample) = self.smt_witness(
-                        vars,
-                        &Pred::new(
-                            PredKind::And(vec![
-                                domain.clone(),
-                                Pred::new(PredKind::Not(Box::new(claim.clone())), claim.span),
-                            ]),
-                            body.span,
-                        ),
-                        env,
-                    ) =>
-                    {
-                        return Ok(!counterexample);
+                    None => {
+                        let refuting = match vars.as_slice() {
+                            [v] if v.ty == crate::types::Type::Integer => {
+                                self.refuting_values(&v.name, claim, env)
+                            }
+                            _ => None,
+                        };
+                        match refuting {
+                            Some(values) => values.into_iter().map(|x| vec![x]).collect(),
+                            // The SMT solver last: it costs a process round trip per evaluation.
+                            None => {
+                                let counterexample = Pred::new(
+                                    PredKind::And(vec![
+                                        domain.clone(),
+                                        Pred::new(
+                                            PredKind::Not(Box::new(claim.clone())),
+                                            claim.span,
+                                        ),
+                                    ]),
+                                    body.span,
+                                );
+                                return match self.smt_witness(vars, &counterexample, env) {
+                                    Some(found) => Ok(!found),
+                                    None => Err(undecidable(p, vars)),
+                                };
+                            }
+                        }
                     }
-                    None => match vars.as_slice() {
-                        [v] if v.ty == crate::types::Type::Integer => self
-                            .refuting_values(&v.name, claim, env)
-                            .ok_or_else(|| undecidable(p, vars))?
-                            .into_iter()
-                            .map(|x| vec![x])
-                            .collect(),
-                        _ => return Err(undecidable(p, vars)),
-                    },
                 };
                 let mark = env.len();
                 for point in points {

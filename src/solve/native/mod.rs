@@ -110,26 +110,44 @@ fn solve_by_cases(
     };
     let mut seen: FxHashSet<Vec<Value>> = FxHashSet::default();
     let mut exhaustive = true;
-    for case in &cases {
+    let outer = ctx.deadline();
+    for (k, case) in cases.iter().enumerate() {
         let mut stopped = false;
         let sub = Problem {
             pred: case,
             ..*problem
         };
-        exhaustive &= solve_by_cases(
-            ctx,
-            &sub,
-            &mut |values, witnesses| {
-                if !seen.insert(values.to_vec()) {
-                    return Ok(true);
-                }
-                let go_on = on_solution(values, witnesses)?;
-                stopped |= !go_on;
-                Ok(go_on)
-            },
-            stats,
-            depth + 1,
-        )?;
+        // Each case gets its share of the time left (the last all of it): a hard first case (solving
+        // the sudoku in `not(Sudoku) => x : DOM`) must not starve an easy later one.
+        let share = outer.map(|d| {
+            let now = std::time::Instant::now();
+            now + d.saturating_duration_since(now) / (cases.len() - k) as u32
+        });
+        let result = ctx.with_stage_deadline(share, || {
+            solve_by_cases(
+                ctx,
+                &sub,
+                &mut |values, witnesses| {
+                    if !seen.insert(values.to_vec()) {
+                        return Ok(true);
+                    }
+                    let go_on = on_solution(values, witnesses)?;
+                    stopped |= !go_on;
+                    Ok(go_on)
+                },
+                stats,
+                depth + 1,
+            )
+        });
+        match result {
+            Ok(complete) => exhaustive &= complete,
+            // The case's share is spent, not the question's time: on to the next case.
+            Err(e) if e.is_timeout() && k + 1 < cases.len() => {
+                ctx.check_deadline(problem.pred.span)?;
+                exhaustive = false;
+            }
+            Err(e) => return Err(e),
+        }
         if stopped {
             return Ok(false);
         }
