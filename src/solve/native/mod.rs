@@ -40,38 +40,34 @@ pub(crate) fn solve(
     on_solution: &mut super::Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    let mut reported = false;
-    let exhaustive = solve_within_cut(
-        ctx,
-        problem,
-        &mut |values, witnesses| {
-            reported = true;
-            on_solution(values, witnesses)
-        },
-        stats,
-    )?;
-    if exhaustive || reported || !problem.sizes_matter {
-        return Ok(exhaustive);
-    }
-    for factor in WIDENINGS {
-        let wider = ctx.with_widened_int_cut(factor, || {
+    let reported = std::cell::Cell::new(false);
+    // One search with the integer cut widened by `factor` (0: ProB's cut), noting whether it reported.
+    let mut search = |factor: u32| {
+        ctx.with_widened_int_cut(factor, || {
             solve_within_cut(
                 ctx,
                 problem,
                 &mut |values, witnesses| {
-                    reported = true;
+                    reported.set(true);
                     on_solution(values, witnesses)
                 },
                 stats,
             )
-        });
+        })
+    };
+    let exhaustive = search(0)?;
+    if exhaustive || reported.get() || !problem.sizes_matter {
+        return Ok(exhaustive);
+    }
+    for factor in WIDENINGS {
+        let wider = search(factor);
         match wider {
             // Nothing was cut this time: a wider cut cannot find more.
-            Ok(true) if !reported => return Ok(false),
-            Ok(_) if reported => return wider,
+            Ok(true) if !reported.get() => return Ok(false),
+            Ok(_) if reported.get() => return wider,
             Ok(_) => {}
             // The time is spent: the first search's verdict stands.
-            Err(e) if e.is_timeout() && !reported => return Ok(false),
+            Err(e) if e.is_timeout() && !reported.get() => return Ok(false),
             Err(e) => return Err(e),
         }
     }
