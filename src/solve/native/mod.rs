@@ -44,7 +44,7 @@ pub(crate) fn solve(
     // One search with the integer cut widened by `factor` (0: ProB's cut), noting whether it reported.
     let mut search = |factor: u32| {
         ctx.with_widened_int_cut(factor, || {
-            solve_within_cut(
+            solve_by_cases(
                 ctx,
                 problem,
                 &mut |values, witnesses| {
@@ -52,6 +52,7 @@ pub(crate) fn solve(
                     on_solution(values, witnesses)
                 },
                 stats,
+                0,
             )
         })
     };
@@ -79,16 +80,7 @@ const MAX_SPLIT_DEPTH: u32 = 3;
 
 /// One search within the current integer cut: by cases when a top-level disjunction types a variable
 /// only in its cases (users' questions without symmetry reduction, whose orbits' representatives could
-/// differ between cases), each solution reported once.
-fn solve_within_cut(
-    ctx: &Context,
-    problem: &Problem<'_>,
-    on_solution: &mut super::Found<'_>,
-    stats: &mut Stats,
-) -> Result<bool, EvalError> {
-    solve_by_cases(ctx, problem, on_solution, stats, 0)
-}
-
+/// differ between cases), each solution reported once; `depth` counts the splits made so far.
 fn solve_by_cases(
     ctx: &Context,
     problem: &Problem<'_>,

@@ -442,38 +442,58 @@ fn total_functions(domain: &[Value], range: &Small, budget: usize) -> Small {
     })
 }
 
+/// Which tuples of positions `weighted_tuples` produces.
+#[derive(Clone, Copy, PartialEq)]
+enum Positions {
+    /// Strictly increasing: each set of positions once.
+    Increasing,
+    /// Without repeated positions, in any order.
+    Distinct,
+    /// Any positions, repeats allowed.
+    Any,
+}
+
+/// Calls `visit` on every tuple of positions in `0..n` (extending `current`) whose weights, position + 1
+/// each, sum to `left`; stops and returns false when `visit` does.
+fn weighted_tuples(
+    positions: Positions,
+    left: usize,
+    n: usize,
+    current: &mut Vec<usize>,
+    visit: &mut dyn FnMut(&[usize]) -> bool,
+) -> bool {
+    if left == 0 {
+        return visit(current);
+    }
+    let from = match (positions, current.last()) {
+        (Positions::Increasing, Some(&last)) => last + 1,
+        _ => 0,
+    };
+    for i in from..n.min(left) {
+        if positions == Positions::Distinct && current.contains(&i) {
+            continue;
+        }
+        current.push(i);
+        let go_on = weighted_tuples(positions, left - i - 1, n, current, visit);
+        current.pop();
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
 /// Subsets of `base`'s values by increasing weight (the sum of the members' weights), the empty set
 /// first (unless `non_empty`).
 fn subsets(base: &Small, budget: usize, non_empty: bool) -> Small {
     let items = &base.values;
     let n = items.len();
     let mut values = Vec::new();
-    fn fill(
-        from: usize,
-        left: usize,
-        n: usize,
-        current: &mut Vec<usize>,
-        visit: &mut dyn FnMut(&[usize]) -> bool,
-    ) -> bool {
-        if left == 0 {
-            return visit(current);
-        }
-        // Members in increasing position, so each subset is produced once.
-        for i in from..n.min(left) {
-            current.push(i);
-            let go_on = fill(i + 1, left - i - 1, n, current, visit);
-            current.pop();
-            if !go_on {
-                return false;
-            }
-        }
-        true
-    }
     let max_weight = n * (n + 1) / 2;
     let first = usize::from(non_empty);
     let mut current = Vec::new();
     let exhausted = (first..=max_weight).all(|w| {
-        fill(0, w, n, &mut current, &mut |idx| {
+        weighted_tuples(Positions::Increasing, w, n, &mut current, &mut |idx| {
             if values.len() >= budget {
                 return false;
             }
@@ -495,29 +515,6 @@ fn sequences(base: &Small, budget: usize, min_len: usize, injective: bool) -> Sm
     let items = &base.values;
     let n = items.len();
     let mut values = Vec::new();
-    fn fill(
-        left: usize,
-        n: usize,
-        injective: bool,
-        current: &mut Vec<usize>,
-        visit: &mut dyn FnMut(&[usize]) -> bool,
-    ) -> bool {
-        if left == 0 {
-            return visit(current);
-        }
-        for i in 0..n.min(left) {
-            if injective && current.contains(&i) {
-                continue;
-            }
-            current.push(i);
-            let go_on = fill(left - i - 1, n, injective, current, visit);
-            current.pop();
-            if !go_on {
-                return false;
-            }
-        }
-        true
-    }
     // Without repetition the weight is bounded; with it, every weight has a sequence (the first item
     // repeated), so the budget ends the loop.
     let max_weight = if injective || n == 0 {
@@ -525,10 +522,15 @@ fn sequences(base: &Small, budget: usize, min_len: usize, injective: bool) -> Sm
     } else {
         usize::MAX
     };
+    let positions = if injective {
+        Positions::Distinct
+    } else {
+        Positions::Any
+    };
     let mut current = Vec::new();
     let mut w = 0;
     let exhausted = loop {
-        let go_on = fill(w, n, injective, &mut current, &mut |idx| {
+        let go_on = weighted_tuples(positions, w, n, &mut current, &mut |idx| {
             if idx.len() < min_len {
                 return true;
             }
