@@ -682,6 +682,10 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         Exit::Holds => "SOLUTIONS (search incomplete: more may exist)",
         _ => "UNKNOWN (no solution found, search incomplete)",
     };
+    let note = match exit {
+        Exit::Unknown => model.context.take_ill_defined_note(),
+        _ => None,
+    };
     if g.json {
         let sols: Vec<_> = result
             .solutions
@@ -690,7 +694,7 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
             .collect();
         println!(
             "{}",
-            json!({"status": status, "solutions": sols, "complete": result.complete, "time_ms": result.elapsed.as_millis() as u64})
+            json!({"status": status, "reason": note, "solutions": sols, "complete": result.complete, "time_ms": result.elapsed.as_millis() as u64})
         );
     } else {
         for (i, s) in result.solutions.iter().enumerate() {
@@ -701,6 +705,9 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
             result.solutions.len(),
             result.elapsed.as_millis()
         );
+        if let Some(note) = note {
+            println!("note: {note}");
+        }
     }
     Ok(exit)
 }
@@ -708,6 +715,8 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
 /// PROPERTIES proved unsatisfiable; with -v, the smallest failing group of conjuncts.
 fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<Exit, Diagnostic> {
     let message = "no constants satisfy PROPERTIES";
+    // Taken before the core's searches, which may note their own.
+    let note = model.context.take_ill_defined_note();
     let core = if g.verbose {
         // Each deletion check gets the --timeout budget (default 2 s): the core is a courtesy, not a proof.
         let per_call = Duration::from_millis(g.timeout.unwrap_or(2000));
@@ -722,13 +731,16 @@ fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<E
             .collect();
         println!(
             "{}",
-            json!({"status": "NO SOLUTION", "message": message, "complete": true, "solutions": [], "core": core, "time_ms": elapsed.as_millis() as u64})
+            json!({"status": "NO SOLUTION", "message": message, "note": note, "complete": true, "solutions": [], "core": core, "time_ms": elapsed.as_millis() as u64})
         );
     } else {
         println!(
             "NO SOLUTION: {message} (exhaustive search, {} ms)",
             elapsed.as_millis()
         );
+        if let Some(note) = &note {
+            println!("note: {note}");
+        }
         if g.verbose {
             println!("smallest failing group of conjuncts ({}):", core.len());
             for p in &core {
@@ -825,7 +837,10 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         ),
         Verdict::NoConstantSetup { complete: true } => (
             "NO CONSTANT SETUP".to_string(),
-            "no constants satisfy PROPERTIES".to_string(),
+            match model.context.take_ill_defined_note() {
+                Some(note) => format!("no constants satisfy PROPERTIES ({note})"),
+                None => "no constants satisfy PROPERTIES".to_string(),
+            },
             Exit::Counterexample,
         ),
         Verdict::NoConstantSetup { complete: false } => (
@@ -913,7 +928,7 @@ fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> 
     let printer = Printer::new(model.machine(), &solved.free);
     let (answer, reason, exit) = match &solved.decision {
         solve_cmd::Decision::Sat(_) => ("sat", None, Exit::Holds),
-        solve_cmd::Decision::Unsat => ("unsat", None, Exit::Counterexample),
+        solve_cmd::Decision::Unsat => ("unsat", solved.note.as_deref(), Exit::Counterexample),
         solve_cmd::Decision::Unknown(r) => ("unknown", Some(r.as_str()), Exit::Unknown),
     };
     if g.json {
@@ -938,6 +953,9 @@ fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> 
         }
         solve_cmd::Decision::Unsat => println!("UNSAT"),
         solve_cmd::Decision::Unknown(r) => println!("UNKNOWN ({r})"),
+    }
+    if let Some(note) = &solved.note {
+        println!("note: {note}");
     }
     if g.verbose {
         eprintln!("time: {:.1} ms", solved.elapsed.as_secs_f64() * 1000.0);

@@ -334,3 +334,54 @@ fn function_images_into_a_deferred_set_are_reduced_by_symmetry() {
     assert_eq!(setups("brute", &maps), 32);
     assert_eq!(setups("native", &maps), 32);
 }
+
+/// Writes a machine to a fresh temporary directory; returns its path.
+fn temp_machine(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bsolve-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.mch"));
+    std::fs::write(&file, text).expect("writes");
+    file
+}
+
+#[test]
+fn no_solution_among_ill_defined_candidates_says_why() {
+    // `i : 1..3` typed for `i : 1..2`: every candidate applies r outside its domain, so none is a
+    // solution, and the answer names the ill-defined application (ProB, reading it as false, finds
+    // solutions).
+    let file = temp_machine(
+        "IllDefined",
+        "MACHINE IllDefined\nCONSTANTS r\n\
+         PROPERTIES r : 1..2 --> BOOL & !i.(i : 1..3 & r(i) = TRUE => i < 3)\nEND\n",
+    );
+    let path = file.to_str().expect("utf-8");
+    let (code, out, _) = bsolve(&["setup-constants", path]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("NO SOLUTION"), "{out}");
+    assert!(
+        out.contains("ill-defined") && out.contains("IllDefined.mch:3:") && out.contains("(to 3)"),
+        "{out}"
+    );
+    let (code, json) = bsolve_json(&["solve", "--pred", "f : 1..2 --> 1..2 & f(3) = 1", path]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["answer"], "unsat");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("ill-defined")),
+        "{json}"
+    );
+}
+
+#[test]
+fn kodkod_leaves_symmetry_of_a_large_deferred_set_to_native() {
+    // 15! permutations are not listed (they once were, until memory ran out).
+    let file = temp_machine(
+        "BigDeferred",
+        "MACHINE BigDeferred\nSETS G\nCONSTANTS x, y\n\
+         PROPERTIES card(G) = 15 & x : G & y : G & x /= y\nEND\n",
+    );
+    let (code, json) = bsolve_json(&["setup-constants", "--kodkod", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(solutions(&json).len(), 1, "{json}");
+}

@@ -36,6 +36,8 @@ pub struct Solved {
     /// The identifiers solved for, with their types (for printing the solution).
     pub free: Vec<TypedName>,
     pub elapsed: Duration,
+    /// Why an Unsat or Unknown may surprise: candidates on which the predicate is ill-defined.
+    pub note: Option<String>,
 }
 
 /// Parses, types and decides `text` in the context of `model`. `timeout` bounds the search (the deadline is
@@ -65,6 +67,7 @@ pub fn solve_predicate(
     let env = Env::new();
     let problem = Problem::new(&free, &pred, &env);
     let backend = model.context.settings().backend;
+    model.context.take_ill_defined_note();
     let decision = match solve::solve_all(&model.context, &problem, backend, 1) {
         Ok(found) => match found.solutions.into_iter().next() {
             Some(values) => {
@@ -80,10 +83,15 @@ pub fn solve_predicate(
         Err(e) => Decision::Unknown(reason(&e.into())),
     };
     model.context.set_deadline(None);
+    let note = match decision {
+        Decision::Sat(_) => None,
+        _ => model.context.take_ill_defined_note(),
+    };
     Ok(Solved {
         decision,
         free,
         elapsed: start.elapsed(),
+        note,
     })
 }
 
@@ -229,7 +237,7 @@ pub fn run_pred_file<'i>(
                 }
                 match solved.decision {
                     Decision::Sat(_) => ("sat", None),
-                    Decision::Unsat => ("unsat", None),
+                    Decision::Unsat => ("unsat", solved.note.clone()),
                     Decision::Unknown(r) => ("unknown", Some(r)),
                 }
             }

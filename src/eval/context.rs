@@ -28,6 +28,8 @@ pub struct Context {
     /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
     solver_nodes: AtomicU64,
     solver_rejected: AtomicU64,
+    /// The first well-definedness error a fruitless search met on a candidate (`Stats::ill_defined`).
+    ill_defined: std::sync::Mutex<Option<Diagnostic>>,
     /// Per operation, what its successors are searched over (computed once: see `transitions`).
     pub(super) operation_plans: std::sync::OnceLock<Vec<super::transitions::OperationPlan>>,
     /// The constants kept symbolic (see `transitions::SymbolicConstant`), computed by the first constant
@@ -90,6 +92,7 @@ impl Context {
             epoch: Instant::now(),
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
+            ill_defined: std::sync::Mutex::new(None),
             operation_plans: std::sync::OnceLock::new(),
             symbolic_constants: std::sync::OnceLock::new(),
         })
@@ -198,6 +201,23 @@ impl Context {
         self.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
         self.solver_rejected
             .fetch_add(rejected as u64, Ordering::Relaxed);
+    }
+
+    /// Notes a well-definedness error that a search which found nothing met on a candidate.
+    pub fn record_ill_defined(&self, d: &Diagnostic) {
+        if let Ok(mut first) = self.ill_defined.lock() {
+            first.get_or_insert_with(|| d.clone());
+        }
+    }
+
+    /// Why a search that found nothing proves nothing, when it met ill-defined candidates: for the
+    /// UNKNOWN line of the commands. Taken: the next question starts without one.
+    pub fn take_ill_defined_note(&self) -> Option<String> {
+        let first = self.ill_defined.lock().ok()?.take()?;
+        Some(format!(
+            "candidates on which the predicate is ill-defined count as no solution, e.g. {}: {}",
+            first.span, first.message
+        ))
     }
 
     /// Search nodes visited and solutions rejected by the interpreter's re-check, over all solver calls.

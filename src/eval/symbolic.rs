@@ -620,14 +620,23 @@ impl Context {
                 let a_items = self.materialize(a, span)?;
                 let b_items = self.materialize(b, span)?;
                 let candidates = if is_function_arrow(*op) {
-                    functions(&a_items, &b_items, is_total_arrow(*op), limit)
-                        .ok_or_else(too_large)?
+                    let kind = FunctionKind {
+                        total: is_total_arrow(*op),
+                        injective: is_injective_arrow(*op),
+                    };
+                    functions(&a_items, &b_items, kind, limit, &|| {
+                        self.check_deadline(span)
+                    })?
+                    .ok_or_else(too_large)?
                 } else {
                     set::power_set(&set::product(&a_items, &b_items), 0, limit)
                         .ok_or_else(too_large)?
                 };
                 let mut out = Vec::new();
-                for c in candidates {
+                for (k, c) in candidates.into_iter().enumerate() {
+                    if k.is_multiple_of(4096) {
+                        self.check_deadline(span)?;
+                    }
                     if self.in_arrow(*op, a, b, &c, span)? {
                         out.push(c);
                     }
@@ -903,44 +912,86 @@ fn unbounded(span: Span) -> EvalError {
     )
 }
 
-/// All partial (or total) functions from `a` to `b`, or `None` when more than `limit`.
-fn functions(a: &[Value], b: &[Value], total: bool, limit: usize) -> Option<Vec<Value>> {
-    let choices = b.len() + usize::from(!total);
+/// What kind of functions `functions` lists.
+#[derive(Clone, Copy)]
+struct FunctionKind {
+    total: bool,
+    injective: bool,
+}
+
+/// All partial (or total, or injective) functions from `a` to `b`, in no particular order; `Ok(None)`
+/// when more than `limit`. Injective ones are built directly (8! injections of 1..8, not the 8^8
+/// functions they would be filtered from); `check` is called every few thousand functions (the
+/// deadline).
+fn functions(
+    a: &[Value],
+    b: &[Value],
+    kind: FunctionKind,
+    limit: usize,
+    check: &dyn Fn() -> Result<(), EvalError>,
+) -> Result<Option<Vec<Value>>, EvalError> {
+    // The count first, so that a hopeless enumeration is refused before it starts.
     let mut count: usize = 1;
-    for _ in a {
-        count = count.checked_mul(choices)?;
+    for k in 0..a.len() {
+        let choices = if kind.injective {
+            b.len().saturating_sub(if kind.total { k } else { 0 })
+        } else {
+            b.len()
+        } + usize::from(!kind.total);
+        let Some(c) = count.checked_mul(choices) else {
+            return Ok(None);
+        };
+        count = c;
         if count > limit {
-            return None;
+            return Ok(None);
         }
     }
-    if count == 0 {
-        return Some(Vec::new());
+    struct Lister<'a> {
+        a: &'a [Value],
+        b: &'a [Value],
+        kind: FunctionKind,
+        used: Vec<bool>,
+        pairs: Vec<Value>,
+        out: Vec<Value>,
+        check: &'a dyn Fn() -> Result<(), EvalError>,
     }
-    let mut out = Vec::with_capacity(count);
-    let mut digits = vec![0usize; a.len()];
-    loop {
-        let pairs = a
-            .iter()
-            .zip(&digits)
-            .filter_map(|(x, &d)| {
-                let target = if total { Some(d) } else { d.checked_sub(1) };
-                target.map(|t| Value::pair(x.clone(), b[t].clone()))
-            })
-            .collect();
-        out.push(Value::set_from_sorted(pairs));
-        let mut i = 0;
-        loop {
-            if i == digits.len() {
-                return Some(out);
+    impl Lister<'_> {
+        fn go(&mut self, i: usize) -> Result<(), EvalError> {
+            if i == self.a.len() {
+                if self.out.len().is_multiple_of(4096) {
+                    (self.check)()?;
+                }
+                self.out.push(Value::set_from_sorted(self.pairs.clone()));
+                return Ok(());
             }
-            digits[i] += 1;
-            if digits[i] < choices {
-                break;
+            if !self.kind.total {
+                self.go(i + 1)?;
             }
-            digits[i] = 0;
-            i += 1;
+            for t in 0..self.b.len() {
+                if self.kind.injective && self.used[t] {
+                    continue;
+                }
+                self.used[t] = true;
+                self.pairs
+                    .push(Value::pair(self.a[i].clone(), self.b[t].clone()));
+                self.go(i + 1)?;
+                self.pairs.pop();
+                self.used[t] = false;
+            }
+            Ok(())
         }
     }
+    let mut lister = Lister {
+        a,
+        b,
+        kind,
+        used: vec![false; b.len()],
+        pairs: Vec::with_capacity(a.len()),
+        out: Vec::with_capacity(count),
+        check,
+    };
+    lister.go(0)?;
+    Ok(Some(lister.out))
 }
 
 /// `iseq(S)`, `iseq1(S)` or `perm(S)` of a finite set, or `None` when more than `limit`.

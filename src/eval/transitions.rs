@@ -291,22 +291,22 @@ impl Context {
         }
         let mut solutions = Vec::new();
         let mut cut = false;
-        let complete = self.solve_for(&vars, &pred, &mut env, true, &mut |ctx, env| {
-            if solutions.len() >= limit {
-                cut = true;
-                return Ok(false);
-            }
-            let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
-            let values = (0..all.len())
-                .map(|i| match symbolic.iter().find(|s| s.index == i) {
-                    Some(s) => Some(placeholder(s)),
-                    None => found.next(),
-                })
-                .collect::<Option<Vec<Value>>>()
-                .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
-            solutions.push(values);
-            Ok(true)
-        })?;
+        // The search stops at the `limit`-th setup rather than look for one more: whether more exist
+        // is not worth a second search (proving a puzzle's solution unique can cost the whole search).
+        let complete = limit > 0
+            && self.solve_for(&vars, &pred, &mut env, true, &mut |ctx, env| {
+                let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
+                let values = (0..all.len())
+                    .map(|i| match symbolic.iter().find(|s| s.index == i) {
+                        Some(s) => Some(placeholder(s)),
+                        None => found.next(),
+                    })
+                    .collect::<Option<Vec<Value>>>()
+                    .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
+                solutions.push(values);
+                cut = solutions.len() >= limit;
+                Ok(!cut)
+            })?;
         Ok(Enumeration {
             solutions,
             complete: complete && !cut,

@@ -103,6 +103,9 @@ pub struct Stats {
     /// The exhaustive verdict holds for every size of the deferred sets sized by DEFAULT_SETSIZE only
     /// (proved with them as uninterpreted sorts, `smt::refute_any_size`).
     pub any_size: bool,
+    /// A search that found nothing met this well-definedness error on a candidate (counted as no
+    /// solution): the commands print it beside their "no solution" (`native::solve_one`).
+    pub ill_defined: Option<crate::diag::Diagnostic>,
 }
 
 /// All solutions found, up to a limit.
@@ -162,6 +165,9 @@ pub fn stream(
     stats.rejected = rejected;
     stats.elapsed = start.elapsed();
     ctx.record_solver_stats(stats.nodes, rejected);
+    if let Some(d) = &stats.ill_defined {
+        ctx.record_ill_defined(d);
+    }
     // A backend that proposed a wrong solution cannot be trusted to have missed none.
     Ok((complete && rejected == 0, stats))
 }

@@ -477,14 +477,16 @@ fn deferred_permutations(
     let mut combos: Vec<Vec<SetPermutation>> = vec![Vec::new()];
     for gs in ctx.machine().sets.iter().filter(|s| s.elements.is_none()) {
         let elements = ctx.given_set(&gs.name, span).map_err(Diagnostic::from)?;
-        let mut perms = solutions::permutations(elements.len());
-        perms.push((0..elements.len()).collect());
-        if combos.len().saturating_mul(perms.len()) > MAX_PERMUTATIONS {
+        // n! is checked before the permutations are listed: 15 girls would be 1.3e12 of them.
+        let count = (1..=elements.len()).try_fold(1usize, |acc, k| acc.checked_mul(k));
+        if count.is_none_or(|n| combos.len().saturating_mul(n) > MAX_PERMUTATIONS) {
             return Err(translate::unsupported(
                 gs.span,
                 "symmetry reduction over deferred sets this large",
             ));
         }
+        let mut perms = solutions::permutations(elements.len());
+        perms.push((0..elements.len()).collect());
         let mut next = Vec::new();
         for c in &combos {
             for p in &perms {

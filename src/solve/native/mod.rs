@@ -194,8 +194,18 @@ fn solve_one(
             .collect();
         on_solution(main, &witnesses)
     };
-    solver.search(&mut report)?;
+    let mut found = false;
+    solver.search(&mut |values| {
+        found = true;
+        report(values)
+    })?;
     stats.nodes += solver.nodes;
+    // A candidate on which the predicate is ill-defined is no solution; when nothing else was found, the
+    // user is told (`i <= 8` typed for `i <= NrQ` makes every candidate ill-defined, and ProB, which
+    // reads an ill-defined atom as false, would find solutions).
+    if !found && let Some(d) = solver.ill_defined.take() {
+        stats.ill_defined.get_or_insert(d);
+    }
     Ok(exhaustive && !solver.incomplete)
 }
 

@@ -38,6 +38,9 @@ pub(crate) struct Solver<'a, 'p> {
     /// Names the current constraint binds (they shadow search variables).
     shadowed: Vec<crate::syntax::ast::Name>,
     pub incomplete: bool,
+    /// The first well-definedness error met on a candidate (counted as no solution): a search that
+    /// finds nothing is then not a proof that the predicate has no solution, but of an ill-defined one.
+    pub ill_defined: Option<crate::diag::Diagnostic>,
     /// Per variable, whether it is fixed, for the variables of the constraint being evaluated.
     fixed_vars: Vec<Option<bool>>,
     /// The variables `fixed_vars` is set for.
@@ -92,6 +95,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             free_cache: FxHashMap::default(),
             shadowed: Vec::new(),
             incomplete: false,
+            ill_defined: None,
             fixed_vars: vec![None; model.vars.len()],
             entered: Vec::new(),
             root_fixed: vec![false; model.vars.len()],
@@ -347,7 +351,10 @@ impl<'a, 'p> Solver<'a, 'p> {
             let model = self.model;
             return match self.eval_truth(&model.constraints[ci].pred) {
                 Ok(b) => Ok(super::abs::Tri::from(b)),
-                Err(EvalError::WellDefinedness(_)) => Ok(super::abs::Tri::False),
+                Err(EvalError::WellDefinedness(d)) => {
+                    self.ill_defined.get_or_insert(d);
+                    Ok(super::abs::Tri::False)
+                }
                 Err(e) => Err(e),
             };
         }
