@@ -655,7 +655,8 @@ impl Context {
                         }
                     }
                     UnaryOp::Seq1 => Vec::new(),
-                    _ => injective_sequences(&base, *kind, limit).ok_or_else(too_large)?,
+                    _ => injective_sequences(&base, *kind, limit, &|| self.check_deadline(span))?
+                        .ok_or_else(too_large)?,
                 };
                 let mut seqs = seqs;
                 seqs.sort_unstable();
@@ -994,45 +995,79 @@ fn functions(
     Ok(Some(lister.out))
 }
 
-/// `iseq(S)`, `iseq1(S)` or `perm(S)` of a finite set, or `None` when more than `limit`.
-fn injective_sequences(base: &[Value], kind: UnaryOp, limit: usize) -> Option<Vec<Value>> {
-    let mut out = Vec::new();
-    let mut current = Vec::new();
-    let mut used = vec![false; base.len()];
-    fn rec(
-        base: &[Value],
-        kind: UnaryOp,
-        limit: usize,
-        current: &mut Vec<Value>,
-        used: &mut [bool],
-        out: &mut Vec<Value>,
-    ) -> bool {
-        let keep = match kind {
-            UnaryOp::Perm => current.len() == base.len(),
-            UnaryOp::Iseq1 => !current.is_empty(),
+/// `iseq(S)`, `iseq1(S)` or `perm(S)` of a finite set, or `Ok(None)` when more than `limit` (counted
+/// before any is built: `perm` of 15 elements is refused at once, not after a million of them); `check`
+/// is called every few thousand sequences (the deadline).
+fn injective_sequences(
+    base: &[Value],
+    kind: UnaryOp,
+    limit: usize,
+    check: &dyn Fn() -> Result<(), EvalError>,
+) -> Result<Option<Vec<Value>>, EvalError> {
+    // n!/(n-k)! sequences of length k; perm keeps k = n only, iseq1 drops k = 0.
+    let n = base.len();
+    let mut count: usize = 0;
+    let mut of_length: usize = 1;
+    for k in 0..=n {
+        let kept = match kind {
+            UnaryOp::Perm => k == n,
+            UnaryOp::Iseq1 => k > 0,
             _ => true,
         };
-        if keep {
-            out.push(Value::sequence(current.clone()));
-            if out.len() > limit {
-                return false;
-            }
+        if kept {
+            count = count.saturating_add(of_length);
         }
-        for i in 0..base.len() {
-            if !used[i] {
-                used[i] = true;
-                current.push(base[i].clone());
-                let ok = rec(base, kind, limit, current, used, out);
-                current.pop();
-                used[i] = false;
-                if !ok {
-                    return false;
+        if count > limit {
+            return Ok(None);
+        }
+        let Some(next) = of_length.checked_mul(n - k) else {
+            return Ok(None);
+        };
+        of_length = next;
+    }
+    struct Lister<'a> {
+        base: &'a [Value],
+        kind: UnaryOp,
+        current: Vec<Value>,
+        used: Vec<bool>,
+        out: Vec<Value>,
+        check: &'a dyn Fn() -> Result<(), EvalError>,
+    }
+    impl Lister<'_> {
+        fn go(&mut self) -> Result<(), EvalError> {
+            let keep = match self.kind {
+                UnaryOp::Perm => self.current.len() == self.base.len(),
+                UnaryOp::Iseq1 => !self.current.is_empty(),
+                _ => true,
+            };
+            if keep {
+                if self.out.len().is_multiple_of(4096) {
+                    (self.check)()?;
+                }
+                self.out.push(Value::sequence(self.current.clone()));
+            }
+            for i in 0..self.base.len() {
+                if !self.used[i] {
+                    self.used[i] = true;
+                    self.current.push(self.base[i].clone());
+                    self.go()?;
+                    self.current.pop();
+                    self.used[i] = false;
                 }
             }
+            Ok(())
         }
-        true
     }
-    rec(base, kind, limit, &mut current, &mut used, &mut out).then_some(out)
+    let mut lister = Lister {
+        base,
+        kind,
+        current: Vec::with_capacity(n),
+        used: vec![false; n],
+        out: Vec::with_capacity(count),
+        check,
+    };
+    lister.go()?;
+    Ok(Some(lister.out))
 }
 
 #[cfg(test)]
@@ -1076,6 +1111,28 @@ mod tests {
             ("NATURAL1 <: INTEGER /\\ NATURAL", true),
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn functions_and_injective_sequences_are_listed_exactly() {
+        let model = empty_machine("listing");
+        for text in [
+            "card(1..4 >-> 1..4) = 24",
+            "card(1..3 >+> 1..2) = 13",
+            "card(1..3 >-> 1..2) = 0",
+            "card(1..3 --> 1..2) = 8",
+            "card(1..2 +-> 1..2) = 9",
+            "card(1..3 >->> 1..3) = 6",
+            "card(1..3 -->> 1..2) = 6",
+            "{f | f : 1..2 >-> 1..3 & f(1) = 3} = {{1|->3, 2|->1}, {1|->3, 2|->2}}",
+            "card(iseq({1,2,3})) = 16",
+            "card(iseq1({1,2,3})) = 15",
+            "card(perm({1,2,3,4})) = 24",
+            "perm({}) = {{}}",
+            "iseq1({}) = {}",
+        ] {
+            assert_eq!(truth(&model, text), Ok(true), "{text}");
         }
     }
 
