@@ -6,6 +6,9 @@
                                          # (per machine: benchmarks/corpus_mc_results.csv)
     python3 benchmarks/corpus.py speed   # mc time and memory on the machines with >= 10,000 states,
                                          # beside ProB's recorded time (section of benchmarks/RESULTS.md)
+    python3 benchmarks/corpus.py cbc     # `cbc all` and `cbc-deadlock` on every machine with variables: no
+                                         # crash, no contradiction of ProB's reachable verdicts
+                                         # (per machine: benchmarks/corpus_cbc_results.csv)
 
 Needs a release build (cargo build --release) and ../shared/corpus. Each section of CORPUS.md between
 `<!-- BEGIN name -->` and `<!-- END name -->` is replaced by the new figures; the rest is kept.
@@ -290,6 +293,91 @@ def mc_speed():
     write_section("mc-speed", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")
 
 
+CBC_TIMEOUT_MS = 5_000
+
+
+def symbolic_json(args):
+    code, out, err = run([*args, "--json", "--timeout", str(CBC_TIMEOUT_MS)], CBC_TIMEOUT_MS / 1000 * 6 + 30)
+    if code is None:
+        return code, {"status": "KILLED"}
+    try:
+        return code, json.loads(out)
+    except json.JSONDecodeError:
+        return code, {"status": "CRASH" if is_crash(code) else "ERROR", "detail": (err or out).strip()[:200]}
+
+
+def cbc_one(row):
+    path = str(MODELS / row["model"])
+    cbc_code, cbc = symbolic_json(["cbc", path, "all"])
+    dl_code, dl = symbolic_json(["cbc-deadlock", path])
+    return row, (cbc_code, cbc), (dl_code, dl)
+
+
+def cbc_summary(cbc):
+    """`cbc all` in one word: a replayed counterexample, every operation preserved (complete), or unknown."""
+    statuses = [r.get("status") for r in cbc.get("results", [])]
+    if not statuses:
+        return cbc.get("status", "ERROR")
+    if "COUNTEREXAMPLE" in statuses:
+        return "COUNTEREXAMPLE"
+    if all(s == "PRESERVED" for s in statuses):
+        return "PRESERVED"
+    return "UNKNOWN"
+
+
+def cbc_corpus():
+    """A contradiction is a complete "cannot happen" where ProB reached it: every operation (and the
+    INITIALISATION) preserving an invariant ProB saw violated, or no deadlock state satisfying the
+    invariant where ProB reached a deadlock with the invariant intact."""
+    with open(CORPUS / "expected.csv") as f:
+        rows = [r for r in csv.DictReader(f)
+                if "ErrorMachines" not in r["model"] and r["variables"].isdigit() and int(r["variables"]) > 0]
+    start = time.time()
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(cbc_one, rows))
+    elapsed = time.time() - start
+    crashes, contradictions = [], []
+    cbc_counts, dl_counts = Counter(), Counter()
+    with open(ROOT / "benchmarks" / "corpus_cbc_results.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["model", "prob_deadlock", "prob_invariant_violated", "cbc_all", "cbc_deadlock"])
+        for row, (cbc_code, cbc), (dl_code, dl) in results:
+            ours_cbc, ours_dl = cbc_summary(cbc), dl.get("status", "ERROR")
+            cbc_counts[ours_cbc] += 1
+            dl_counts[ours_dl] += 1
+            out.writerow([row["model"], row["deadlock"], row["invariant_violated"], ours_cbc, ours_dl])
+            for command, code, res in (("cbc all", cbc_code, cbc), ("cbc-deadlock", dl_code, dl)):
+                if is_crash(code) or res.get("status") in ("CRASH", "KILLED"):
+                    crashes.append(f"`{row['model']}` ({command}): {res.get('status')} {res.get('detail', '')[:80]}")
+            if row["invariant_violated"] == "true" and ours_cbc == "PRESERVED":
+                contradictions.append(f"`{row['model']}`: ProB reached an invariant violation, `cbc all` says "
+                                      "every operation preserves the invariant")
+            if row["deadlock"] == "true" and row["invariant_violated"] == "false" and ours_dl == "NO DEADLOCK":
+                contradictions.append(f"`{row['model']}`: ProB reached a deadlock, `cbc-deadlock` says no state "
+                                      "satisfying the invariant is one")
+    lines = [
+        f"Command: `python3 benchmarks/corpus.py cbc` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+        f"`bsolve cbc FILE all` and `bsolve cbc-deadlock FILE`, each `--json --timeout {CBC_TIMEOUT_MS}`, on every "
+        f"machine of expected.csv with variables outside ErrorMachines; wall time {elapsed:.0f} s; per machine in "
+        "`benchmarks/corpus_cbc_results.csv`).",
+        "",
+        f"- Machines: {len(results)}.",
+        f"- **Crashes (panic, signal, hang past the limit): {len(crashes)}.**",
+        f"- **Contradictions of ProB's reachable verdicts: {len(contradictions)}** (an invariant violation ProB "
+        "reached while `cbc all` proves every operation and the INITIALISATION preserve the invariant; a "
+        "deadlock ProB reached with the invariant intact while `cbc-deadlock` proves no state satisfying the "
+        "invariant is one).",
+        "- `cbc all`: " + ", ".join(f"{k} {v}" for k, v in cbc_counts.most_common()) + ".",
+        "- `cbc-deadlock`: " + ", ".join(f"{k} {v}" for k, v in dl_counts.most_common()) + ".",
+        "",
+    ]
+    if crashes:
+        lines += ["Crashes:", ""] + [f"- {c}" for c in crashes] + [""]
+    if contradictions:
+        lines += ["Contradictions:", ""] + [f"- {c}" for c in contradictions] + [""]
+    write_section("cbc", "\n".join(lines))
+
+
 def write_section(name, body, report=REPORT):
     text = report.read_text() if report.exists() else "# Corpus results\n"
     begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
@@ -305,4 +393,4 @@ def write_section(name, body, report=REPORT):
 if __name__ == "__main__":
     if not BINARY.exists():
         sys.exit(f"build first: cargo build --release ({BINARY} missing)")
-    {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed}[sys.argv[1] if len(sys.argv) > 1 else "check"]()
+    {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed, "cbc": cbc_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()

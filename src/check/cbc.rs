@@ -40,10 +40,18 @@ pub(crate) enum Search {
 pub(crate) const INCOMPLETE: &str =
     "no solution found, but the search was bounded (MININT..MAXINT or default deferred-set sizes)";
 
+/// A search that found nothing but met candidates on which the predicate is ill-defined proves nothing
+/// here: such a state is one where an invariant, a guard or a substitution is ill-defined (ProB reports
+/// an error or a deadlock there), so "no counterexample" would hide it.
 pub(crate) fn search(model: &Model, vars: &[TypedName], pred: &Pred, env: &Env) -> Search {
     let backend = model.context.settings().backend;
+    model.context.take_ill_defined_note();
     match solve::first(&model.context, &Problem::new(vars, pred, env), backend) {
         Answer::Sat(values) => Search::Found(values),
+        Answer::Unsat { complete: true } => match model.context.take_ill_defined_note() {
+            Some(note) => Search::Unknown(format!("no well-defined counterexample; {note}")),
+            None => Search::Empty { complete: true },
+        },
         Answer::Unsat { complete } => Search::Empty { complete },
         Answer::Unknown(reason) => Search::Unknown(reason),
     }

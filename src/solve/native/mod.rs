@@ -158,6 +158,9 @@ fn solve_one(
         problem.sizes_matter,
     )?;
     if model.failed {
+        if let Some(d) = &model.ill_defined {
+            stats.ill_defined.get_or_insert_with(|| d.clone());
+        }
         return Ok(true);
     }
     let exhaustive = !model.clipped;
@@ -203,7 +206,12 @@ fn solve_one(
     // A candidate on which the predicate is ill-defined is no solution; when nothing else was found, the
     // user is told (`i <= 8` typed for `i <= NrQ` makes every candidate ill-defined, and ProB, which
     // reads an ill-defined atom as false, would find solutions).
-    if !found && let Some(d) = solver.ill_defined.take() {
+    if !found
+        && let Some(d) = solver
+            .ill_defined
+            .take()
+            .or_else(|| model.ill_defined.clone())
+    {
         stats.ill_defined.get_or_insert(d);
     }
     Ok(exhaustive && !solver.incomplete)

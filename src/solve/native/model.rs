@@ -114,6 +114,8 @@ pub(crate) struct Model<'p> {
     pub outputs: usize,
     /// A constraint already false before any search (its span explains an Unsat).
     pub failed: bool,
+    /// A constraint found ill-defined while building (and so false): see `Stats::ill_defined`.
+    pub ill_defined: Option<crate::diag::Diagnostic>,
     /// Some variable's candidates were cut to MININT..MAXINT: a missing solution proves nothing.
     pub clipped: bool,
     /// Per atom: label it after all others.
@@ -127,6 +129,8 @@ pub(crate) struct Model<'p> {
 struct Builder<'c, 'p> {
     ctx: &'c Context,
     env: Env,
+    /// The first constraint found ill-defined while building (decided false).
+    ill_defined: Option<crate::diag::Diagnostic>,
     vars: Vec<SearchVar>,
     owner: Vec<VarId>,
     initial: Vec<Dom>,
@@ -167,6 +171,7 @@ pub(crate) fn build<'p>(
     let mut b = Builder {
         ctx,
         env: env.clone(),
+        ill_defined: None,
         vars: Vec::new(),
         owner: Vec::new(),
         initial: Vec::new(),
@@ -221,6 +226,7 @@ pub(crate) fn build<'p>(
         by_name: b.by_name,
         outputs: vars.len(),
         failed,
+        ill_defined: b.ill_defined,
         clipped: b.clipped,
         late,
         distinct,
@@ -1080,7 +1086,10 @@ impl<'p> Builder<'_, 'p> {
             }
             return match self.ctx.eval_pred(&pred, &env) {
                 Ok(b) => Ok(!b),
-                Err(EvalError::WellDefinedness(_)) => Ok(true),
+                Err(EvalError::WellDefinedness(d)) => {
+                    self.ill_defined.get_or_insert(d);
+                    Ok(true)
+                }
                 Err(e) => Err(e),
             };
         }
