@@ -19,7 +19,10 @@
 //! time left, as when its bounds cut unbounded integers.
 //!
 //! A later stage runs only when no earlier one decided the question and none reported a solution (so a
-//! stream never repeats one). With a deadline (`--timeout`), native gets a quarter of the budget and
+//! stream never repeats one) — except after native ran out of its share in the middle of a stream (a
+//! puzzle with a few dozen solutions, all wanted by the model checker): kodkod, or native again, then
+//! finishes the stream, skipping the solutions already reported (not under symmetry reduction over
+//! deferred sets, where two stages may report different representatives of one orbit). With a deadline (`--timeout`), native gets a quarter of the budget and
 //! kodkod three quarters of what is left (half when its bounds cut unbounded integers); z3 the rest. A problem that reaches kodkod translates
 //! completely, so SAT decides it exactly; on a 1/25 sample of the predicate corpus (2.5 s each), native
 //! decided all but one of its answers within a quarter of the budget, while SAT needed up to 1.6 s, more
@@ -34,6 +37,7 @@ use super::{Found, Problem, Stats, kodkod, native, smt};
 use crate::eval::{Context, EvalError};
 use crate::syntax::ast::Name;
 use crate::value::Value;
+use rustc_hash::FxHashSet;
 use std::time::{Duration, Instant};
 
 /// Time a fallback stage gets when the question has no deadline.
@@ -74,15 +78,24 @@ pub(crate) fn solve(
         return native::solve(ctx, problem, on_solution, stats);
     }
     let outer = ctx.deadline();
+    let deferred_symmetry =
+        problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
+    // With a deadline native may stop in the middle of a stream; what it reported is kept so that a
+    // later stage can finish the stream without repeating a solution. Under symmetry reduction over
+    // deferred sets the stages may pick other representatives of an orbit, so the stream cannot be
+    // resumed there.
+    let resumable = outer.is_some() && !deferred_symmetry;
+    let mut seen = Reported::default();
     let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
-        native::solve(ctx, problem, found, stats)
+        native::solve(ctx, problem, &mut seen.recording(resumable, found), stats)
     });
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     if sized && first.unsat() {
         refute_any_size(ctx, problem, outer, stats);
         return first.result;
     }
-    if first.decided() || past(outer) {
+    let partial = resumable && first.reported && first.timed_out();
+    if (first.decided() && !partial) || past(outer) {
         return first.result;
     }
     let mut later = Vec::new();
@@ -94,20 +107,28 @@ pub(crate) fn solve(
             ctx,
             fallback(outer, share.0, share.1),
             on_solution,
-            |found| kodkod::solve_sat(ctx, problem, found, &mut Stats::default()),
+            |found| {
+                kodkod::solve_sat(
+                    ctx,
+                    problem,
+                    &mut seen.skipping(found),
+                    &mut Stats::default(),
+                )
+            },
         );
-        if sized && sat.unsat() {
+        // After a partial stream of native, an exhaustive SAT search reporting nothing new is no
+        // Unsat.
+        if sized && !first.reported && sat.unsat() {
             refute_any_size(ctx, problem, outer, stats);
             return sat.result;
         }
         later.push(sat);
     }
-    let deferred_symmetry =
-        problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
-    if !later.iter().any(Outcome::decided) && !deferred_symmetry && !past(outer) {
+    // z3 lists solutions one at a time, slowly: a stream native began is finished by native.
+    if !later.iter().any(Outcome::decided) && !deferred_symmetry && !partial && !past(outer) {
         let mut z3_stats = Stats::default();
         later.push(stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
-            smt::solve(ctx, problem, found, &mut z3_stats)
+            smt::solve(ctx, problem, &mut seen.skipping(found), &mut z3_stats)
         }));
         stats.any_size = z3_stats.any_size;
     }
@@ -118,7 +139,7 @@ pub(crate) fn solve(
         // Native ran out of its share and the others could not decide (or not translate) the problem,
         // often at once: native searches again with all the time left rather than leave it unused.
         let again = stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
-            native::solve(ctx, problem, found, stats)
+            native::solve(ctx, problem, &mut seen.skipping(found), stats)
         });
         if again.decided() {
             return again.result;
@@ -143,6 +164,41 @@ fn refute_any_size(
     let proved =
         ctx.with_stage_deadline(fallback(outer, 1, 1), || smt::refute_any_size(ctx, problem));
     stats.any_size = matches!(proved, Ok(true));
+}
+
+/// The solutions a stage reported, so that a later stage resuming its stream skips them.
+#[derive(Default)]
+struct Reported {
+    values: FxHashSet<Vec<Value>>,
+}
+
+impl Reported {
+    /// Forwards to `inner`, remembering each solution when `keep`.
+    fn recording<'a>(
+        &'a mut self,
+        keep: bool,
+        inner: &'a mut Found<'_>,
+    ) -> impl FnMut(&[Value], &[(Name, Value)]) -> Result<bool, EvalError> + 'a {
+        move |values: &[Value], witnesses: &[(Name, Value)]| {
+            if keep {
+                self.values.insert(values.to_vec());
+            }
+            inner(values, witnesses)
+        }
+    }
+
+    /// Forwards to `inner` the solutions not reported before.
+    fn skipping<'a>(
+        &'a self,
+        inner: &'a mut Found<'_>,
+    ) -> impl FnMut(&[Value], &[(Name, Value)]) -> Result<bool, EvalError> + 'a {
+        move |values: &[Value], witnesses: &[(Name, Value)]| {
+            if self.values.contains(values) {
+                return Ok(true);
+            }
+            inner(values, witnesses)
+        }
+    }
 }
 
 /// Runs one stage until `until` (a deadline for this thread only), noting whether it reported a
@@ -217,6 +273,36 @@ mod tests {
         ] {
             assert_eq!(auto(text), Answer::Unsat { complete: false }, "{text}");
         }
+    }
+
+    #[test]
+    fn a_resumed_stream_skips_the_solutions_already_reported() {
+        use super::Reported;
+        use crate::value::Value;
+        let mut seen = Reported::default();
+        let mut forwarded = Vec::new();
+        {
+            let mut sink = |values: &[Value], _: &[_]| {
+                forwarded.push(values.to_vec());
+                Ok(true)
+            };
+            let mut first = seen.recording(true, &mut sink);
+            for i in [1, 2] {
+                assert_eq!(first(&[Value::int(i)], &[]), Ok(true));
+            }
+        }
+        {
+            let mut sink = |values: &[Value], _: &[_]| {
+                forwarded.push(values.to_vec());
+                Ok(true)
+            };
+            let mut later = seen.skipping(&mut sink);
+            for i in [2, 1, 3] {
+                assert_eq!(later(&[Value::int(i)], &[]), Ok(true));
+            }
+        }
+        let ints: Vec<_> = [1, 2, 3].map(|i| vec![Value::int(i)]).into();
+        assert_eq!(forwarded, ints);
     }
 
     #[test]

@@ -92,6 +92,11 @@ impl Solver<'_, '_> {
                 let zero = Abs::Val(Val::Value(Value::Int(Int::zero())));
                 self.arith(BinaryOp::Sub, &zero, &a)
             }
+            ExprKind::Unary(op @ (UnaryOp::Max | UnaryOp::Min), s)
+                if let ExprKind::SetEnum(items) = &s.kind =>
+            {
+                self.extremum(*op == UnaryOp::Max, items)
+            }
             ExprKind::Unary(UnaryOp::Card, s) => {
                 let s = self.abs_expr(s);
                 match self.set_bounds(&s) {
@@ -397,6 +402,44 @@ impl Solver<'_, '_> {
                 None => Abs::Atom(images[i]),
             },
             Err(_) => Abs::Unknown,
+        }
+    }
+
+    /// `max({a, b, ..})` (or `min`) of integer items lies between the extremes of the items' bounds, and
+    /// is exact once their bounds meet: `s = t + max({x, y})` then fixes `s` by bounds propagation (a
+    /// dynamic-programming recurrence solved row by row) instead of labelling it from the integer cut.
+    fn extremum(&mut self, max: bool, items: &[Expr]) -> Abs {
+        let mut bounds = Vec::with_capacity(items.len());
+        for item in items {
+            let a = self.abs_expr(item);
+            match self.int_bounds(&a) {
+                Some(b) => bounds.push(b),
+                None => return Abs::Unknown,
+            }
+        }
+        if bounds.is_empty() {
+            return Abs::Unknown;
+        }
+        // An open end is -inf for a lower bound and +inf for an upper one.
+        let lows = bounds.iter().map(|(lo, _)| lo.clone());
+        let highs = bounds.iter().map(|(_, hi)| hi.clone());
+        let (lo, hi) = if max {
+            (
+                lows.flatten().max(),
+                highs
+                    .collect::<Option<Vec<_>>>()
+                    .and_then(|h| h.into_iter().max()),
+            )
+        } else {
+            (
+                lows.collect::<Option<Vec<_>>>()
+                    .and_then(|l| l.into_iter().min()),
+                highs.flatten().min(),
+            )
+        };
+        match (lo, hi) {
+            (Some(lo), Some(hi)) if lo == hi => Abs::Val(Val::Value(Value::Int(lo))),
+            (lo, hi) => Abs::Ints(lo, hi),
         }
     }
 

@@ -281,6 +281,26 @@ fn a_product_bounds_its_factors() {
 }
 
 #[test]
+fn a_maximum_of_fixed_cells_fixes_a_recurrence() {
+    // Euler_Problem_067_ForKodkod's dynamic programming: each cell is its number plus the larger of the
+    // two below, far beyond MAXINT; bounds propagation through `max` fixes the rows bottom-up.
+    let (n, nodes) = count_with_nodes(
+        "t = {(1,1,3),(2,1,7),(2,2,4),(3,1,2),(3,2,4),(3,3,6)} & s : ((1..3)*(1..3)) --> INTEGER \
+         & !j.(j:1..3 => s(3,j) = t(3,j)) & !i.(i:1..2 => !k.(k:(i+1)..3 => s(i,k) = 0)) \
+         & !i.(i:1..2 => !j.(j:1..i => s(i,j) = t(i,j) + max({s(i+1,j),s(i+1,j+1)}))) \
+         & s(1,1) = 14",
+    );
+    assert_eq!(n, 1);
+    assert!(nodes < 10, "{nodes} nodes");
+    // min bounds too: with x > 3 the minimum is 2, and 2 + y = 1 has no y in 0..9.
+    assert_eq!(
+        count("x : 0..9 & y : 0..9 & min({x, 2}) + y = 1 & x > 3"),
+        0
+    );
+    assert_eq!(count("x : 0..9 & min({x, 2}) = 2"), 8);
+}
+
+#[test]
 fn a_question_looks_beyond_maxint_when_nothing_lies_within() {
     // B/SchneiderBook/Chapter18/rename_Varr.mch: `ii /: NAT` needs ii > MAXINT (3 by default).
     let pred = "f : 1..n --> V & i : 1..n & not(i : NAT)";
