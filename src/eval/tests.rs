@@ -857,6 +857,14 @@ fn substitutions() {
         ))),
         vec!["x=4", "x=5"]
     );
+    // An infinite set is searched within MININT..MAXINT (-1..3), as `x : (x : S)` is.
+    assert_eq!(
+        ok(subst(SubstKind::BecomesElementOf(
+            vec![tn("x", ity())],
+            konst(ExprConst::Natural)
+        ))),
+        vec!["x=0", "x=1", "x=2", "x=3"]
+    );
     let such_that = cmp(C::Eq, xv(), bin(B::Add, var("x$0", ity()), int(10), ity()));
     assert_eq!(
         ok(subst(SubstKind::BecomesSuchThat(
@@ -1326,6 +1334,15 @@ fn deferred_set_sizes_inferred_from_properties() {
          PROPERTIES T = {a, b, c} & card({a, b, c}) = 3 END",
     );
     assert_eq!(c.given_set("T", sp()).expect("T").len(), 3);
+    assert!(c.default_sized_sets().is_empty());
+    // A union of enumerations, distinct by disjoint singletons and `/=`.
+    let c = text_ctx(
+        "MACHINE M SETS T; P CONSTANTS a, b, c, d, e
+         PROPERTIES T = {a} \\/ {b} & {a} /\\ {b} = {} &
+           P = {c} \\/ {d} \\/ {e} & {c} /\\ {d} = {} & c /= e & d /= e END",
+    );
+    assert_eq!(c.given_set("T", sp()).expect("T").len(), 2);
+    assert_eq!(c.given_set("P", sp()).expect("P").len(), 3);
     assert!(c.default_sized_sets().is_empty());
     // Without distinctness `T = {a, b, c}` fixes nothing (a = b is allowed).
     let c = text_ctx("MACHINE M SETS T CONSTANTS a, b, c PROPERTIES T = {a, b, c} END");
