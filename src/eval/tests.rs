@@ -1350,6 +1350,18 @@ fn deferred_set_sizes_inferred_from_properties() {
 }
 
 #[test]
+fn concatenations_in_maplet_patterns_bind_the_rest_of_a_sequence() {
+    let results = assertions(
+        r#"MACHINE M ASSERTIONS
+         {g | 1 |-> ([1] ^ g) : {1 |-> [1, 2, 3], 1 |-> [2], 2 |-> [1], 1 |-> [1]}} = {[2, 3], []};
+         {g | 5 |-> (g ^ [3]) : {5 |-> [1, 2, 3], 5 |-> [3], 5 |-> [3, 2]}} = {[1, 2], []};
+         {x, g | x : {1, 2, 3} & x |-> ([x] ^ g) : {1 |-> [1, 4], 2 |-> [1], 3 |-> [3]}} = {(1, [4]), (3, [])}
+         END"#,
+    );
+    assert_eq!(results, vec![Ok(true); 3]);
+}
+
+#[test]
 fn symbolic_decisions_without_enumeration() {
     let results = assertions(
         r#"MACHINE M ASSERTIONS
