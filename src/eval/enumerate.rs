@@ -3,7 +3,8 @@
 //!
 //! The predicate is split into conjuncts. At each step the search picks the unbound variable with the
 //! smallest domain derivable from the conjuncts whose other variables are already bound (`x = E` gives one
-//! value; `x : S`, `x <: S`, `x|->y : S` and integer bounds `E <= x`, `x < E` give finite domains), falling
+//! value; `x : S`, `x <: S`, `x|->y : S` (also `x|->(E^y) : S`) and integer bounds `E <= x`, `x < E`
+//! give finite domains), falling
 //! back to the variable's type (INTEGER only within MININT..MAXINT, which makes the search *incomplete*).
 //! Each conjunct is checked as soon as all the variables it mentions are bound, in source order.
 
@@ -807,13 +808,39 @@ impl Context {
                 Box::new(self.build_pattern(b, s, env)?),
             ));
         }
+        if let ExprKind::Binary(BinaryOp::Concat, a, b) = &e.kind {
+            let unbound = |x: &Expr| match &x.kind {
+                ExprKind::Var(n) => s
+                    .vars
+                    .iter()
+                    .position(|v| v.name == *n)
+                    .filter(|&j| !s.bound[j]),
+                _ => None,
+            };
+            let mut known = |x: &Expr| self.known_value(x, s, env)?.as_sequence();
+            if let Some(j) = unbound(b)
+                && let Some(prefix) = known(a)
+            {
+                return Some(Pattern::AfterPrefix(prefix, j));
+            }
+            if let Some(j) = unbound(a)
+                && let Some(suffix) = known(b)
+            {
+                return Some(Pattern::BeforeSuffix(j, suffix));
+            }
+        }
+        self.known_value(e, s, env).map(Pattern::Fixed)
+    }
+
+    /// The value of `e` when it mentions no unbound search variable and evaluates to a plain value.
+    fn known_value(&self, e: &Expr, s: &Search<'_>, env: &mut Env) -> Option<Value> {
         let mut names = FxHashSet::default();
         expr_names(e, &mut names);
         if (0..s.vars.len()).any(|j| !s.bound[j] && names.contains(&*s.vars[j].name)) {
             return None;
         }
         match self.eval(e, env) {
-            Ok(Val::Value(v)) => Some(Pattern::Fixed(v)),
+            Ok(Val::Value(v)) => Some(v),
             _ => None,
         }
     }
@@ -1067,12 +1094,18 @@ enum Pattern {
     Bind(usize),
     Fixed(Value),
     Pair(Box<Pattern>, Box<Pattern>),
+    /// `E ^ x` with E a known sequence: x is what follows E in a sequence beginning with it.
+    AfterPrefix(Vec<Value>, usize),
+    /// `x ^ E` with E a known sequence: x is what precedes E in a sequence ending with it.
+    BeforeSuffix(usize, Vec<Value>),
 }
 
 impl Pattern {
     fn binders(&self, out: &mut Vec<usize>) {
         match self {
-            Pattern::Bind(i) => out.push(*i),
+            Pattern::Bind(i) | Pattern::AfterPrefix(_, i) | Pattern::BeforeSuffix(i, _) => {
+                out.push(*i)
+            }
             Pattern::Fixed(_) => {}
             Pattern::Pair(a, b) => {
                 a.binders(out);
@@ -1092,6 +1125,22 @@ impl Pattern {
             Pattern::Pair(a, b) => match v.as_pair() {
                 Some((x, y)) => a.matches(x, out) && b.matches(y, out),
                 None => false,
+            },
+            Pattern::AfterPrefix(prefix, _) => match v.as_sequence() {
+                Some(items) if items.starts_with(prefix) => {
+                    out.push(Value::sequence(items[prefix.len()..].to_vec()));
+                    true
+                }
+                _ => false,
+            },
+            Pattern::BeforeSuffix(_, suffix) => match v.as_sequence() {
+                Some(items) if items.ends_with(suffix) => {
+                    out.push(Value::sequence(
+                        items[..items.len() - suffix.len()].to_vec(),
+                    ));
+                    true
+                }
+                _ => false,
             },
         }
     }

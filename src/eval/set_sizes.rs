@@ -4,8 +4,8 @@
 //!    or constants defined by `n = 100`, `m = n - 1`, ...);
 //! 2. the `scope_S` definition;
 //! 3. `--card S n` (`Settings::set_sizes`);
-//! 4. `S = {a, b, c}` with the constants a, b, c pairwise distinct (by `/=`, `not(a = b)` or
-//!    `card({a, b, c}) = 3`): exactly 3.
+//! 4. `S = {a, b, c}` (or `{a} \/ {b, c}`) with the constants a, b, c pairwise distinct (by `/=`,
+//!    `not(a = b)`, `card({a, b, c}) = 3` or `{a} /\ {b, c} = {}`): exactly 3.
 //!
 //! Otherwise the size is DEFAULT_SETSIZE, raised to the least size the PROPERTIES allow: `card(S) > E`,
 //! `card(S) >= E`, and the largest set of pairwise-distinct constants of type S (`a /= b & a /= c & b /= c`
@@ -83,6 +83,26 @@ impl<'m> SizeFacts<'m> {
                 self.insert_distinct(x, y);
             }
             return;
+        }
+        // `{a, b} /\ {c} = {}`: each element of one side differs from each of the other.
+        if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
+            for (a, b) in [(l, r), (r, l)] {
+                if matches!(&b.kind, ExprKind::SetEnum(e) if e.is_empty())
+                    && let ExprKind::Binary(BinaryOp::Inter, x, y) = &a.kind
+                    && let (ExprKind::SetEnum(xs), ExprKind::SetEnum(ys)) = (&x.kind, &y.kind)
+                {
+                    let names = |es: &[Expr]| -> Vec<Name> {
+                        es.iter().filter_map(|e| self.constant(e)).collect()
+                    };
+                    let (ps, qs) = (names(xs), names(ys));
+                    for p in &ps {
+                        for q in &qs {
+                            self.insert_distinct(p.clone(), q.clone());
+                        }
+                    }
+                    return;
+                }
+            }
         }
         // `card({e1, ..., en}) = n`: pairwise distinctness, as ProB recognises it.
         if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
@@ -165,9 +185,10 @@ impl<'m> SizeFacts<'m> {
             if !matches!(&a.kind, ExprKind::Var(s) if &**s == set) {
                 return None;
             }
-            let ExprKind::SetEnum(elems) = &b.kind else {
+            let mut elems = Vec::new();
+            if !enumerated_elements(b, &mut elems) {
                 return None;
-            };
+            }
             let mut names: Vec<Name> = elems
                 .iter()
                 .map(|e| self.constant(e))
@@ -238,6 +259,21 @@ impl<'m> SizeFacts<'m> {
         let candidates: Vec<usize> = (0..n).collect();
         extend_clique(&adjacent, 0, candidates, Vec::new(), &mut best, &mut steps);
         best
+    }
+}
+
+/// The elements of `{a, b} \/ {c} \/ ...` (a set enumeration or a union of them), appended to `out`;
+/// false when `e` is of another shape.
+fn enumerated_elements<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) -> bool {
+    match &e.kind {
+        ExprKind::SetEnum(elems) => {
+            out.extend(elems);
+            true
+        }
+        ExprKind::Binary(BinaryOp::Union, a, b) => {
+            enumerated_elements(a, out) && enumerated_elements(b, out)
+        }
+        _ => false,
     }
 }
 

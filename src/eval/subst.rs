@@ -4,10 +4,13 @@
 //! substitution is not enabled (a false PRE, SELECT or ANY guard — PRE is treated as a guard, as ProB's
 //! model checker does).
 
+use super::enumerate::mentions;
 use super::symbolic::destructure;
 use super::{Context, Env, EvalError, internal_error, limit_error, unsupported, wd_error};
 use crate::diag::Span;
-use crate::ir::{AssignTarget, Expr, Subst, SubstKind};
+use crate::ir::{
+    AssignTarget, CompareOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName,
+};
 use crate::syntax::ast::Name;
 use crate::value::{Int, Value};
 use std::sync::Arc;
@@ -62,7 +65,30 @@ impl Context {
                 Ok(vec![merge(&Vec::new(), &updates)])
             }
             SubstKind::BecomesElementOf(vars, set) => {
-                let items = self.eval_items_of(set, env)?;
+                let value = self.eval(set, env)?;
+                let items = match self.materialize(&value, set.span) {
+                    Ok(items) => items,
+                    // A set of integers or strings that cannot be listed (`m :: 1..n --> INTEGER`):
+                    // its elements are searched as those of `m : (m : S)` are, within MININT..MAXINT as
+                    // ProB does (an error only when none is found). A finite type too large to list
+                    // stays an error: the search would list as many before giving up. S must not
+                    // mention the variable, which the search rebinds.
+                    Err(e @ EvalError::Limit(_))
+                        if !e.is_timeout()
+                            && !set.ty.is_finite()
+                            && let [var] = &vars[..]
+                            && !mentions(set, &var.name) =>
+                    {
+                        let x =
+                            Expr::new(ExprKind::Var(var.name.clone()), var.ty.clone(), set.span);
+                        let pred = Pred::new(
+                            PredKind::Compare(CompareOp::In, Box::new(x), Box::new(set.clone())),
+                            set.span,
+                        );
+                        return self.exec_such_that(vars, &pred, env, span);
+                    }
+                    Err(e) => return Err(e),
+                };
                 let mut out = Vec::with_capacity(items.len());
                 for x in items.iter() {
                     let parts = destructure(x, vars.len()).ok_or_else(|| {
@@ -72,36 +98,7 @@ impl Context {
                 }
                 Ok(out)
             }
-            SubstKind::BecomesSuchThat(vars, pred) => {
-                let mark = env.len();
-                for v in vars {
-                    if let Some(old) = env.get(&v.name).cloned() {
-                        env.bind_val(format!("{}$0", v.name).into(), old);
-                    }
-                }
-                let limit = self.settings().enumeration_limit;
-                let mut solutions = Vec::new();
-                let result = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
-                    solutions.push(ctx.bound_values(vars, env, span)?);
-                    Ok(solutions.len() < limit)
-                });
-                env.truncate(mark);
-                let sols = super::Enumeration {
-                    complete: result? && solutions.len() < limit,
-                    solutions,
-                };
-                if !sols.complete && sols.solutions.is_empty() {
-                    return Err(limit_error(
-                        span,
-                        "`: (P)`: no solution found, but the variables were only explored within MININT..MAXINT",
-                    ));
-                }
-                Ok(sols
-                    .solutions
-                    .into_iter()
-                    .map(|sol| vars.iter().map(|v| v.name.clone()).zip(sol).collect())
-                    .collect())
-            }
+            SubstKind::BecomesSuchThat(vars, pred) => self.exec_such_that(vars, pred, env, span),
             SubstKind::OpCall(_, name, _) => Err(unsupported(
                 span,
                 format!("operation call {name} (calls are inlined by the type checker)"),
@@ -251,16 +248,49 @@ impl Context {
         }
     }
 
-    fn eval_items_of(&self, e: &Expr, env: &mut Env) -> Result<Arc<Vec<Value>>, EvalError> {
-        let v = self.eval(e, env)?;
-        self.materialize(&v, e.span)
+    /// `vars : (pred)`: one outcome per solution; `vars$0` are the values before.
+    fn exec_such_that(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &mut Env,
+        span: Span,
+    ) -> Result<Vec<Updates>, EvalError> {
+        let mark = env.len();
+        for v in vars {
+            if let Some(old) = env.get(&v.name).cloned() {
+                env.bind_val(format!("{}$0", v.name).into(), old);
+            }
+        }
+        let limit = self.settings().enumeration_limit;
+        let mut solutions = Vec::new();
+        let result = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
+            solutions.push(ctx.bound_values(vars, env, span)?);
+            Ok(solutions.len() < limit)
+        });
+        env.truncate(mark);
+        let sols = super::Enumeration {
+            complete: result? && solutions.len() < limit,
+            solutions,
+        };
+        if !sols.complete && sols.solutions.is_empty() {
+            return Err(limit_error(
+                span,
+                "`: (P)`: no solution found, but the variables were only explored within MININT..MAXINT",
+            ));
+        }
+        Ok(sols
+            .solutions
+            .into_iter()
+            .map(|sol| vars.iter().map(|v| v.name.clone()).zip(sol).collect())
+            .collect())
     }
 
     fn exec_while(
         &self,
-        cond: &crate::ir::Pred,
+        cond: &Pred,
         body: &Subst,
-        invariant: &crate::ir::Pred,
+        invariant: &Pred,
         variant: &Expr,
         env: &mut Env,
         span: Span,
@@ -305,9 +335,9 @@ impl Context {
     /// One loop test: `None` when the loop exits, else the variant before the body and the body's outcomes.
     fn while_step(
         &self,
-        cond: &crate::ir::Pred,
+        cond: &Pred,
         body: &Subst,
-        invariant: &crate::ir::Pred,
+        invariant: &Pred,
         variant: &Expr,
         env: &mut Env,
     ) -> Result<Option<(Int, Vec<Updates>)>, EvalError> {

@@ -4,7 +4,7 @@
 
 use super::{Context, Env, EvalError, Val, internal_error, limit_error, wd_error};
 use crate::diag::Span;
-use crate::ir::{BinaryOp, Expr, Pred, TypedName, UnaryOp};
+use crate::ir::{BinaryOp, CompareOp, Expr, Pred, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::value::{Int, Value, set};
 use std::sync::Arc;
@@ -399,8 +399,53 @@ impl Context {
                 let non_empty = |s: &Val| self.is_empty_set(s) == Some(false);
                 (self.is_infinite(a) && non_empty(b)) || (self.is_infinite(b) && non_empty(a))
             }
+            SymbolicSet::Comprehension { vars, pred, env }
+            | SymbolicSet::Lambda {
+                vars, pred, env, ..
+            } => {
+                self.closure_is_infinite(vars, pred, env)
+                    || self.integer_range(set).is_some_and(|r| !r.is_finite())
+            }
             _ => self.integer_range(set).is_some_and(|r| !r.is_finite()),
         }
+    }
+
+    /// Whether a closure's condition only types its variables, one conjunct `x : S` or `x <: S` each
+    /// (S free of them), with some S infinite and every S non-empty: then its points form an infinite
+    /// product (`%xx.(xx <: INTEGER | max(xx))`), and a lambda has as many pairs as points.
+    fn closure_is_infinite(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> bool {
+        let conjuncts = pred.conjuncts();
+        if conjuncts.len() != vars.len() {
+            return false;
+        }
+        let mut typed = vec![false; vars.len()];
+        let mut infinite = false;
+        for c in conjuncts {
+            let crate::ir::PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), l, r) =
+                &c.kind
+            else {
+                return false;
+            };
+            let crate::ir::ExprKind::Var(name) = &l.kind else {
+                return false;
+            };
+            let Some(i) = vars.iter().position(|v| v.name == *name) else {
+                return false;
+            };
+            if typed[i] || vars.iter().any(|v| super::enumerate::mentions(r, &v.name)) {
+                return false;
+            }
+            typed[i] = true;
+            let Ok(domain) = self.eval(r, &mut env.clone()) else {
+                return false;
+            };
+            // `x <: S` always has a value (the empty set); `x : S` needs S non-empty.
+            if *op == CompareOp::In && self.is_empty_set(&domain) != Some(false) {
+                return false;
+            }
+            infinite |= self.is_infinite(&domain);
+        }
+        infinite
     }
 
     /// `card(set)`; a WD error for an infinite set.
@@ -1134,6 +1179,25 @@ mod tests {
         ] {
             assert_eq!(truth(&model, text), Ok(true), "{text}");
         }
+    }
+
+    #[test]
+    fn closures_that_only_type_their_variables_are_infinite() {
+        let model = empty_machine("closures");
+        for (text, expected) in [
+            ("%xx.(xx <: INTEGER | max(xx)) = {}", false),
+            ("{x, y | x : NATURAL & y : {1, 2}} = {(1, 1)}", false),
+            ("{x, y | x : NATURAL & y : {1, 2}} = {}", false),
+            // An empty factor empties the product; a second conjunct is not a typing one.
+            ("{x, y | x : NATURAL & y : {1} - {1}} = {}", true),
+            ("card({x | x : NATURAL & x < 3}) = 3", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        assert_eq!(
+            value_of(&model, "%xx.(xx <: INTEGER | max(xx))[{{1}, {2, 5}}]"),
+            Ok("{1,5}".to_string())
+        );
     }
 
     #[test]

@@ -857,6 +857,14 @@ fn substitutions() {
         ))),
         vec!["x=4", "x=5"]
     );
+    // An infinite set is searched within MININT..MAXINT (-1..3), as `x : (x : S)` is.
+    assert_eq!(
+        ok(subst(SubstKind::BecomesElementOf(
+            vec![tn("x", ity())],
+            konst(ExprConst::Natural)
+        ))),
+        vec!["x=0", "x=1", "x=2", "x=3"]
+    );
     let such_that = cmp(C::Eq, xv(), bin(B::Add, var("x$0", ity()), int(10), ity()));
     assert_eq!(
         ok(subst(SubstKind::BecomesSuchThat(
@@ -1327,9 +1335,30 @@ fn deferred_set_sizes_inferred_from_properties() {
     );
     assert_eq!(c.given_set("T", sp()).expect("T").len(), 3);
     assert!(c.default_sized_sets().is_empty());
+    // A union of enumerations, distinct by disjoint singletons and `/=`.
+    let c = text_ctx(
+        "MACHINE M SETS T; P CONSTANTS a, b, c, d, e
+         PROPERTIES T = {a} \\/ {b} & {a} /\\ {b} = {} &
+           P = {c} \\/ {d} \\/ {e} & {c} /\\ {d} = {} & c /= e & d /= e END",
+    );
+    assert_eq!(c.given_set("T", sp()).expect("T").len(), 2);
+    assert_eq!(c.given_set("P", sp()).expect("P").len(), 3);
+    assert!(c.default_sized_sets().is_empty());
     // Without distinctness `T = {a, b, c}` fixes nothing (a = b is allowed).
     let c = text_ctx("MACHINE M SETS T CONSTANTS a, b, c PROPERTIES T = {a, b, c} END");
     assert_eq!(c.default_sized_sets().len(), 1);
+}
+
+#[test]
+fn concatenations_in_maplet_patterns_bind_the_rest_of_a_sequence() {
+    let results = assertions(
+        r#"MACHINE M ASSERTIONS
+         {g | 1 |-> ([1] ^ g) : {1 |-> [1, 2, 3], 1 |-> [2], 2 |-> [1], 1 |-> [1]}} = {[2, 3], []};
+         {g | 5 |-> (g ^ [3]) : {5 |-> [1, 2, 3], 5 |-> [3], 5 |-> [3, 2]}} = {[1, 2], []};
+         {x, g | x : {1, 2, 3} & x |-> ([x] ^ g) : {1 |-> [1, 4], 2 |-> [1], 3 |-> [3]}} = {(1, [4]), (3, [])}
+         END"#,
+    );
+    assert_eq!(results, vec![Ok(true); 3]);
 }
 
 #[test]
