@@ -177,8 +177,13 @@ impl Context {
             .chain(&m.constants)
             .map(|t| &t.name)
             .collect();
-        let pred = self.setup_predicate();
-        let conjuncts = pred.conjuncts();
+        // The conjuncts of `setup_predicate`, read in place (building it copies the whole PROPERTIES).
+        let conjuncts: Vec<&Pred> = m
+            .constraints
+            .conjuncts()
+            .into_iter()
+            .chain(m.properties.conjuncts())
+            .collect();
         // (conjunct, constant, E): the first defining equality of each constant.
         let mut definitions: Vec<(usize, usize, &Expr)> = Vec::new();
         for (c, conj) in conjuncts.iter().enumerate() {
