@@ -75,7 +75,9 @@ fn expr(e: &Expr, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -
         ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
             items.iter().any(|i| expr(i, bound, found))
         }
-        ExprKind::Comprehension(vars, body) => scoped(vars, bound, |bound| pred(body, bound, found)),
+        ExprKind::Comprehension(vars, body) => {
+            scoped(vars, bound, |bound| pred(body, bound, found))
+        }
         ExprKind::Binder(_, vars, cond, body) => scoped(vars, bound, |bound| {
             pred(cond, bound, found) || expr(body, bound, found)
         }),
@@ -100,10 +102,61 @@ fn expr(e: &Expr, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -
     }
 }
 
-fn scoped(vars: &[TypedName], bound: &mut Vec<Name>, f: impl FnOnce(&mut Vec<Name>) -> bool) -> bool {
+fn scoped(
+    vars: &[TypedName],
+    bound: &mut Vec<Name>,
+    f: impl FnOnce(&mut Vec<Name>) -> bool,
+) -> bool {
     let depth = bound.len();
     bound.extend(vars.iter().map(|v| v.name.clone()));
     let stop = f(bound);
     bound.truncate(depth);
     stop
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::ir::CompareOp;
+    use crate::types::Type;
+
+    fn var(n: &str) -> Expr {
+        Expr::new(ExprKind::Var(n.into()), Type::Integer, Span::default())
+    }
+
+    /// `#x.(x = y) & z = z`: free y and z, x bound.
+    fn sample() -> Pred {
+        let eq = |a: Expr, b: Expr| {
+            Pred::new(
+                PredKind::Compare(CompareOp::Eq, Box::new(a), Box::new(b)),
+                Span::default(),
+            )
+        };
+        let x = TypedName {
+            name: "x".into(),
+            ty: Type::Integer,
+            span: Span::default(),
+        };
+        let exists = Pred::new(
+            PredKind::Exists(vec![x], Box::new(eq(var("x"), var("y")))),
+            Span::default(),
+        );
+        Pred::new(
+            PredKind::And(vec![exists, eq(var("z"), var("z"))]),
+            Span::default(),
+        )
+    }
+
+    #[test]
+    fn mentions_agrees_with_the_free_name_set() {
+        let p = sample();
+        let free: Vec<String> = of_pred(&p).iter().map(|n| n.to_string()).collect();
+        assert_eq!(free, ["y", "z"]);
+        assert!(pred_mentions(&p, &|n| &**n == "y"));
+        assert!(pred_mentions(&p, &|n| &**n == "z"));
+        assert!(!pred_mentions(&p, &|n| &**n == "x"));
+        assert!(!pred_mentions(&p, &|n| &**n == "w"));
+        assert!(expr_mentions(&var("x"), &|n| &**n == "x"));
+    }
 }

@@ -13,9 +13,9 @@ use crate::syntax::ast::{
     TermKind,
 };
 use num_bigint::BigInt;
-use std::borrow::Cow;
 use num_traits::{Signed, ToPrimitive};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 const MAX_DEPTH: usize = 64;
 /// Uses expanded per machine before giving up (definitions using each other twice grow exponentially).
@@ -103,7 +103,9 @@ impl<'a> Definitions<'a> {
             TermKind::SetComprehensionExpr(_, p, e)
             | TermKind::QuantExpr(_, _, p, e)
             | TermKind::Let(_, p, e) => self.names_any(p) || self.names_any(e),
-            TermKind::Record(fs) | TermKind::Struct(fs) => fs.iter().any(|(_, e)| self.names_any(e)),
+            TermKind::Record(fs) | TermKind::Struct(fs) => {
+                fs.iter().any(|(_, e)| self.names_any(e))
+            }
             TermKind::Field(e, _) => self.names_any(e),
             TermKind::IfThenElse(bs, els) => {
                 bs.iter()
@@ -590,6 +592,20 @@ mod tests {
             e,
             op(Op::Add, vec![op(Op::Mul, vec![int(2), int(2)]), int(1)])
         );
+    }
+
+    #[test]
+    fn a_term_naming_no_definition_is_borrowed() {
+        let list = vec![def("two", &[], int(2))];
+        let defs = Definitions::new(&list);
+        let plain = op(Op::Add, vec![id("x"), int(1)]);
+        assert!(matches!(
+            defs.expand_term_cow(&plain).expect("expands"),
+            Cow::Borrowed(_)
+        ));
+        let using = op(Op::Add, vec![id("x"), id("two")]);
+        let expanded = defs.expand_term_cow(&using).expect("expands");
+        assert_eq!(*expanded, op(Op::Add, vec![id("x"), int(2)]));
     }
 
     #[test]

@@ -22,13 +22,13 @@
 //!   see its identifiers; they are also added to the including machine's definitions.
 
 use super::definitions::Definitions;
-use std::borrow::Cow;
 use super::rewrite::{Rewriter, free_idents};
 use crate::diag::{Diagnostic, Result, Span};
 use crate::syntax::ast::{
     Ident, Machine, MachineRef, Name, Op, Operation, Subst, SubstKind, Term, TermKind,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 /// How a referenced machine is used, which decides what is merged.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -220,7 +220,12 @@ impl<'a> Lexer<'a> {
         let text = &self.text[start..self.pos];
         let tok = match keyword(text) {
             Some(k) => Tok::Kw(k),
-            None => Tok::Ident(self.names.entry(text).or_insert_with(|| text.into()).clone()),
+            None => Tok::Ident(
+                self.names
+                    .entry(text)
+                    .or_insert_with(|| text.into())
+                    .clone(),
+            ),
         };
         self.push(tok, start);
     }
@@ -427,6 +432,21 @@ mod tests {
                 Tok::Eof
             ]
         );
+    }
+
+    #[test]
+    fn repeated_identifiers_share_one_name() {
+        let names: Vec<Name> = lex(FileId(0), "x & y & x")
+            .expect("lexes")
+            .into_iter()
+            .filter_map(|t| match t.tok {
+                Tok::Ident(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names.len(), 3);
+        assert!(std::sync::Arc::ptr_eq(&names[0], &names[2]));
+        assert_eq!(&*names[1], "y");
     }
 
     #[test]
