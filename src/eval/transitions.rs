@@ -7,6 +7,7 @@ use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, Typ
 use crate::syntax::ast::Name;
 use crate::value::{Element, Value};
 use rustc_hash::FxHashSet;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A state: the values of the machine's variables, in `machine.variables` order.
@@ -177,8 +178,13 @@ impl Context {
             .chain(&m.constants)
             .map(|t| &t.name)
             .collect();
-        let pred = self.setup_predicate();
-        let conjuncts = pred.conjuncts();
+        // The conjuncts of `setup_predicate`, read in place (building it copies the whole PROPERTIES).
+        let conjuncts: Vec<&Pred> = m
+            .constraints
+            .conjuncts()
+            .into_iter()
+            .chain(m.properties.conjuncts())
+            .collect();
         // (conjunct, constant, E): the first defining equality of each constant.
         let mut definitions: Vec<(usize, usize, &Expr)> = Vec::new();
         for (c, conj) in conjuncts.iter().enumerate() {
@@ -274,7 +280,13 @@ impl Context {
             .filter(|(i, _)| symbolic.iter().all(|s| s.index != *i))
             .map(|(_, t)| (*t).clone())
             .collect();
-        let mut pred = self.setup_predicate();
+        // Without CONSTRAINTS the PROPERTIES are the setup predicate (the same conjuncts): searched in
+        // place rather than copied.
+        let mut pred: Cow<Pred> = if matches!(m.constraints.kind, PredKind::True) {
+            Cow::Borrowed(&m.properties)
+        } else {
+            Cow::Owned(self.setup_predicate())
+        };
         let mut env = Env::new();
         if !symbolic.is_empty() {
             let kept = pred
@@ -284,7 +296,7 @@ impl Context {
                 .filter(|(c, _)| symbolic.iter().all(|s| s.conjunct != *c))
                 .map(|(_, p)| p.clone())
                 .collect();
-            pred = Pred::new(PredKind::And(kept), pred.span);
+            pred = Cow::Owned(Pred::new(PredKind::And(kept), pred.span));
             for s in symbolic {
                 env.bind_val(s.name.clone(), s.value.clone());
             }

@@ -15,6 +15,7 @@ use crate::syntax::ast::{
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 const MAX_DEPTH: usize = 64;
 /// Uses expanded per machine before giving up (definitions using each other twice grow exponentially).
@@ -66,6 +67,52 @@ impl<'a> Definitions<'a> {
 
     pub fn expand_subst(&self, s: &Subst) -> Result<Subst> {
         self.subst(s, &mut Vec::new(), 0)
+    }
+
+    /// `t` with its definition uses expanded, borrowed as it is when it names no definition (most
+    /// clauses): expansion rebuilds the whole tree, which costs more than checking it on large clauses.
+    pub fn expand_term_cow<'t>(&self, t: &'t Term) -> Result<Cow<'t, Term>> {
+        if self.defs.is_empty() || !self.names_any(t) {
+            Ok(Cow::Borrowed(t))
+        } else {
+            self.expand_term(t).map(Cow::Owned)
+        }
+    }
+
+    /// `s` with its definition uses expanded, borrowed as it is when there are no definitions.
+    pub fn expand_subst_cow<'s>(&self, s: &'s Subst) -> Result<Cow<'s, Subst>> {
+        if self.defs.is_empty() {
+            Ok(Cow::Borrowed(s))
+        } else {
+            self.expand_subst(s).map(Cow::Owned)
+        }
+    }
+
+    /// Whether an identifier of `t` (free or bound: a bound one only makes the answer conservative) is the
+    /// name of a definition.
+    fn names_any(&self, t: &Term) -> bool {
+        let any = |ts: &[Term]| ts.iter().any(|x| self.names_any(x));
+        match &t.kind {
+            TermKind::Ident(n) => self.defs.contains_key(n),
+            TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {
+                false
+            }
+            TermKind::Op(_, args) | TermKind::SetEnum(args) | TermKind::SeqEnum(args) => any(args),
+            TermKind::Call(f, args) => self.names_any(f) || any(args),
+            TermKind::Quantifier(_, _, b) | TermKind::SetComprehension(_, b) => self.names_any(b),
+            TermKind::SetComprehensionExpr(_, p, e)
+            | TermKind::QuantExpr(_, _, p, e)
+            | TermKind::Let(_, p, e) => self.names_any(p) || self.names_any(e),
+            TermKind::Record(fs) | TermKind::Struct(fs) => {
+                fs.iter().any(|(_, e)| self.names_any(e))
+            }
+            TermKind::Field(e, _) => self.names_any(e),
+            TermKind::IfThenElse(bs, els) => {
+                bs.iter()
+                    .any(|(c, v)| self.names_any(c) || self.names_any(v))
+                    || self.names_any(els)
+            }
+        }
     }
 
     /// Counts one use of `d`, failing when the nesting or the total budget is exceeded.
@@ -545,6 +592,20 @@ mod tests {
             e,
             op(Op::Add, vec![op(Op::Mul, vec![int(2), int(2)]), int(1)])
         );
+    }
+
+    #[test]
+    fn a_term_naming_no_definition_is_borrowed() {
+        let list = vec![def("two", &[], int(2))];
+        let defs = Definitions::new(&list);
+        let plain = op(Op::Add, vec![id("x"), int(1)]);
+        assert!(matches!(
+            defs.expand_term_cow(&plain).expect("expands"),
+            Cow::Borrowed(_)
+        ));
+        let using = op(Op::Add, vec![id("x"), id("two")]);
+        let expanded = defs.expand_term_cow(&using).expect("expands");
+        assert_eq!(*expanded, op(Op::Add, vec![id("x"), int(2)]));
     }
 
     #[test]

@@ -28,6 +28,7 @@ use crate::syntax::ast::{
     Ident, Machine, MachineRef, Name, Op, Operation, Subst, SubstKind, Term, TermKind,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 /// How a referenced machine is used, which decides what is merged.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -112,23 +113,30 @@ fn sequence(first: Option<Subst>, then: Option<Subst>) -> Option<Subst> {
 fn expand_own_definitions(m: &mut Machine) -> Result<()> {
     let defs_list = super::definitions::visible_definitions(m);
     let defs = Definitions::new(&defs_list);
-    let term = |t: &mut Option<Term>| -> Result<()> {
-        if let Some(x) = t {
-            *x = defs.expand_term(x)?;
+    let term = |x: &mut Term| -> Result<()> {
+        if let Cow::Owned(e) = defs.expand_term_cow(x)? {
+            *x = e;
         }
         Ok(())
     };
-    term(&mut m.constraints)?;
-    term(&mut m.properties)?;
-    term(&mut m.invariant)?;
-    for a in &mut m.assertions {
-        *a = defs.expand_term(a)?;
+    let subst = |x: &mut Subst| -> Result<()> {
+        if let Cow::Owned(e) = defs.expand_subst_cow(x)? {
+            *x = e;
+        }
+        Ok(())
+    };
+    for t in [&mut m.constraints, &mut m.properties, &mut m.invariant]
+        .into_iter()
+        .flatten()
+    {
+        term(t)?;
     }
+    m.assertions.iter_mut().try_for_each(term)?;
     if let Some(s) = &mut m.initialisation {
-        *s = defs.expand_subst(s)?;
+        subst(s)?;
     }
     for op in &mut m.operations {
-        op.body = defs.expand_subst(&op.body)?;
+        subst(&mut op.body)?;
     }
     Ok(())
 }

@@ -122,7 +122,11 @@ impl Loader {
         let flat = self.flatten(m, &directory_of(path));
         self.stack.pop();
         let flat = flat?;
-        self.done.insert(key, flat.clone());
+        // The outermost machine (nothing left on the stack) is the loader's result and never asked for
+        // again: caching it would copy the whole machine for nothing.
+        if !self.stack.is_empty() {
+            self.done.insert(key, flat.clone());
+        }
         Ok(flat)
     }
 

@@ -5,6 +5,7 @@
 
 use super::token::{KEYWORDS, Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
+use crate::syntax::ast::Name;
 
 /// ASCII operators and punctuation, longest first so that the first match is the longest one.
 const SYMBOLS: &[&str] = &[
@@ -89,6 +90,9 @@ struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
     tokens: Vec<Token>,
+    /// One shared `Name` per distinct identifier: a machine repeats its identifiers many times, and a
+    /// shared name costs one allocation instead of one per occurrence.
+    names: rustc_hash::FxHashMap<&'a str, Name>,
 }
 
 /// Splits `text` into tokens; the last token is always `Tok::Eof`.
@@ -99,12 +103,13 @@ pub fn lex(file: FileId, text: &str) -> Result<Vec<Token>, Diagnostic> {
         bytes: text.as_bytes(),
         pos: 0,
         tokens: Vec::with_capacity(text.len() / 3),
+        names: rustc_hash::FxHashMap::default(),
     };
     lexer.run()?;
     Ok(lexer.tokens)
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
     fn error(&self, start: usize, end: usize, message: impl Into<String>) -> Diagnostic {
         Diagnostic::syntax(Span::new(self.file, start, end), message)
     }
@@ -215,7 +220,12 @@ impl Lexer<'_> {
         let text = &self.text[start..self.pos];
         let tok = match keyword(text) {
             Some(k) => Tok::Kw(k),
-            None => Tok::Ident(text.into()),
+            None => Tok::Ident(
+                self.names
+                    .entry(text)
+                    .or_insert_with(|| text.into())
+                    .clone(),
+            ),
         };
         self.push(tok, start);
     }
@@ -422,6 +432,21 @@ mod tests {
                 Tok::Eof
             ]
         );
+    }
+
+    #[test]
+    fn repeated_identifiers_share_one_name() {
+        let names: Vec<Name> = lex(FileId(0), "x & y & x")
+            .expect("lexes")
+            .into_iter()
+            .filter_map(|t| match t.tok {
+                Tok::Ident(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names.len(), 3);
+        assert!(std::sync::Arc::ptr_eq(&names[0], &names[2]));
+        assert_eq!(&*names[1], "y");
     }
 
     #[test]

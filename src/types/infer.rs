@@ -334,7 +334,7 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     let clause = |c: &mut Checker, t: &Option<ast::Term>| -> Result<ir::Pred> {
         match t {
             Some(t) => {
-                let p = c.pred(&defs.expand_term(t)?)?;
+                let p = c.pred(&*defs.expand_term_cow(t)?)?;
                 c.settle(false)?;
                 Ok(p)
             }
@@ -374,7 +374,7 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
     }
     let mut initialisation = match &m.initialisation {
         Some(s) => {
-            let s = c.subst(&defs.expand_subst(s)?)?;
+            let s = c.subst(&*defs.expand_subst_cow(s)?)?;
             c.settle(false)?;
             s
         }
@@ -468,7 +468,7 @@ impl Checker {
                 },
             });
         }
-        let body = self.subst(&defs.expand_subst(&op.body)?);
+        let body = self.subst(&*defs.expand_subst_cow(&op.body)?);
         self.locals.clear();
         let body = body?;
         self.settle(false)?;
@@ -539,7 +539,7 @@ pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) ->
         );
     }
     c.free = Some(Vec::new());
-    let term = defs.expand_term(term)?;
+    let term = defs.expand_term_cow(term)?;
     let lowered = if is_predicate(&term) {
         Formula::Pred(c.pred(&term)?, vec![])
     } else {

@@ -495,9 +495,7 @@ impl<'a> Translator<'a> {
 
     /// Whether `e` mentions no unknown: then the interpreter evaluates it.
     fn is_known(&self, e: &Expr) -> bool {
-        free_names::of_expr(e)
-            .iter()
-            .all(|n| !self.unknowns.contains_key(n))
+        !free_names::expr_mentions(e, &|n| self.unknowns.contains_key(n))
     }
 
     /// The value of a known expression: `None` when the interpreter cannot give it as a value (an
@@ -1205,7 +1203,7 @@ impl<'a> Translator<'a> {
                 // components at x's place) bound x.
                 if let PredKind::Compare(CompareOp::In, a, s) = &c.kind
                     && let Some(path) = tuple_path(a, &x.name)
-                    && free_names::of_expr(s).iter().all(|n| !names.contains(&n))
+                    && !free_names::expr_mentions(s, &|n| names.contains(&n))
                 {
                     let mut items = None;
                     // A known set of any type (sets of sets included) gives the candidates as is.
@@ -1287,10 +1285,7 @@ impl<'a> Translator<'a> {
     fn pred_inner(&mut self, p: &Pred, top: bool) -> Tr<Truth> {
         let c = |holds: Lit, defined: Lit| Truth { holds, defined };
         // Over known values only, the interpreter decides it (ill-defined included).
-        if free_names::of_pred(p)
-            .iter()
-            .all(|n| !self.unknowns.contains_key(n))
-        {
+        if !free_names::pred_mentions(p, &|n| self.unknowns.contains_key(n)) {
             match self.ctx.eval_pred(p, &self.env) {
                 Ok(b) => return Ok(c(if b { TRUE } else { FALSE }, TRUE)),
                 Err(EvalError::WellDefinedness(_)) => return Ok(c(FALSE, FALSE)),
