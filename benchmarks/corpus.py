@@ -352,7 +352,11 @@ def cbc_corpus():
             if row["invariant_violated"] == "true" and ours_cbc == "PRESERVED":
                 contradictions.append(f"`{row['model']}`: ProB reached an invariant violation, `cbc all` says "
                                       "every operation preserves the invariant")
-            if row["deadlock"] == "true" and row["invariant_violated"] == "false" and ours_dl == "NO DEADLOCK":
+            # With at most one state (the root) ProB never reached an initialised state: its "deadlock" is
+            # the missing constant setup or INITIALISATION, which cbc-deadlock's states do not cover.
+            reached_state = row["states"].isdigit() and int(row["states"]) >= 2
+            if (row["deadlock"] == "true" and row["invariant_violated"] == "false" and reached_state
+                    and ours_dl == "NO DEADLOCK"):
                 contradictions.append(f"`{row['model']}`: ProB reached a deadlock, `cbc-deadlock` says no state "
                                       "satisfying the invariant is one")
     lines = [
@@ -365,8 +369,9 @@ def cbc_corpus():
         f"- **Crashes (panic, signal, hang past the limit): {len(crashes)}.**",
         f"- **Contradictions of ProB's reachable verdicts: {len(contradictions)}** (an invariant violation ProB "
         "reached while `cbc all` proves every operation and the INITIALISATION preserve the invariant; a "
-        "deadlock ProB reached with the invariant intact while `cbc-deadlock` proves no state satisfying the "
-        "invariant is one).",
+        "deadlock ProB reached with the invariant intact, in an initialised state, while `cbc-deadlock` "
+        "proves no state satisfying the invariant is one; ProB's deadlocks at the root, where no constant "
+        "setup or INITIALISATION exists, are not states cbc-deadlock looks at).",
         "- `cbc all`: " + ", ".join(f"{k} {v}" for k, v in cbc_counts.most_common()) + ".",
         "- `cbc-deadlock`: " + ", ".join(f"{k} {v}" for k, v in dl_counts.most_common()) + ".",
         "",
