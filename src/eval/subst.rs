@@ -269,18 +269,14 @@ impl Context {
             Ok(solutions.len() < limit)
         });
         env.truncate(mark);
-        let sols = super::Enumeration {
-            complete: result? && solutions.len() < limit,
-            solutions,
-        };
-        if !sols.complete && sols.solutions.is_empty() {
+        let complete = result? && solutions.len() < limit;
+        if !complete && solutions.is_empty() {
             return Err(limit_error(
                 span,
                 "`: (P)`: no solution found, but the variables were only explored within MININT..MAXINT",
             ));
         }
-        Ok(sols
-            .solutions
+        Ok(solutions
             .into_iter()
             .map(|sol| vars.iter().map(|v| v.name.clone()).zip(sol).collect())
             .collect())

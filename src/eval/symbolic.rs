@@ -1049,17 +1049,17 @@ fn injective_sequences(
     limit: usize,
     check: &dyn Fn() -> Result<(), EvalError>,
 ) -> Result<Option<Vec<Value>>, EvalError> {
-    // n!/(n-k)! sequences of length k; perm keeps k = n only, iseq1 drops k = 0.
     let n = base.len();
+    let lengths = match kind {
+        UnaryOp::Perm => n..=n,
+        UnaryOp::Iseq1 => 1..=n,
+        _ => 0..=n,
+    };
+    // n!/(n-k)! sequences of length k.
     let mut count: usize = 0;
     let mut of_length: usize = 1;
     for k in 0..=n {
-        let kept = match kind {
-            UnaryOp::Perm => k == n,
-            UnaryOp::Iseq1 => k > 0,
-            _ => true,
-        };
-        if kept {
+        if lengths.contains(&k) {
             count = count.saturating_add(of_length);
         }
         if count > limit {
@@ -1070,49 +1070,20 @@ fn injective_sequences(
         };
         of_length = next;
     }
-    struct Lister<'a> {
-        base: &'a [Value],
-        kind: UnaryOp,
-        current: Vec<Value>,
-        used: Vec<bool>,
-        out: Vec<Value>,
-        check: &'a dyn Fn() -> Result<(), EvalError>,
-    }
-    impl Lister<'_> {
-        fn go(&mut self) -> Result<(), EvalError> {
-            let keep = match self.kind {
-                UnaryOp::Perm => self.current.len() == self.base.len(),
-                UnaryOp::Iseq1 => !self.current.is_empty(),
-                _ => true,
-            };
-            if keep {
-                if self.out.len().is_multiple_of(4096) {
-                    (self.check)()?;
-                }
-                self.out.push(Value::sequence(self.current.clone()));
-            }
-            for i in 0..self.base.len() {
-                if !self.used[i] {
-                    self.used[i] = true;
-                    self.current.push(self.base[i].clone());
-                    self.go()?;
-                    self.current.pop();
-                    self.used[i] = false;
-                }
-            }
-            Ok(())
+    // A sequence of length k is an injection from 1..k: `functions` lists those of each length.
+    let indices: Vec<Value> = (1..=n).map(|i| Value::int(i as i64)).collect();
+    let total_injections = FunctionKind {
+        total: true,
+        injective: true,
+    };
+    let mut out = Vec::with_capacity(count);
+    for k in lengths {
+        match functions(&indices[..k], base, total_injections, limit, check)? {
+            Some(of_length) => out.extend(of_length),
+            None => return Ok(None),
         }
     }
-    let mut lister = Lister {
-        base,
-        kind,
-        current: Vec::with_capacity(n),
-        used: vec![false; n],
-        out: Vec::with_capacity(count),
-        check,
-    };
-    lister.go()?;
-    Ok(Some(lister.out))
+    Ok(Some(out))
 }
 
 #[cfg(test)]

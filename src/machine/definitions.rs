@@ -5,7 +5,7 @@
 //! Identifiers bound by a quantifier or comprehension hide a definition of the same name. Expansion is
 //! recursive up to `MAX_DEPTH` nested uses, which also catches (mutually) recursive definitions.
 
-use super::rewrite::Rewriter;
+use super::rewrite::{Rewriter, mentions_free};
 use crate::diag::{DiagKind, Diagnostic, Result, Span};
 use crate::ir::SettingValue;
 use crate::syntax::ast::{
@@ -72,7 +72,8 @@ impl<'a> Definitions<'a> {
     /// `t` with its definition uses expanded, borrowed as it is when it names no definition (most
     /// clauses): expansion rebuilds the whole tree, which costs more than checking it on large clauses.
     pub fn expand_term_cow<'t>(&self, t: &'t Term) -> Result<Cow<'t, Term>> {
-        if self.defs.is_empty() || !self.names_any(t) {
+        // Expansion leaves bound identifiers alone (`visible`): only free ones can be uses.
+        if self.defs.is_empty() || !mentions_free(t, &|n| self.defs.contains_key(n)) {
             Ok(Cow::Borrowed(t))
         } else {
             self.expand_term(t).map(Cow::Owned)
@@ -85,33 +86,6 @@ impl<'a> Definitions<'a> {
             Ok(Cow::Borrowed(s))
         } else {
             self.expand_subst(s).map(Cow::Owned)
-        }
-    }
-
-    /// Whether an identifier of `t` (free or bound: a bound one only makes the answer conservative) is the
-    /// name of a definition.
-    fn names_any(&self, t: &Term) -> bool {
-        let any = |ts: &[Term]| ts.iter().any(|x| self.names_any(x));
-        match &t.kind {
-            TermKind::Ident(n) => self.defs.contains_key(n),
-            TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {
-                false
-            }
-            TermKind::Op(_, args) | TermKind::SetEnum(args) | TermKind::SeqEnum(args) => any(args),
-            TermKind::Call(f, args) => self.names_any(f) || any(args),
-            TermKind::Quantifier(_, _, b) | TermKind::SetComprehension(_, b) => self.names_any(b),
-            TermKind::SetComprehensionExpr(_, p, e)
-            | TermKind::QuantExpr(_, _, p, e)
-            | TermKind::Let(_, p, e) => self.names_any(p) || self.names_any(e),
-            TermKind::Record(fs) | TermKind::Struct(fs) => {
-                fs.iter().any(|(_, e)| self.names_any(e))
-            }
-            TermKind::Field(e, _) => self.names_any(e),
-            TermKind::IfThenElse(bs, els) => {
-                bs.iter()
-                    .any(|(c, v)| self.names_any(c) || self.names_any(v))
-                    || self.names_any(els)
-            }
         }
     }
 

@@ -248,50 +248,53 @@ impl Rewriter {
 /// The identifiers occurring free in `t`.
 pub fn free_idents(t: &Term) -> FxHashSet<Name> {
     let mut out = FxHashSet::default();
-    collect_free(t, &mut Vec::new(), &mut out);
+    walk_free(t, &mut Vec::new(), &mut |n| {
+        out.insert(n.clone());
+        false
+    });
     out
 }
 
-fn collect_free(t: &Term, bound: &mut Vec<Name>, out: &mut FxHashSet<Name>) {
-    let scoped =
-        |ids: &[Ident], parts: &[&Term], bound: &mut Vec<Name>, out: &mut FxHashSet<Name>| {
-            let n = bound.len();
-            bound.extend(ids.iter().map(|i| i.name.clone()));
-            for p in parts {
-                collect_free(p, bound, out);
-            }
-            bound.truncate(n);
-        };
+/// Whether some identifier occurring free in `t` satisfies `test` (stops at the first one, building no
+/// set).
+pub fn mentions_free(t: &Term, test: &dyn Fn(&Name) -> bool) -> bool {
+    walk_free(t, &mut Vec::new(), &mut |n| test(n))
+}
+
+/// Walks the free identifiers of `t` into `found`, stopping as soon as `found` returns true (the result).
+fn walk_free(t: &Term, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -> bool {
+    let mut scoped = |ids: &[Ident], parts: &[&Term], bound: &mut Vec<Name>| {
+        let n = bound.len();
+        bound.extend(ids.iter().map(|i| i.name.clone()));
+        let stop = parts.iter().any(|p| walk_free(p, bound, found));
+        bound.truncate(n);
+        stop
+    };
     match &t.kind {
-        TermKind::Ident(n) => {
-            if !bound.contains(n) {
-                out.insert(n.clone());
-            }
+        TermKind::Ident(n) => !bound.contains(n) && found(n),
+        TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {
+            false
         }
-        TermKind::Int(_) | TermKind::Str(_) | TermKind::Const(_) | TermKind::Unsupported(_) => {}
         TermKind::Op(_, args) | TermKind::SetEnum(args) | TermKind::SeqEnum(args) => {
-            args.iter().for_each(|a| collect_free(a, bound, out))
+            args.iter().any(|a| walk_free(a, bound, found))
         }
         TermKind::Call(f, args) => {
-            collect_free(f, bound, out);
-            args.iter().for_each(|a| collect_free(a, bound, out));
+            walk_free(f, bound, found) || args.iter().any(|a| walk_free(a, bound, found))
         }
         TermKind::Quantifier(_, ids, b) | TermKind::SetComprehension(ids, b) => {
-            scoped(ids, &[b], bound, out)
+            scoped(ids, &[b], bound)
         }
         TermKind::SetComprehensionExpr(ids, p, e)
         | TermKind::QuantExpr(_, ids, p, e)
-        | TermKind::Let(ids, p, e) => scoped(ids, &[p, e], bound, out),
+        | TermKind::Let(ids, p, e) => scoped(ids, &[p, e], bound),
         TermKind::Record(fs) | TermKind::Struct(fs) => {
-            fs.iter().for_each(|(_, e)| collect_free(e, bound, out))
+            fs.iter().any(|(_, e)| walk_free(e, bound, found))
         }
-        TermKind::Field(e, _) => collect_free(e, bound, out),
+        TermKind::Field(e, _) => walk_free(e, bound, found),
         TermKind::IfThenElse(bs, els) => {
-            for (c, v) in bs {
-                collect_free(c, bound, out);
-                collect_free(v, bound, out);
-            }
-            collect_free(els, bound, out);
+            bs.iter()
+                .any(|(c, v)| walk_free(c, bound, found) || walk_free(v, bound, found))
+                || walk_free(els, bound, found)
         }
     }
 }
