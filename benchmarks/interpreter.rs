@@ -7,6 +7,10 @@ use bsolve::check::{Model, Options};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
+/// The allocator of the `bsolve` binary (src/main.rs), so that the figures are what a user's run gets.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SIEVE_STEP: &str = "card((2..100000) - ran(%n.(n : 2..100000 / 2 | 2 * n)))";
 
 fn sieve_step(c: &mut Criterion) {

@@ -9,6 +9,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The allocator of the `bsolve` binary (src/main.rs), so that the figures are what a user's run gets.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Model, number of solutions asked for (`usize::MAX` = all), expected number found.
 const CASES: &[(&str, usize, usize)] = &[
     ("SendMoreMoney.mch", usize::MAX, 1),

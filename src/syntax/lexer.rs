@@ -204,15 +204,20 @@ impl<'a> Lexer<'a> {
 
     fn identifier(&mut self) {
         let start = self.pos;
-        let mut chars = self.rest().char_indices();
-        let mut len = self.rest().len();
-        for (i, c) in chars.by_ref() {
-            if !is_ident_continue(c) {
-                len = i;
-                break;
-            }
+        // ASCII letters, digits and `_` byte by byte; the rest of the identifier by characters only when a
+        // non-ASCII character follows.
+        let ascii = self.bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        self.pos += ascii;
+        if self.bytes.get(self.pos).is_some_and(|b| !b.is_ascii()) {
+            let rest = self.rest();
+            self.pos += rest
+                .char_indices()
+                .find(|&(_, c)| !is_ident_continue(c))
+                .map_or(rest.len(), |(i, _)| i);
         }
-        self.pos += len;
         // `x$0` names the before-value of `x` in `x : (P)`.
         if self.rest().starts_with("$0") {
             self.pos += 2;
@@ -310,10 +315,10 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let rest = self.rest();
         let first = rest.as_bytes()[0];
-        // Only symbols starting with the same byte can match; comparing that byte first keeps lexing fast.
-        match SYMBOLS
+        // Only symbols starting with the same byte can match (still longest first).
+        match symbols_starting_with(first)
             .iter()
-            .find(|s| s.as_bytes()[0] == first && rest.starts_with(**s))
+            .find(|s| rest.starts_with(**s))
         {
             Some(s) => {
                 self.pos += s.len();
@@ -371,6 +376,19 @@ impl<'a> Lexer<'a> {
 
 /// The keyword spelled `text`, if any: a hash lookup, since every identifier of a machine (some have
 /// tens of thousands) is checked against the hundred-odd keywords.
+/// The entries of `SYMBOLS` that start with byte `b`, in their order (longest first).
+fn symbols_starting_with(b: u8) -> &'static [&'static str] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![Vec::new(); 128];
+        for s in SYMBOLS {
+            table[usize::from(s.as_bytes()[0])].push(*s);
+        }
+        table
+    });
+    table.get(usize::from(b)).map_or(&[], Vec::as_slice)
+}
+
 fn keyword(text: &str) -> Option<&'static str> {
     static TABLE: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
         std::sync::OnceLock::new();

@@ -50,6 +50,11 @@ impl PartialOrd for Element {
 }
 impl Ord for Element {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Elements of one set share their set's name: no string comparison then (sorted sets of elements
+        // are searched by this order everywhere).
+        if Arc::ptr_eq(&self.set, &other.set) {
+            return self.index.cmp(&other.index);
+        }
         (&self.set, self.index).cmp(&(&other.set, other.index))
     }
 }

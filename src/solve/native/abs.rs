@@ -67,10 +67,12 @@ impl Abs {
 impl Solver<'_, '_> {
     /// The abstraction of `e` in the current constraint's scratch environment.
     pub(crate) fn abs_expr(&mut self, e: &Expr) -> Abs {
-        if let Some(v) = self.constant_value(e) {
-            return v;
+        // One lookup of the variables: fixed before the search (a cached constant), or fixed now.
+        let vars = self.expr_vars(e);
+        if self.binder_depth == 0 && vars.iter().all(|&v| self.root_fixed[v]) {
+            return self.cached_constant(e);
         }
-        if self.expr_is_fixed(e) {
+        if vars.iter().all(|&v| self.var_is_fixed(v)) {
             return match self.eval_val(e) {
                 Ok(v) => Abs::Val(v),
                 Err(_) => Abs::Unknown,
@@ -511,10 +513,11 @@ impl Solver<'_, '_> {
 
     /// Three-valued truth of `p` under the current domains.
     pub(crate) fn abs_pred(&mut self, p: &Pred) -> Tri {
-        if let Some(t) = self.constant_truth(p) {
-            return t;
+        let vars = self.pred_vars(p);
+        if self.binder_depth == 0 && vars.iter().all(|&v| self.root_fixed[v]) {
+            return self.cached_truth(p);
         }
-        if self.pred_is_fixed(p) {
+        if vars.iter().all(|&v| self.var_is_fixed(v)) {
             return match self.eval_truth(p) {
                 Ok(b) => Tri::from(b),
                 Err(_) => Tri::Unknown,

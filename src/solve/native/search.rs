@@ -46,10 +46,10 @@ pub(crate) struct Solver<'a, 'p> {
     /// The variables `fixed_vars` is set for.
     entered: Vec<VarId>,
     /// Variables fixed before the search (bound in the base environment).
-    root_fixed: Vec<bool>,
+    pub(crate) root_fixed: Vec<bool>,
     /// The constraint being evaluated.
     current: usize,
-    /// Values of constant sub-expressions per constraint (see `constant_value`).
+    /// Values of constant sub-expressions per constraint (see `cached_constant`).
     constants: FxHashMap<(usize, usize), Abs>,
     /// Truth of constant sub-predicates per constraint.
     constant_truths: FxHashMap<(usize, usize), super::abs::Tri>,
@@ -135,47 +135,34 @@ impl<'a, 'p> Solver<'a, 'p> {
         vars.iter().all(|&v| self.root_fixed[v])
     }
 
-    /// Like `constant_value`, for a sub-predicate.
-    pub(crate) fn constant_truth(&mut self, p: &Pred) -> Option<super::abs::Tri> {
-        if self.binder_depth > 0 {
-            return None;
-        }
-        let vars = self.pred_vars(p);
-        if !vars.iter().all(|&v| self.root_fixed[v]) {
-            return None;
-        }
+    /// Like `cached_constant`, for a sub-predicate.
+    pub(crate) fn cached_truth(&mut self, p: &Pred) -> super::abs::Tri {
         let key = (self.current, p as *const Pred as usize);
         if let Some(t) = self.constant_truths.get(&key) {
-            return Some(*t);
+            return *t;
         }
         let t = match self.eval_truth(p) {
             Ok(b) => super::abs::Tri::from(b),
             Err(_) => super::abs::Tri::Unknown,
         };
         self.constant_truths.insert(key, t);
-        Some(t)
+        t
     }
 
     /// The value of a sub-expression of the current constraint that depends only on the constraint's
-    /// bindings and variables fixed before the search: computed once per constraint.
-    pub(crate) fn constant_value(&mut self, e: &Expr) -> Option<Abs> {
-        if self.binder_depth > 0 {
-            return None;
-        }
-        let vars = self.expr_vars(e);
-        if !vars.iter().all(|&v| self.root_fixed[v]) {
-            return None;
-        }
+    /// bindings and variables fixed before the search (outside any binder: the caller checks): computed
+    /// once per constraint.
+    pub(crate) fn cached_constant(&mut self, e: &Expr) -> Abs {
         let key = (self.current, e as *const Expr as usize);
         if let Some(v) = self.constants.get(&key) {
-            return Some(v.clone());
+            return v.clone();
         }
         let v = match self.eval_val(e) {
             Ok(v) => Abs::Val(v),
             Err(_) => Abs::Unknown,
         };
         self.constants.insert(key, v.clone());
-        Some(v)
+        v
     }
 
     /// Evaluates an expression in the scratch environment (in place: no copy of the environment; any
@@ -204,7 +191,7 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Whether all atoms of `v` are fixed (as of the last `enter`, for the current constraint's
     /// variables; computed for others).
-    fn var_is_fixed(&self, v: VarId) -> bool {
+    pub(crate) fn var_is_fixed(&self, v: VarId) -> bool {
         match self.fixed_vars.get(v) {
             Some(Some(f)) => *f,
             _ => self.atoms_fixed(v),
@@ -240,14 +227,14 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// The search variables free in an expression (cached by node).
-    fn expr_vars(&mut self, e: &Expr) -> Arc<[VarId]> {
+    pub(crate) fn expr_vars(&mut self, e: &Expr) -> Arc<[VarId]> {
         self.free_vars_of(e as *const Expr as usize, || {
             free_names::of_expr(e).into_iter().collect()
         })
     }
 
     /// The search variables free in a predicate (cached by node).
-    fn pred_vars(&mut self, p: &Pred) -> Arc<[VarId]> {
+    pub(crate) fn pred_vars(&mut self, p: &Pred) -> Arc<[VarId]> {
         self.free_vars_of(p as *const Pred as usize, || {
             free_names::of_pred(p).into_iter().collect()
         })
@@ -261,11 +248,6 @@ impl<'a, 'p> Solver<'a, 'p> {
             return true;
         }
         let vars = self.expr_vars(e);
-        vars.iter().all(|&v| self.var_is_fixed(v))
-    }
-
-    pub(crate) fn pred_is_fixed(&mut self, p: &Pred) -> bool {
-        let vars = self.pred_vars(p);
         vars.iter().all(|&v| self.var_is_fixed(v))
     }
 
