@@ -385,3 +385,37 @@ fn kodkod_leaves_symmetry_of_a_large_deferred_set_to_native() {
     assert_eq!(code, 0, "{json}");
     assert_eq!(solutions(&json).len(), 1, "{json}");
 }
+
+#[test]
+fn without_a_timeout_native_yields_to_sat_on_what_it_cannot_finish() {
+    // Algebraic stack laws over deferred sets (the corpus' Demo/Stack.mch): no setup exists, which native
+    // search takes many minutes to establish and SAT a millisecond. With no --timeout, native used to
+    // search alone until done.
+    let file = temp_machine(
+        "StackLaws",
+        "MACHINE StackLaws\nSETS STACKS; DATA\n\
+         DEFINITIONS scope_DATA == 2; scope_STACKS == 3; NFSTACKS == (STACKS - {full})\n\
+         CONSTANTS empty, full, STACKS1, push, pop, tops\n\
+         PROPERTIES empty : STACKS & empty /: STACKS1 & STACKS = STACKS1 \\/ {empty} & full : STACKS &\n\
+           push : NFSTACKS * DATA --> STACKS1 & push /= {} & pop : STACKS1 --> STACKS &\n\
+           tops : STACKS1 --> DATA &\n\
+           !(s, d).(s : NFSTACKS & d : DATA => pop(push(s, d)) = s) &\n\
+           !(s, d).(s : NFSTACKS & d : DATA => tops(push(s, d)) = d)\nEND\n",
+    );
+    let out = assert_cmd::Command::cargo_bin("bsolve")
+        .expect("binary")
+        .args(["setup-constants", "-v", file.to_str().expect("utf-8")])
+        // Not a speed target: a guard against waiting on native for minutes (it fails the test).
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("NO SOLUTION") && text.contains("exhaustive"),
+        "{text}"
+    );
+    // The statistics of -v (on stderr) name the backend that decided.
+    let stats = String::from_utf8_lossy(&out.stderr);
+    assert!(stats.contains("1 problems by SAT"), "{stats}");
+}

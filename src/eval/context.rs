@@ -150,6 +150,23 @@ impl Context {
         result
     }
 
+    /// Runs `run` with a deadline for this thread that holds only until `first_solution_reported` (the
+    /// portfolio's first turn for native when the user set no time limit). Only `check_deadline` reads it:
+    /// shares of the time computed from `deadline()` inside the search must not shrink to it, since the
+    /// search runs on without a limit once it has a solution.
+    pub fn with_first_solution_deadline<R>(&self, until: Instant, run: impl FnOnce() -> R) -> R {
+        let until = UNTIL_FIRST_SOLUTION.get().map_or(until, |d| d.min(until));
+        let saved = UNTIL_FIRST_SOLUTION.replace(Some(until));
+        let result = run();
+        UNTIL_FIRST_SOLUTION.set(saved);
+        result
+    }
+
+    /// Lifts the deadline of `with_first_solution_deadline`: the search has a solution.
+    pub fn first_solution_reported(&self) {
+        UNTIL_FIRST_SOLUTION.set(None);
+    }
+
     /// The integers a search lists for an unbounded integer: MININT..MAXINT (ProB's cut), widened on
     /// this thread by `with_widened_int_cut`. Only enumeration reads it; `INT`, `NAT` and MAXINT itself keep
     /// their meaning.
@@ -182,13 +199,14 @@ impl Context {
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
         let ns = self.deadline.load(Ordering::Relaxed);
         let stage = STAGE_DEADLINE.get();
-        if ns == 0 && stage.is_none() {
+        let first = UNTIL_FIRST_SOLUTION.get();
+        if ns == 0 && stage.is_none() && first.is_none() {
             return Ok(());
         }
         // One clock read per node: this is on every search loop's path.
         let now = Instant::now();
         let shared_passed = ns != 0 && now.duration_since(self.epoch).as_nanos() as u64 >= ns;
-        let stage_passed = stage.is_some_and(|d| now >= d);
+        let stage_passed = stage.is_some_and(|d| now >= d) || first.is_some_and(|d| now >= d);
         if shared_passed || stage_passed {
             Err(super::limit_error(span, TIMEOUT_MESSAGE))
         } else {
@@ -248,6 +266,9 @@ impl Context {
 thread_local! {
     /// The current thread's stage deadline (`Context::with_stage_deadline`).
     static STAGE_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+    /// The current thread's deadline until a first solution (`Context::with_first_solution_deadline`).
+    static UNTIL_FIRST_SOLUTION: std::cell::Cell<Option<Instant>> =
+        const { std::cell::Cell::new(None) };
     /// The current thread's widening of the integer cut (`Context::with_widened_int_cut`).
     static INT_CUT_WIDENING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }

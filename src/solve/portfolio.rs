@@ -26,8 +26,10 @@
 //! kodkod three quarters of what is left (half when its bounds cut unbounded integers); z3 the rest. A problem that reaches kodkod translates
 //! completely, so SAT decides it exactly; on a 1/25 sample of the predicate corpus (2.5 s each), native
 //! decided all but one of its answers within a quarter of the budget, while SAT needed up to 1.6 s, more
-//! than the sixth it had under the former split (a third for native, half the rest for kodkod). Without one, the later stages get `FALLBACK_BUDGET` each,
-//! so that `auto` never waits on an SMT solver forever. Symmetry-reduced questions over deferred sets
+//! than the sixth it had under the former split (a third for native, half the rest for kodkod). Without one,
+//! native gets `NATIVE_FIRST_BUDGET` to find a first solution when kodkod or z3 accepts the problem, the
+//! later stages `FALLBACK_BUDGET` each, so that `auto` never waits on an SMT solver forever, and native
+//! then searches again without a limit. Symmetry-reduced questions over deferred sets
 //! skip z3 (it lists every solution, not one per orbit). The model checker's per-state questions
 //! (`sizes_matter` false) stay with native alone: starting a SAT or SMT search per state would cost
 //! more than it finds. When native ran out of its share and no later stage decided (most often because
@@ -42,6 +44,11 @@ use std::time::{Duration, Instant};
 
 /// Time a fallback stage gets when the question has no deadline.
 const FALLBACK_BUDGET: Duration = Duration::from_secs(10);
+
+/// Without a deadline, native's first turn when another backend could take the problem: native decides
+/// nearly every question it decides at all within a fraction of this (RESULTS.md, predicate corpus), and
+/// a problem beyond it (Stack.mch's algebraic laws: 24 minutes of native search) is often seconds of SAT.
+const NATIVE_FIRST_BUDGET: Duration = Duration::from_secs(2);
 
 /// What one stage did: its verdict (exhaustive or not) or error, and whether it reported solutions.
 struct Outcome {
@@ -80,14 +87,33 @@ pub(crate) fn solve(
     let outer = ctx.deadline();
     let deferred_symmetry =
         problem.symmetry && ctx.machine().sets.iter().any(|s| s.elements.is_none());
-    // With a deadline native may stop in the middle of a stream; what it reported is kept so that a
-    // later stage can finish the stream without repeating a solution. Under symmetry reduction over
+    // Native may stop in the middle of a stream (at the end of its share of the time); what it reported
+    // is kept so that a later stage can finish the stream without repeating a solution. Under symmetry reduction over
     // deferred sets the stages may pick other representatives of an orbit, so the stream cannot be
     // resumed there.
     let resumable = outer.is_some() && !deferred_symmetry;
     let mut seen = Reported::default();
+    // Without a deadline, native yields to the others after NATIVE_FIRST_BUDGET without a solution when
+    // one of them can take the problem (outermost questions only: a nested one, asked inside a search,
+    // would pay the translation test at every node); once it has a solution it finishes its stream, so
+    // that no stream is ever cut without a deadline.
+    let yields = outer.is_none() && !NESTED.get() && others_can_take(ctx, problem);
     let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
-        native::solve(ctx, problem, &mut seen.recording(resumable, found), stats)
+        let _nested = Nesting::enter();
+        let mut lifting = |values: &[Value], witnesses: &[(Name, Value)]| {
+            if yields {
+                ctx.first_solution_reported();
+            }
+            found(values, witnesses)
+        };
+        let mut recording = seen.recording(resumable, &mut lifting);
+        if yields {
+            ctx.with_first_solution_deadline(Instant::now() + NATIVE_FIRST_BUDGET, || {
+                native::solve(ctx, problem, &mut recording, stats)
+            })
+        } else {
+            native::solve(ctx, problem, &mut recording, stats)
+        }
     });
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     if sized && first.unsat() {
@@ -137,8 +163,9 @@ pub(crate) fn solve(
     }
     if first.timed_out() && !past(outer) {
         // Native ran out of its share and the others could not decide (or not translate) the problem,
-        // often at once: native searches again with all the time left rather than leave it unused.
-        let again = stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
+        // often at once: native searches again with all the time left rather than leave it unused
+        // (without a deadline: until it is done, as the user asked for no limit).
+        let again = stage(ctx, outer, on_solution, |found| {
             native::solve(ctx, problem, &mut seen.skipping(found), stats)
         });
         if again.decided() {
@@ -148,6 +175,35 @@ pub(crate) fn solve(
     // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
     // informative.
     first.result
+}
+
+thread_local! {
+    /// Inside a portfolio's native stage: questions asked now are nested in its search.
+    static NESTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks this thread as inside a native stage until dropped.
+struct Nesting {
+    saved: bool,
+}
+
+impl Nesting {
+    fn enter() -> Nesting {
+        Nesting {
+            saved: NESTED.replace(true),
+        }
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTED.set(self.saved);
+    }
+}
+
+/// Whether the SAT or the SMT backend accepts the whole problem (a translation, no search).
+fn others_can_take(ctx: &Context, problem: &Problem<'_>) -> bool {
+    kodkod::check_translation(ctx, problem).is_ok() || smt::translates(ctx, problem)
 }
 
 /// After an Unsat for the default sizes of the deferred sets: z3's proof for every size, with the time

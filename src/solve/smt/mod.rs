@@ -105,6 +105,19 @@ pub(crate) fn solve(
     }
 }
 
+/// Whether `problem` translates to SMT-LIB (in the exact mode `solve` starts with), without asking a
+/// solver.
+pub(crate) fn translates(ctx: &Context, problem: &Problem<'_>) -> bool {
+    translate::translate(
+        ctx,
+        problem.vars,
+        problem.pred,
+        problem.env,
+        translate::Mode::Exact,
+    )
+    .is_ok()
+}
+
 /// Whether `problem` is proved to have no solution whatever the (finite, non-empty) sizes of the deferred
 /// sets sized by DEFAULT_SETSIZE only: `Ok(true)` when the solver answers `unsat` with those sets as
 /// uninterpreted sorts, `Ok(false)` when it finds a model (not a solution: its carriers may be larger
