@@ -84,6 +84,7 @@ impl Solver<'_, '_> {
                 None => Abs::Unknown,
             },
             ExprKind::Binary(BinaryOp::Apply, f, x) => self.abs_apply(f, x),
+            ExprKind::Binary(BinaryOp::Concat, ..) => self.abs_concat(e),
             ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b) => {
                 let a = self.abs_expr(a);
                 let b = self.abs_expr(b);
@@ -251,6 +252,63 @@ impl Solver<'_, '_> {
             Ok(v) => Abs::Val(v),
             Err(_) => Abs::Unknown,
         }
+    }
+
+    /// `s1 ^ s2 ^ ...` where every part has a known length (a sequence known now, or a decomposed
+    /// function on exactly 1..n): the parts' bounds shifted to their positions. `dst = a ^ b ^ c ^ d` with
+    /// four sequences of length 4 (CardTrick) then fails as soon as one image differs from dst's, instead
+    /// of when all sixteen are chosen.
+    fn abs_concat(&mut self, e: &Expr) -> Abs {
+        let mut parts = Vec::new();
+        concat_parts(e, &mut parts);
+        let (mut lb, mut ub) = (Vec::new(), Vec::new());
+        let mut offset = 0i64;
+        for part in parts {
+            let length = match &part.kind {
+                ExprKind::Var(name)
+                    if let Some(v) = self.var_of(name)
+                        && let Shape::Function { domain, .. } = &self.model.vars[v].shape =>
+                {
+                    let is_prefix = domain
+                        .iter()
+                        .enumerate()
+                        .all(|(i, x)| *x == Value::int(i as i64 + 1));
+                    if !is_prefix {
+                        return Abs::Unknown;
+                    }
+                    domain.len() as i64
+                }
+                _ => match self.abs_expr(part).value().and_then(Value::as_sequence) {
+                    Some(items) => items.len() as i64,
+                    None => return Abs::Unknown,
+                },
+            };
+            let abs = self.abs_expr(part);
+            let Some((low, Some(high))) = self.set_bounds(&abs) else {
+                return Abs::Unknown;
+            };
+            for (from, to) in [(low, &mut lb), (high, &mut ub)] {
+                for p in from {
+                    // Every element of a sequence's bounds is a pair `i |-> x`.
+                    let Value::Pair(xy) = &p else {
+                        return Abs::Unknown;
+                    };
+                    let Some(i) = (match &xy.0 {
+                        Value::Int(i) => i.to_i64(),
+                        _ => None,
+                    }) else {
+                        return Abs::Unknown;
+                    };
+                    to.push(Value::pair(Value::int(i + offset), xy.1.clone()));
+                }
+            }
+            offset += length;
+        }
+        lb.sort();
+        lb.dedup();
+        ub.sort();
+        ub.dedup();
+        Abs::Set { lb, ub: Some(ub) }
     }
 
     fn abs_var(&mut self, v: VarId) -> Abs {
@@ -854,5 +912,16 @@ fn set_op(
                 },
             }
         }
+    }
+}
+
+/// The operands of a chain of `^`, left to right, whatever its nesting.
+fn concat_parts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Concat, a, b) => {
+            concat_parts(a, out);
+            concat_parts(b, out);
+        }
+        _ => out.push(e),
     }
 }

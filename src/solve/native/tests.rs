@@ -385,3 +385,22 @@ fn quantifiers_are_decided_once_their_atoms_are_fixed() {
         28
     );
 }
+
+#[test]
+fn a_concatenation_of_known_lengths_is_checked_image_by_image() {
+    // CardTrick's `ok(dst)`: sixteen cards split into four permutations of 1..4. The solutions are
+    // exactly the splits; a deck whose first quartet repeats a card has none, and the search must not
+    // try the 24^4 choices of the four permutations to find that out.
+    let quartets = |dst: &str| {
+        count_with_nodes(&format!(
+            "dst = {dst} & dst = a ^ b ^ c ^ d & size(a) = 4 & size(b) = 4 & size(c) = 4 & \
+             size(d) = 4 & a : perm(1..4) & b : perm(1..4) & c : perm(1..4) & d : perm(1..4)"
+        ))
+    };
+    let (n, nodes) = quartets("[1,2,3,4,2,1,4,3,4,3,2,1,1,3,2,4]");
+    assert_eq!(n, 1);
+    assert!(nodes < 100, "{nodes} search nodes");
+    let (n, nodes) = quartets("[1,1,3,4,2,2,4,3,4,3,2,1,1,3,2,4]");
+    assert_eq!(n, 0);
+    assert!(nodes < 100, "{nodes} search nodes");
+}
