@@ -97,9 +97,16 @@ pub(crate) fn solve(
     // one of them can take the problem (outermost questions only: a nested one, asked inside a search,
     // would pay the translation test at every node); once it has a solution it finishes its stream, so
     // that no stream is ever cut without a deadline.
-    let yields = outer.is_none() && !NESTED.get() && others_can_take(ctx, problem);
+    // Whether the whole problem translates to SAT (and exactly): asked here and by the kodkod stage.
+    let sat_translation = std::cell::OnceCell::new();
+    let translates_to_sat =
+        || *sat_translation.get_or_init(|| kodkod::check_translation(ctx, problem).ok());
+    let yields = outer.is_none()
+        && !NESTED.get()
+        && (translates_to_sat().is_some() || smt::translates(ctx, problem));
+    // Every question asked from here on, in any stage, is nested in this one.
+    let _nested = Nesting::enter();
     let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
-        let _nested = Nesting::enter();
         let mut lifting = |values: &[Value], witnesses: &[(Name, Value)]| {
             if yields {
                 ctx.first_solution_reported();
@@ -125,7 +132,7 @@ pub(crate) fn solve(
         return first.result;
     }
     let mut later = Vec::new();
-    if let Ok(exact) = kodkod::check_translation(ctx, problem) {
+    if let Some(exact) = translates_to_sat() {
         // Over a cut of the integers, or of the deferred sets, SAT proves nothing absent: z3 keeps half
         // of the time left.
         let share = if exact && !sized { (3, 4) } else { (1, 2) };
@@ -178,11 +185,11 @@ pub(crate) fn solve(
 }
 
 thread_local! {
-    /// Inside a portfolio's native stage: questions asked now are nested in its search.
+    /// Inside a portfolio's question: questions asked now are nested in one of its searches.
     static NESTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Marks this thread as inside a native stage until dropped.
+/// Marks this thread as inside a portfolio's question until dropped.
 struct Nesting {
     saved: bool,
 }
@@ -199,11 +206,6 @@ impl Drop for Nesting {
     fn drop(&mut self) {
         NESTED.set(self.saved);
     }
-}
-
-/// Whether the SAT or the SMT backend accepts the whole problem (a translation, no search).
-fn others_can_take(ctx: &Context, problem: &Problem<'_>) -> bool {
-    kodkod::check_translation(ctx, problem).is_ok() || smt::translates(ctx, problem)
 }
 
 /// After an Unsat for the default sizes of the deferred sets: z3's proof for every size, with the time

@@ -374,8 +374,6 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// The keyword spelled `text`, if any: a hash lookup, since every identifier of a machine (some have
-/// tens of thousands) is checked against the hundred-odd keywords.
 /// The entries of `SYMBOLS` that start with byte `b`, in their order (longest first).
 fn symbols_starting_with(b: u8) -> &'static [&'static str] {
     static TABLE: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
@@ -389,6 +387,8 @@ fn symbols_starting_with(b: u8) -> &'static [&'static str] {
     table.get(usize::from(b)).map_or(&[], Vec::as_slice)
 }
 
+/// The keyword spelled `text`, if any: a hash lookup, since every identifier of a machine (some have
+/// tens of thousands) is checked against the hundred-odd keywords.
 fn keyword(text: &str) -> Option<&'static str> {
     static TABLE: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
         std::sync::OnceLock::new();

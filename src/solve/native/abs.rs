@@ -264,6 +264,7 @@ impl Solver<'_, '_> {
         let (mut lb, mut ub) = (Vec::new(), Vec::new());
         let mut offset = 0i64;
         for part in parts {
+            let abs = self.abs_expr(part);
             let length = match &part.kind {
                 ExprKind::Var(name)
                     if let Some(v) = self.var_of(name)
@@ -278,12 +279,11 @@ impl Solver<'_, '_> {
                     }
                     domain.len() as i64
                 }
-                _ => match self.abs_expr(part).value().and_then(Value::as_sequence) {
+                _ => match abs.value().and_then(Value::as_sequence) {
                     Some(items) => items.len() as i64,
                     None => return Abs::Unknown,
                 },
             };
-            let abs = self.abs_expr(part);
             let Some((low, Some(high))) = self.set_bounds(&abs) else {
                 return Abs::Unknown;
             };
