@@ -118,6 +118,10 @@ enum Command {
         max_states: Option<usize>,
         #[arg(long)]
         no_deadlock: bool,
+        /// Go on past deadlocks and count every deadlocked state; the verdict and trace are still those of
+        /// the first (the counts then cover the whole state space, as in ProB's recorded corpus runs).
+        #[arg(long, conflicts_with = "no_deadlock")]
+        all_deadlocks: bool,
         #[arg(long)]
         no_inv: bool,
         #[arg(long)]
@@ -350,6 +354,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             file,
             max_states,
             no_deadlock,
+            all_deadlocks,
             no_inv,
             no_assertions,
             bfs: _,
@@ -363,6 +368,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 max_states: *max_states,
                 timeout: g.timeout.map(Duration::from_millis),
                 check_deadlock: !no_deadlock,
+                stop_at_deadlock: !all_deadlocks,
                 check_invariant: !no_inv,
                 check_assertions: !no_assertions,
                 order: if *dfs {
@@ -880,7 +886,8 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "processed": result.processed,
                 "partial_enumeration": result.partial_enumeration,
                 "ill_defined_operations": result.ill_defined_operations,
-                "exploration_complete": matches!(result.verdict, Verdict::NoErrorFound | Verdict::IllDefinedOperations { .. }),
+                "deadlocked_states": result.deadlocked_states,
+                "exploration_complete": result.explored_all,
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,
                 "cpu_ms": result.cpu_time.map(|t| t.as_millis() as u64),
@@ -903,6 +910,17 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if !options.stop_at_deadlock {
+            println!(
+                "deadlocked states: {} ({})",
+                result.deadlocked_states,
+                if result.explored_all {
+                    "all states explored"
+                } else {
+                    "in the part explored"
+                }
+            );
+        }
         if g.verbose
             && let Some(cpu) = result.cpu_time
         {

@@ -97,6 +97,33 @@ fn mc(file: &str, extra: &[&str]) -> (i32, Json) {
 }
 
 #[test]
+fn eval_splits_a_known_sequence_among_its_concatenated_parts() {
+    // Every split of [1..6] into three parts (C(8, 2) = 28), though `seq(1..6)` alone would list only
+    // the sequences up to length MAXINT; then with a part's length fixed; then four permutations of
+    // 1..4 matching a 16-card deck (CardTrick's invariant, without trying 24^4 quadruples).
+    for (text, count) in [
+        (
+            "card({a,b,c | [1,2,3,4,5,6] = a^b^c & a : seq(1..6) & b : seq(1..6) & c : seq(1..6)})",
+            "28",
+        ),
+        ("card({a,b,c | a^b^c = [1,2,3,4,5,6] & size(b) = 2})", "5"),
+        (
+            "card({a,b,c,d | a^b^c^d = [1,2,3,4,4,3,2,1,1,2,3,4,2,1,4,3] & a : perm(1..4) & \
+             b : perm(1..4) & c : perm(1..4) & d : perm(1..4)})",
+            "1",
+        ),
+        (
+            "card({a,b,c,d | a^b^c^d = [1,2,3,4,4,3,2,1,1,2,3,4,2,1,4,4] & a : perm(1..4) & \
+             b : perm(1..4) & c : perm(1..4) & d : perm(1..4)})",
+            "0",
+        ),
+    ] {
+        let (code, out, err) = bsolve(&["eval", text]);
+        assert_eq!((code, out.trim()), (0, count), "{text}: {err}");
+    }
+}
+
+#[test]
 fn mc_counts_states_like_prob() {
     // SimpleCounter: count = 1..4; INITIALISATION + 6 Increase + 4 Reset transitions.
     let (code, json) = mc(&model("SimpleCounter.mch"), &[]);
@@ -131,6 +158,28 @@ fn mc_counts_constant_setups_as_states() {
     );
     let (code, json) = mc(&model("NumberOfStates.mch"), &[]);
     assert_eq!((code, json["status"].as_str()), (1, Some("DEADLOCK")));
+    // Every initialised state is a dead end: the first stops the search, unless asked to go on.
+    assert_eq!(json["deadlocked_states"].as_u64(), Some(1));
+    let (code, json) = mc(&model("NumberOfStates.mch"), &["--all-deadlocks"]);
+    assert_eq!((code, json["status"].as_str()), (1, Some("DEADLOCK")));
+    assert_eq!(
+        (json["states"].as_u64(), json["deadlocked_states"].as_u64()),
+        (Some(20), Some(10))
+    );
+    assert_eq!(json["exploration_complete"].as_bool(), Some(true));
+    let (code, out, err) = bsolve(&["mc", &model("NumberOfStates.mch"), "--all-deadlocks"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("deadlocked states: 10 (all states explored)"),
+        "{out}"
+    );
+    let (code, _, err) = bsolve(&[
+        "mc",
+        &model("NumberOfStates.mch"),
+        "--all-deadlocks",
+        "--no-deadlock",
+    ]);
+    assert_eq!(code, 3, "{err}");
 }
 
 #[test]

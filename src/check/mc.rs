@@ -35,6 +35,10 @@ pub struct McOptions {
     pub max_states: Option<usize>,
     pub timeout: Option<Duration>,
     pub check_deadlock: bool,
+    /// Stop at the first deadlock (the default). When false, deadlocks are counted and the exploration
+    /// goes on: the verdict is still the first deadlock found, with its trace, and the counts are those
+    /// of the whole state space (or of the part explored before another error or a limit stopped it).
+    pub stop_at_deadlock: bool,
     pub check_invariant: bool,
     pub check_assertions: bool,
     pub order: SearchOrder,
@@ -50,6 +54,7 @@ impl Default for McOptions {
             max_states: None,
             timeout: None,
             check_deadlock: true,
+            stop_at_deadlock: true,
             check_invariant: true,
             check_assertions: true,
             order: SearchOrder::BreadthFirst,
@@ -115,6 +120,10 @@ pub struct McResult {
     /// Operation instances whose guard or body was ill-defined (each yields no transition), and
     /// ill-defined static assertions.
     pub ill_defined_operations: usize,
+    /// Deadlocked states found (at most 1 when the search stops at the first).
+    pub deadlocked_states: usize,
+    /// Every reachable state (within the enumeration limits) was expanded.
+    pub explored_all: bool,
     pub elapsed: Duration,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
@@ -209,6 +218,10 @@ struct Explorer<'m> {
     /// The first ill-defined operation instance and the node it was found in.
     ill_defined_first: Option<(Diagnostic, u32)>,
     ill_defined_count: usize,
+    /// The first deadlocked state found and how many were found (when the search goes past them).
+    first_deadlock: Option<u32>,
+    deadlocked_states: usize,
+    explored_all: bool,
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
     dynamic_assertions: Vec<&'m Pred>,
@@ -280,6 +293,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         partial_enumeration: false,
         ill_defined_first: None,
         ill_defined_count: 0,
+        first_deadlock: None,
+        deadlocked_states: 0,
+        explored_all: false,
         static_assertions,
         dynamic_assertions,
         invariant_reads,
@@ -301,6 +317,8 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         processed: explorer.processed,
         partial_enumeration: explorer.partial_enumeration,
         ill_defined_operations: explorer.ill_defined_count,
+        deadlocked_states: explorer.deadlocked_states,
+        explored_all: explorer.explored_all,
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
@@ -352,7 +370,8 @@ impl<'m> Explorer<'m> {
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
-                if let Some(found) = self.first_pending() {
+                self.explored_all = true;
+                if let Some(found) = self.found_so_far() {
                     return found;
                 }
                 return match self.ill_defined_first.take() {
@@ -374,7 +393,7 @@ impl<'m> Explorer<'m> {
                 if let Some(limit) = self.options.max_states
                     && self.nodes.len() > limit
                 {
-                    return self.first_pending().unwrap_or_else(|| {
+                    return self.found_so_far().unwrap_or_else(|| {
                         (
                             Verdict::Incomplete(format!("--max-states {limit} reached")),
                             None,
@@ -384,7 +403,7 @@ impl<'m> Explorer<'m> {
                 if let Some(timeout) = self.options.timeout
                     && start.elapsed() > timeout
                 {
-                    return self.first_pending().unwrap_or_else(|| {
+                    return self.found_so_far().unwrap_or_else(|| {
                         (
                             Verdict::Incomplete(format!(
                                 "timeout after {} ms",
@@ -409,7 +428,7 @@ impl<'m> Explorer<'m> {
                     Ok(None) => {}
                     Ok(Some((Verdict::Incomplete(why), _))) => {
                         return self
-                            .first_pending()
+                            .found_so_far()
                             .unwrap_or((Verdict::Incomplete(why), None));
                     }
                     Ok(Some(found)) => return found,
@@ -420,11 +439,21 @@ impl<'m> Explorer<'m> {
                     }
                     Err(e) => {
                         return self
-                            .first_pending()
+                            .found_so_far()
                             .unwrap_or((Verdict::Incomplete(e.to_string()), None));
                     }
                 }
             }
+        }
+    }
+
+    /// The error to report when the search stops without meeting one that stops it: a deadlock the
+    /// search went past (found before any pending violation's state could be expanded), else the
+    /// violation found first.
+    fn found_so_far(&mut self) -> Option<(Verdict, Option<u32>)> {
+        match self.first_deadlock {
+            Some(node) => Some((Verdict::Deadlock, Some(node))),
+            None => self.first_pending(),
         }
     }
 
@@ -675,7 +704,12 @@ impl<'m> Explorer<'m> {
                     None,
                 )));
             }
-            return Ok(Some((Verdict::Deadlock, Some(node))));
+            self.deadlocked_states += 1;
+            if self.options.stop_at_deadlock {
+                return Ok(Some((Verdict::Deadlock, Some(node))));
+            }
+            self.first_deadlock.get_or_insert(node);
+            return Ok(None);
         }
         let before = match &self.nodes[node as usize] {
             Node {
@@ -986,6 +1020,52 @@ mod tests {
              OPERATIONS op(b) = PRE b : BOOL & b /= b THEN skip END\nEND",
         );
         assert!(matches!(r.verdict, Verdict::Deadlock), "{:?}", r.verdict);
+    }
+
+    #[test]
+    fn deadlocks_are_counted_when_the_search_goes_past_them() {
+        // 0 -> 1 -> 2 and 0 -> 4: the states 4 and 2 are dead ends, 4 found first (breadth-first).
+        let text = "MACHINE Dead\nVARIABLES x\nINVARIANT x : 0..4\nINITIALISATION x := 0\n\
+                    OPERATIONS up = PRE x < 2 THEN x := x + 1 END;\n\
+                    jump = PRE x = 0 THEN x := 4 END\nEND";
+        let stop = check("dead", text);
+        assert!(
+            matches!(stop.verdict, Verdict::Deadlock),
+            "{:?}",
+            stop.verdict
+        );
+        assert_eq!((stop.deadlocked_states, stop.explored_all), (1, false));
+        let path = std::env::temp_dir().join(format!("bsolve-mc-{}-dead.mch", std::process::id()));
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        let options = McOptions {
+            stop_at_deadlock: false,
+            ..McOptions::default()
+        };
+        let all = model_check(&model, &options).expect("checks");
+        assert!(
+            matches!(all.verdict, Verdict::Deadlock),
+            "{:?}",
+            all.verdict
+        );
+        assert_eq!((all.deadlocked_states, all.explored_all), (2, true));
+        assert_eq!((all.states, all.transitions), (4, 4));
+        // The trace still leads to the first deadlock: INITIALISATION, jump.
+        assert_eq!(all.trace.len(), 2);
+        assert_eq!(all.trace[1].label, "jump");
+    }
+
+    #[test]
+    fn an_ill_defined_guard_without_parameters_leaves_a_deadlock() {
+        // `f(x)` is outside f's domain: the one instance of `op` yields no transition, and no other
+        // instance was left unexamined.
+        let r = check(
+            "wdguard",
+            "MACHINE WdGuard\nCONSTANTS f\nPROPERTIES f = {1 |-> 2}\nVARIABLES x\n\
+             INVARIANT x : INTEGER\nINITIALISATION x := 0\n\
+             OPERATIONS op = PRE f(x) > 0 THEN skip END\nEND",
+        );
+        assert!(matches!(r.verdict, Verdict::Deadlock), "{:?}", r.verdict);
+        assert_eq!(r.ill_defined_operations, 1);
     }
 
     #[test]

@@ -36,6 +36,10 @@ enum Candidates {
     Range(Int, Int),
     /// Every value of the variable's type.
     OfType,
+    /// The short sequences of a `seq(S)` (`Context::short_sequences`), listed only if this variable is
+    /// chosen: `domain_of` is asked for every unbound variable at every level, and another conjunct
+    /// usually gives a sequence variable a far smaller domain (`N |-> s : Rules`).
+    ShortSequences(Val, Span),
     /// Values for several variables at once (from a maplet pattern `x |-> y : S`), in `Choice::vars` order.
     Tuples(Vec<Vec<Value>>),
 }
@@ -256,9 +260,12 @@ impl Context {
                 env.bind_val(var(0), v.clone());
                 attempt(self, s, env)
             }
-            Candidates::OfType | Candidates::Set(_) => {
+            Candidates::OfType | Candidates::Set(_) | Candidates::ShortSequences(..) => {
                 let items = match &choice.candidates {
                     Candidates::Set(items) => items.clone(),
+                    Candidates::ShortSequences(domain, span) => {
+                        Arc::new(self.short_sequences(domain, *span).unwrap_or_default())
+                    }
                     _ => {
                         let v = &s.vars[choice.vars[0]];
                         self.type_values(&v.ty, v.span)?.0
@@ -384,6 +391,21 @@ impl Context {
             let PredKind::Compare(op, l, r) = &conj.kind else {
                 continue;
             };
+            if *op == CompareOp::Eq
+                && let Some(values) = self.concat_split(s, name, l, r, env)
+            {
+                if set_choice.as_ref().is_none_or(|b| values.len() < b.size) {
+                    set_choice = Some(Choice {
+                        vars: vec![i],
+                        size: values.len(),
+                        candidates: Candidates::Set(Arc::new(values)),
+                        covered: Vec::new(),
+                        rank: 1,
+                        complete: true,
+                    });
+                }
+                continue;
+            }
             let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
             let tuple_pattern =
                 *op == CompareOp::In && matches!(l.kind, ExprKind::Binary(BinaryOp::Maplet, ..));
@@ -478,12 +500,12 @@ impl Context {
                                     });
                                 }
                             } else if partial_choice.is_none()
-                                && let Some(items) = self.short_sequences(&domain, conj.span)
+                                && let Some(size) = self.short_sequence_count(&domain, conj.span)
                             {
                                 partial_choice = Some(Choice {
                                     vars: vec![i],
-                                    size: items.len(),
-                                    candidates: Candidates::Set(Arc::new(items)),
+                                    size,
+                                    candidates: Candidates::ShortSequences(domain, conj.span),
                                     covered: vec![c],
                                     rank: 2,
                                     complete: false,
@@ -652,6 +674,84 @@ impl Context {
         })
     }
 
+    /// For `W = p1 ^ ... ^ pk` (either side) with W known: when the parts before `name`'s part are all
+    /// known, `name` is a prefix of what W leaves after them (or, parts after it known, a suffix of what
+    /// W leaves before them). Those splits are all of its candidates: CardTrick's `#(a,b,c,d).(dst =
+    /// a^b^c^d & a : perm(SUIT) & ...)` tries 17 splits per part instead of 24^4 permutations.
+    fn concat_split(
+        &self,
+        s: &Search<'_>,
+        name: &str,
+        l: &Expr,
+        r: &Expr,
+        env: &mut Env,
+    ) -> Option<Vec<Value>> {
+        let unbound = |e: &Expr| {
+            let mut names = FxHashSet::default();
+            expr_names(e, &mut names);
+            (s.vars.iter().enumerate()).any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
+        };
+        for (whole, chain) in [(l, r), (r, l)] {
+            let mut parts = Vec::new();
+            concat_parts(chain, &mut parts);
+            let Some(k) = parts
+                .iter()
+                .position(|p| matches!(&p.kind, ExprKind::Var(n) if &**n == name))
+            else {
+                continue;
+            };
+            if parts.len() < 2 || unbound(whole) {
+                continue;
+            }
+            let (before, after) = (&parts[..k], &parts[k + 1..]);
+            let from_front = !before.iter().any(|p| unbound(p));
+            if !from_front && after.iter().any(|p| unbound(p)) {
+                continue;
+            }
+            let w = self.eval_value(whole, env).ok()?.as_sequence()?;
+            let known = if from_front { before } else { after };
+            let mut fixed = Vec::new();
+            for p in known {
+                fixed.extend(self.eval_value(p, env).ok()?.as_sequence()?);
+            }
+            let n = w.len();
+            if fixed.len() > n {
+                return Some(Vec::new());
+            }
+            let rest = if from_front {
+                if w[..fixed.len()] != fixed[..] {
+                    return Some(Vec::new());
+                }
+                &w[fixed.len()..]
+            } else {
+                if w[n - fixed.len()..] != fixed[..] {
+                    return Some(Vec::new());
+                }
+                &w[..n - fixed.len()]
+            };
+            // The last unknown part is the whole rest; otherwise any prefix (suffix) of it.
+            let last = if from_front {
+                after.is_empty()
+            } else {
+                before.is_empty()
+            };
+            let m = rest.len();
+            let splits: Vec<Value> = if last {
+                vec![Value::sequence(rest.to_vec())]
+            } else if from_front {
+                (0..=m)
+                    .map(|j| Value::sequence(rest[..j].to_vec()))
+                    .collect()
+            } else {
+                (0..=m)
+                    .map(|j| Value::sequence(rest[m - j..].to_vec()))
+                    .collect()
+            };
+            return Some(splits);
+        }
+        None
+    }
+
     /// The values `name` may take by a disjunction of equalities `name = E1 or name = E2 or ...` whose
     /// other variables are all bound (`{x | x = a or x = b}`); None when some alternative is of another
     /// shape or does not evaluate.
@@ -747,6 +847,32 @@ impl Context {
 
     /// The sequences of `seq(S)`/`seq1(S)` (S finite) of length at most `max_len`, at most
     /// `enumeration_limit` of them, and whether that is all of them.
+    /// How many values `short_sequences` lists for `domain` (None: not a `seq(S)` of a finite S).
+    pub(crate) fn short_sequence_count(&self, domain: &Val, span: Span) -> Option<usize> {
+        let Val::Sym(sym) = domain else {
+            return None;
+        };
+        let SymbolicSet::Sequences(
+            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
+            base,
+        ) = &**sym
+        else {
+            return None;
+        };
+        let n = self.materialize(base, span).ok()?.len();
+        let max_len = self.int_cut().1.to_usize().unwrap_or(0);
+        let limit = self.settings().enumeration_limit;
+        let first = usize::from(*kind == crate::ir::UnaryOp::Seq1);
+        let (mut count, mut layer) = (0usize, 1usize);
+        for len in 0..=max_len {
+            if len >= first {
+                count = count.saturating_add(layer);
+            }
+            layer = layer.saturating_mul(n);
+        }
+        Some(count.min(limit))
+    }
+
     fn sequences_up_to(
         &self,
         domain: &Val,
@@ -1250,5 +1376,16 @@ pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut impl NameSink<'e>) {
             binds.iter().for_each(|(_, x)| expr_names(x, out));
             expr_names(body, out);
         }
+    }
+}
+
+/// The operands of a chain of concatenations `a ^ b ^ ...`, left to right.
+fn concat_parts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Concat, a, b) => {
+            concat_parts(a, out);
+            concat_parts(b, out);
+        }
+        _ => out.push(e),
     }
 }

@@ -54,6 +54,52 @@ pub(crate) struct OperationPlan {
     /// For an operation with one searched identifier `x`, the position among the guard's conjuncts of
     /// one `x : S` whose `S` does not mention `x` (see `Context::listed_choices`).
     domain: Option<usize>,
+    /// For an operation with several searched identifiers, each given its values by a conjunct `x : S`
+    /// whose `S` mentions no searched identifier (the conjunct's position) or by an equation `x = E`
+    /// (None); see `Context::listed_product`.
+    listing: Option<Vec<Option<usize>>>,
+}
+
+/// Per searched identifier, the conjunct `x : S` (S free of the searched identifiers) listing its values,
+/// or None for one defined by an equation `x = E`; None when some identifier has neither, or when there is
+/// only one (`domain_conjunct` covers that case).
+fn listing_conjuncts(searched: &[TypedName], guard: &Pred) -> Option<Vec<Option<usize>>> {
+    if searched.len() < 2 {
+        return None;
+    }
+    let conjuncts = guard.conjuncts();
+    let is_searched = |e: &Expr| {
+        let mut mentioned = FxHashSet::default();
+        expr_names(e, &mut mentioned);
+        searched.iter().any(|v| mentioned.contains(&*v.name))
+    };
+    let is_var = |e: &Expr, x: &TypedName| matches!(&e.kind, ExprKind::Var(n) if *n == x.name);
+    searched
+        .iter()
+        .map(|x| {
+            let listed = conjuncts.iter().position(|c| {
+                matches!(&c.kind, PredKind::Compare(CompareOp::In, lhs, set)
+                    if is_var(lhs, x) && !is_searched(set))
+            });
+            if listed.is_some() {
+                return Some(listed);
+            }
+            let defined = conjuncts.iter().any(|c| {
+                let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
+                    return false;
+                };
+                let mut mentioned = FxHashSet::default();
+                (is_var(l, x) && {
+                    expr_names(r, &mut mentioned);
+                    !mentioned.contains(&*x.name)
+                }) || (is_var(r, x) && {
+                    expr_names(l, &mut mentioned);
+                    !mentioned.contains(&*x.name)
+                })
+            });
+            defined.then_some(None)
+        })
+        .collect()
 }
 
 /// The conjunct `x : S` of `guard` giving the single searched identifier its candidates, if any.
@@ -521,14 +567,27 @@ impl Context {
                     }
                 }
                 searched
+            } else if self.listed_product(plan, &mut env) {
+                // Generate and test: each candidate combination costs a few evaluations, where the
+                // solver would build and propagate a problem per state. A construct the enumeration
+                // cannot evaluate goes to the solver (transitions found twice are merged above).
+                match self.search(&plan.searched, &plan.guard, &mut env, &mut on_choice) {
+                    Err(e) if !matches!(e, EvalError::WellDefinedness(_)) => {
+                        self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
+                    }
+                    searched => searched,
+                }
             } else {
                 self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
             };
             let complete = match searched {
                 Ok(complete) => complete,
+                // An operation without parameters has one instance: an ill-defined guard leaves no
+                // other unexamined (LargeErrorMessage: the state deadlocks, as ProB records). With
+                // parameters, the search stopped at the ill-defined instance and missed the others.
                 Err(EvalError::WellDefinedness(d)) => {
                     out.ill_defined.push((k, d));
-                    false
+                    plan.searched.is_empty()
                 }
                 Err(e) => return Err(e),
             };
@@ -593,6 +652,47 @@ impl Context {
         Some(choices)
     }
 
+    /// Whether an operation's searched identifiers all have small listed domains in this state (see
+    /// `OperationPlan::listing`): explicit sets or integer intervals of at most `LISTED` values each and
+    /// `COMBINATIONS` together. The interpreter's generate-and-test enumeration, checking each conjunct
+    /// as soon as its identifiers are bound, then beats building a solver problem per state
+    /// (B/Mathematical/Resolution.mch: `a : cl & b : cl & lit : PosLiterals & lit : a & ...`, 11,851
+    /// states in 5 s instead of 657 in 30 s). Domains given by a function space or other symbolic set
+    /// stay with the solver, whose propagation prunes them.
+    fn listed_product(&self, plan: &OperationPlan, env: &mut Env) -> bool {
+        const LISTED: usize = 4096;
+        const COMBINATIONS: usize = 1_000_000;
+        let Some(listing) = &plan.listing else {
+            return false;
+        };
+        let conjuncts = plan.guard.conjuncts();
+        let mut product = 1usize;
+        for c in listing.iter().flatten() {
+            let PredKind::Compare(CompareOp::In, _, set) = &conjuncts[*c].kind else {
+                return false;
+            };
+            let size = match self.eval(set, env) {
+                Ok(Val::Value(Value::Set(items))) => items.len(),
+                Ok(Val::Sym(sym)) => match &*sym {
+                    super::SymbolicSet::Interval(Some(lo), Some(hi)) => {
+                        if hi < lo {
+                            0
+                        } else {
+                            hi.sub(lo).succ().to_usize().unwrap_or(usize::MAX)
+                        }
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            };
+            if size > LISTED {
+                return false;
+            }
+            product = product.saturating_mul(size.max(1));
+        }
+        product <= COMBINATIONS
+    }
+
     /// The operations' search plans, computed on first use: the successor function asks for them in
     /// every state, and deriving a guard clones its predicate.
     fn operation_plans(&self) -> &[OperationPlan] {
@@ -611,6 +711,7 @@ impl Context {
                             op.params.iter().chain(vars).cloned().collect();
                         return OperationPlan {
                             domain: domain_conjunct(&searched, pred),
+                            listing: listing_conjuncts(&searched, pred),
                             searched,
                             guard: pred.clone(),
                             limit: self.operation_limit(&op.name),
@@ -629,6 +730,7 @@ impl Context {
                         op.params.iter().chain(&locals).cloned().collect();
                     OperationPlan {
                         domain: domain_conjunct(&searched, &guard),
+                        listing: listing_conjuncts(&searched, &guard),
                         searched,
                         guard,
                         limit: self.operation_limit(&op.name),

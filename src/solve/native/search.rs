@@ -723,6 +723,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                 // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
                 Dom::Any => match self.defined_candidates(a, self.guess_small_sets) {
                     Ok(Some(Candidates::Listed(c, _))) => c.len() as u64,
+                    Ok(Some(Candidates::ShortSequences(_, _, n))) => n as u64,
                     Ok(Some(Candidates::Guess(..))) => u64::MAX - 1,
                     _ => u64::MAX,
                 },
@@ -794,6 +795,10 @@ impl<'a, 'p> Solver<'a, 'p> {
                 self.incomplete |= !complete;
                 return Ok(values);
             }
+            Some(Candidates::ShortSequences(set, span, _)) => {
+                self.incomplete = true;
+                return Ok(self.ctx.short_sequences(&set, span).unwrap_or_default());
+            }
             Some(Candidates::Guess(op, set, span)) => {
                 let ty = &self.model.vars[self.model.owner[a]].ty;
                 let small = match (op, ty) {
@@ -854,6 +859,10 @@ impl<'a, 'p> Solver<'a, 'p> {
         let scalar = matches!(model.vars[v].shape, Shape::Scalar(_));
         // A guess from a constraint is taken only when no constraint lists x's candidates.
         let mut fallback: Option<(CompareOp, crate::eval::Val, crate::diag::Span)> = None;
+        // `x : seq(S)` lists x's short sequences only, and there are many: a later constraint that lists
+        // all of x's candidates (`N |-> x : Rules`) is preferred (LLParsing's `#s.(s : seq(Symbols) &
+        // N |-> s : Rules & ...)`: 3 candidates instead of 820 in every state).
+        let mut sequences: Option<(crate::eval::Val, crate::diag::Span)> = None;
         for ci in 0..model.constraints.len() {
             let c = &model.constraints[ci];
             if !c.bindings.is_empty() {
@@ -914,10 +923,10 @@ impl<'a, 'p> Solver<'a, 'p> {
                             continue;
                         };
                         let listed = if self.ctx.is_infinite(&set) {
-                            match self.ctx.short_sequences(&set, e.span) {
-                                Some(seqs) if path.is_empty() => Some((Arc::new(seqs), false)),
-                                _ => None,
+                            if path.is_empty() && sequences.is_none() {
+                                sequences = Some((set.clone(), e.span));
                             }
+                            None
                         } else {
                             self.ctx
                                 .materialize(&set, e.span)
@@ -939,6 +948,11 @@ impl<'a, 'p> Solver<'a, 'p> {
                 }
             }
         }
+        if let Some((set, span)) = sequences
+            && let Some(n) = self.ctx.short_sequence_count(&set, span)
+        {
+            return Ok(Some(Candidates::ShortSequences(set, span, n)));
+        }
         let ty = &model.vars[v].ty;
         Ok(fallback
             .filter(|(op, _, _)| *op != CompareOp::Subset || matches!(ty, Type::Set(_)))
@@ -950,6 +964,9 @@ impl<'a, 'p> Solver<'a, 'p> {
 enum Candidates {
     /// Listed values, and whether they are all of the atom's possible values.
     Listed(Vec<Value>, bool),
+    /// The short sequences of a `seq(S)` (incomplete, as ProB enumerates them) and how many there are:
+    /// listed only when the atom is labelled, since `choose` asks every atom's candidates at each node.
+    ShortSequences(crate::eval::Val, crate::diag::Span, usize),
     /// To be guessed among the small members (`In`) or subsets (`Subset`) of a known set.
     Guess(CompareOp, crate::eval::Val, crate::diag::Span),
 }
