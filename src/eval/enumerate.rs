@@ -374,17 +374,8 @@ impl Context {
                 continue;
             }
             if let PredKind::Or(alternatives) = &conj.kind {
-                if let Some(values) = self.alternative_values(alternatives, name, s, env)
-                    && set_choice.as_ref().is_none_or(|b| values.len() < b.size)
-                {
-                    set_choice = Some(Choice {
-                        vars: vec![i],
-                        size: values.len(),
-                        candidates: Candidates::Set(Arc::new(values)),
-                        covered: Vec::new(),
-                        rank: 1,
-                        complete: true,
-                    });
+                if let Some(values) = self.alternative_values(alternatives, name, s, env) {
+                    keep_smaller(&mut set_choice, listed_choice(i, values));
                 }
                 continue;
             }
@@ -394,16 +385,7 @@ impl Context {
             if *op == CompareOp::Eq
                 && let Some(values) = self.concat_split(s, name, l, r, env)
             {
-                if set_choice.as_ref().is_none_or(|b| values.len() < b.size) {
-                    set_choice = Some(Choice {
-                        vars: vec![i],
-                        size: values.len(),
-                        candidates: Candidates::Set(Arc::new(values)),
-                        covered: Vec::new(),
-                        rank: 1,
-                        complete: true,
-                    });
-                }
+                keep_smaller(&mut set_choice, listed_choice(i, values));
                 continue;
             }
             let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
@@ -692,8 +674,7 @@ impl Context {
             (s.vars.iter().enumerate()).any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
         };
         for (whole, chain) in [(l, r), (r, l)] {
-            let mut parts = Vec::new();
-            concat_parts(chain, &mut parts);
+            let parts = chain.concat_operands();
             let Some(k) = parts
                 .iter()
                 .position(|p| matches!(&p.kind, ExprKind::Var(n) if &**n == name))
@@ -845,24 +826,13 @@ impl Context {
         best
     }
 
-    /// The sequences of `seq(S)`/`seq1(S)` (S finite) of length at most `max_len`, at most
-    /// `enumeration_limit` of them, and whether that is all of them.
     /// How many values `short_sequences` lists for `domain` (None: not a `seq(S)` of a finite S).
     pub(crate) fn short_sequence_count(&self, domain: &Val, span: Span) -> Option<usize> {
-        let Val::Sym(sym) = domain else {
-            return None;
-        };
-        let SymbolicSet::Sequences(
-            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
-            base,
-        ) = &**sym
-        else {
-            return None;
-        };
+        let (kind, base) = sequence_domain(domain)?;
         let n = self.materialize(base, span).ok()?.len();
         let max_len = self.int_cut().1.to_usize().unwrap_or(0);
         let limit = self.settings().enumeration_limit;
-        let first = usize::from(*kind == crate::ir::UnaryOp::Seq1);
+        let first = usize::from(kind == crate::ir::UnaryOp::Seq1);
         let (mut count, mut layer) = (0usize, 1usize);
         for len in 0..=max_len {
             if len >= first {
@@ -873,28 +843,21 @@ impl Context {
         Some(count.min(limit))
     }
 
+    /// The sequences of `seq(S)`/`seq1(S)` (S finite) of length at most `max_len`, at most
+    /// `enumeration_limit` of them, and whether that is all of them.
     fn sequences_up_to(
         &self,
         domain: &Val,
         span: Span,
         max_len: usize,
     ) -> Option<(Vec<Value>, bool)> {
-        let Val::Sym(sym) = domain else {
-            return None;
-        };
-        let SymbolicSet::Sequences(
-            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
-            base,
-        ) = &**sym
-        else {
-            return None;
-        };
+        let (kind, base) = sequence_domain(domain)?;
         let base = self.materialize(base, span).ok()?;
         let limit = self.settings().enumeration_limit;
         let mut out = Vec::new();
         let mut layer: Vec<Vec<Value>> = vec![Vec::new()];
         for len in 0..=max_len {
-            if len > 0 || *kind == crate::ir::UnaryOp::Seq {
+            if len > 0 || kind == crate::ir::UnaryOp::Seq {
                 for sq in &layer {
                     out.push(Value::sequence(sq.clone()));
                 }
@@ -1379,13 +1342,35 @@ pub(crate) fn expr_names<'e>(e: &'e Expr, out: &mut impl NameSink<'e>) {
     }
 }
 
-/// The operands of a chain of concatenations `a ^ b ^ ...`, left to right.
-fn concat_parts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary(BinaryOp::Concat, a, b) => {
-            concat_parts(a, out);
-            concat_parts(b, out);
-        }
-        _ => out.push(e),
+/// Variable `i`'s candidates listed from a conjunct that is still to be checked for each of them.
+fn listed_choice(i: usize, values: Vec<Value>) -> Choice {
+    Choice {
+        vars: vec![i],
+        size: values.len(),
+        candidates: Candidates::Set(Arc::new(values)),
+        covered: Vec::new(),
+        rank: 1,
+        complete: true,
+    }
+}
+
+/// Keeps in `best` the choice with fewer candidates.
+fn keep_smaller(best: &mut Option<Choice>, choice: Choice) {
+    if best.as_ref().is_none_or(|b| choice.size < b.size) {
+        *best = Some(choice);
+    }
+}
+
+/// `seq(S)` or `seq1(S)`: which, and S.
+fn sequence_domain(domain: &Val) -> Option<(crate::ir::UnaryOp, &Val)> {
+    let Val::Sym(sym) = domain else {
+        return None;
+    };
+    match &**sym {
+        SymbolicSet::Sequences(
+            kind @ (crate::ir::UnaryOp::Seq | crate::ir::UnaryOp::Seq1),
+            base,
+        ) => Some((*kind, base)),
+        _ => None,
     }
 }

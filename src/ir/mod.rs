@@ -413,4 +413,16 @@ impl Expr {
     pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
         Expr { kind, ty, span }
     }
+    /// The operands of a chain of `^`, left to right, whatever its nesting; a non-concatenation is its
+    /// own single operand.
+    pub fn concat_operands(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Binary(BinaryOp::Concat, a, b) => {
+                let mut parts = a.concat_operands();
+                parts.extend(b.concat_operands());
+                parts
+            }
+            _ => vec![self],
+        }
+    }
 }

@@ -259,8 +259,7 @@ impl Solver<'_, '_> {
     /// four sequences of length 4 (CardTrick) then fails as soon as one image differs from dst's, instead
     /// of when all sixteen are chosen.
     fn abs_concat(&mut self, e: &Expr) -> Abs {
-        let mut parts = Vec::new();
-        concat_parts(e, &mut parts);
+        let parts = e.concat_operands();
         let (mut lb, mut ub) = (Vec::new(), Vec::new());
         let mut offset = 0i64;
         for part in parts {
@@ -912,16 +911,5 @@ fn set_op(
                 },
             }
         }
-    }
-}
-
-/// The operands of a chain of `^`, left to right, whatever its nesting.
-fn concat_parts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary(BinaryOp::Concat, a, b) => {
-            concat_parts(a, out);
-            concat_parts(b, out);
-        }
-        _ => out.push(e),
     }
 }
