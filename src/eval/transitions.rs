@@ -1,6 +1,6 @@
 //! The transition system of a machine for the model checker: constant setups, initial states, successors.
 
-use super::enumerate::expr_names;
+use super::enumerate::{expr_names, mentions};
 use super::{Context, Enumeration, Env, EvalError, Val, internal_error};
 use crate::diag::Span;
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName};
@@ -55,51 +55,50 @@ pub(crate) struct OperationPlan {
     /// one `x : S` whose `S` does not mention `x` (see `Context::listed_choices`).
     domain: Option<usize>,
     /// For an operation with several searched identifiers, each given its values by a conjunct `x : S`
-    /// whose `S` mentions no searched identifier (the conjunct's position) or by an equation `x = E`
-    /// (None); see `Context::listed_product`.
-    listing: Option<Vec<Option<usize>>>,
+    /// whose `S` mentions no searched identifier or defined by an equation `x = E`: the positions of
+    /// those `x : S` (see `Context::listed_product`).
+    listing: Option<Vec<usize>>,
 }
 
-/// Per searched identifier, the conjunct `x : S` (S free of the searched identifiers) listing its values,
-/// or None for one defined by an equation `x = E`; None when some identifier has neither, or when there is
-/// only one (`domain_conjunct` covers that case).
-fn listing_conjuncts(searched: &[TypedName], guard: &Pred) -> Option<Vec<Option<usize>>> {
+/// The first conjunct `x : S` listing `x`'s values, S free of every searched identifier.
+fn membership_conjunct(
+    conjuncts: &[&Pred],
+    x: &TypedName,
+    searched: &[TypedName],
+) -> Option<usize> {
+    conjuncts.iter().position(|c| {
+        matches!(&c.kind, PredKind::Compare(CompareOp::In, lhs, set)
+            if is_var(lhs, x) && !searched.iter().any(|v| mentions(set, &v.name)))
+    })
+}
+
+fn is_var(e: &Expr, x: &TypedName) -> bool {
+    matches!(&e.kind, ExprKind::Var(n) if *n == x.name)
+}
+
+/// For several searched identifiers, the conjuncts listing the values of those with a
+/// `membership_conjunct`, when every other one is defined by an equation `x = E` (E free of x); None
+/// otherwise, and for a single identifier (`domain_conjunct` covers that case).
+fn listing_conjuncts(searched: &[TypedName], guard: &Pred) -> Option<Vec<usize>> {
     if searched.len() < 2 {
         return None;
     }
     let conjuncts = guard.conjuncts();
-    let is_searched = |e: &Expr| {
-        let mut mentioned = FxHashSet::default();
-        expr_names(e, &mut mentioned);
-        searched.iter().any(|v| mentioned.contains(&*v.name))
-    };
-    let is_var = |e: &Expr, x: &TypedName| matches!(&e.kind, ExprKind::Var(n) if *n == x.name);
-    searched
-        .iter()
-        .map(|x| {
-            let listed = conjuncts.iter().position(|c| {
-                matches!(&c.kind, PredKind::Compare(CompareOp::In, lhs, set)
-                    if is_var(lhs, x) && !is_searched(set))
-            });
-            if listed.is_some() {
-                return Some(listed);
-            }
-            let defined = conjuncts.iter().any(|c| {
-                let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
-                    return false;
-                };
-                let mut mentioned = FxHashSet::default();
-                (is_var(l, x) && {
-                    expr_names(r, &mut mentioned);
-                    !mentioned.contains(&*x.name)
-                }) || (is_var(r, x) && {
-                    expr_names(l, &mut mentioned);
-                    !mentioned.contains(&*x.name)
-                })
-            });
-            defined.then_some(None)
+    let defined = |x: &TypedName| {
+        conjuncts.iter().any(|c| {
+            matches!(&c.kind, PredKind::Compare(CompareOp::Eq, l, r)
+                if (is_var(l, x) && !mentions(r, &x.name)) || (is_var(r, x) && !mentions(l, &x.name)))
         })
-        .collect()
+    };
+    let mut listing = Vec::new();
+    for x in searched {
+        match membership_conjunct(&conjuncts, x, searched) {
+            Some(c) => listing.push(c),
+            None if defined(x) => {}
+            None => return None,
+        }
+    }
+    Some(listing)
 }
 
 /// The conjunct `x : S` of `guard` giving the single searched identifier its candidates, if any.
@@ -107,14 +106,7 @@ fn domain_conjunct(searched: &[TypedName], guard: &Pred) -> Option<usize> {
     let [x] = searched else {
         return None;
     };
-    guard.conjuncts().iter().position(|c| match &c.kind {
-        PredKind::Compare(CompareOp::In, lhs, set) => {
-            let mut mentioned = FxHashSet::default();
-            expr_names(set, &mut mentioned);
-            matches!(&lhs.kind, ExprKind::Var(n) if *n == x.name) && !mentioned.contains(&*x.name)
-        }
-        _ => false,
-    })
+    membership_conjunct(&guard.conjuncts(), x, searched)
 }
 
 /// The predicate that types an operation's parameters: its top-level PRE, or its single SELECT/WHEN guard,
@@ -667,22 +659,22 @@ impl Context {
         };
         let conjuncts = plan.guard.conjuncts();
         let mut product = 1usize;
-        for c in listing.iter().flatten() {
-            let PredKind::Compare(CompareOp::In, _, set) = &conjuncts[*c].kind else {
+        for &c in listing {
+            let PredKind::Compare(CompareOp::In, _, set) = &conjuncts[c].kind else {
                 return false;
             };
             let size = match self.eval(set, env) {
                 Ok(Val::Value(Value::Set(items))) => items.len(),
-                Ok(Val::Sym(sym)) => match &*sym {
-                    super::SymbolicSet::Interval(Some(lo), Some(hi)) => {
-                        if hi < lo {
-                            0
-                        } else {
-                            hi.sub(lo).succ().to_usize().unwrap_or(usize::MAX)
-                        }
+                // Only an interval is counted without listing it: a function space or another
+                // symbolic set stays with the solver.
+                Ok(Val::Sym(sym))
+                    if matches!(&*sym, super::SymbolicSet::Interval(Some(_), Some(_))) =>
+                {
+                    match self.card(&Val::Sym(sym), set.span).map(|n| n.to_usize()) {
+                        Ok(Some(n)) => n,
+                        _ => return false,
                     }
-                    _ => return false,
-                },
+                }
                 _ => return false,
             };
             if size > LISTED {
