@@ -493,6 +493,18 @@ impl<'p> Builder<'_, 'p> {
     fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {
         let typings = self.typings(&v.name);
         if let Type::Set(_) = &v.ty {
+            // A set listed explicitly (`s : {[1,2], [3]}`, a constant holding sets) is one choice among
+            // the listed values: membership bits over a carrier cut to MININT..MAXINT would be a
+            // search among 2^|carrier| subsets that the listing refutes only once they are all fixed.
+            for (op, s, c) in &typings {
+                if *op == CompareOp::In
+                    && let Some(Val::Value(Value::Set(items))) = self.known(s)
+                    && items.len() <= MAX_CARRIER
+                {
+                    self.entail(c);
+                    return Ok(Shape::Scalar(self.new_atom(Dom::Finite(items))));
+                }
+            }
             for (op, s, c) in &typings {
                 if *op == CompareOp::In
                     && let Some((shape, entailed)) = self.curried_shape(s)
@@ -593,11 +605,11 @@ impl<'p> Builder<'_, 'p> {
             let free = ir::free_names::of_expr(e);
             !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
         };
+        // Other leaves of the pattern may be anything (`(1 |-> name) : S`): the candidates taken from
+        // S are then a superset of name's values, which is all a listing needs.
         let in_pattern = |pattern: &Expr, set: &Expr| {
-            let mut leaves = Vec::new();
             matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
-                && pattern_vars(pattern, &mut Vec::new(), &mut leaves)
-                && leaves.iter().any(|(n, _)| &**n == name)
+                && component_path(pattern, name).is_some()
                 && independent(set)
         };
         let split = |whole: &Expr, cat: &Expr| {
@@ -1429,6 +1441,24 @@ fn distribute_implication(pred: &Pred) -> Option<Pred> {
                 ),
                 pred.span,
             ))
+        }
+        _ => None,
+    }
+}
+
+/// Where variable `name` sits in a maplet pattern (`false` = left, `true` = right); empty when the
+/// pattern is the variable itself.
+pub(crate) fn component_path(pattern: &Expr, name: &str) -> Option<Vec<bool>> {
+    match &pattern.kind {
+        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
+        ExprKind::Binary(BinaryOp::Maplet, l, r) => {
+            for (side, part) in [(false, l), (true, r)] {
+                if let Some(mut rest) = component_path(part, name) {
+                    rest.insert(0, side);
+                    return Some(rest);
+                }
+            }
+            None
         }
         _ => None,
     }

@@ -8,7 +8,7 @@
 
 use super::abs::{Abs, OPERANDS};
 use super::domain::Dom;
-use super::model::{AtomId, Model, Shape, VarId};
+use super::model::{AtomId, Model, Shape, VarId, component_path};
 use super::sets::component;
 use super::small_values;
 use super::symmetry::Symmetry;
@@ -1080,24 +1080,6 @@ fn small_subsets(items: &[Value], limit: usize) -> Vec<Value> {
         layer = next;
     }
     out
-}
-
-/// Where variable `name` sits in a maplet pattern (`false` = left, `true` = right); empty when the
-/// pattern is the variable itself.
-fn component_path(pattern: &Expr, name: &str) -> Option<Vec<bool>> {
-    match &pattern.kind {
-        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
-        ExprKind::Binary(crate::ir::BinaryOp::Maplet, l, r) => {
-            for (side, part) in [(false, l), (true, r)] {
-                if let Some(mut rest) = component_path(part, name) {
-                    rest.insert(0, side);
-                    return Some(rest);
-                }
-            }
-            None
-        }
-        _ => None,
-    }
 }
 
 fn var_span(model: &Model<'_>, _v: VarId) -> crate::diag::Span {
