@@ -812,7 +812,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         Verdict::NoErrorFound if result.partial_enumeration => (
             "NO ERROR FOUND".to_string(),
             "all states explored within the enumeration limits (some operation parameters were \
-             enumerated only up to MAX_OPERATIONS or within MININT..MAXINT)"
+             enumerated only up to MAX_OPERATIONS, within MININT..MAXINT or as a few sample strings)"
                 .to_string(),
             Exit::Holds,
         ),

@@ -992,14 +992,25 @@ mod tests {
 
     #[test]
     fn no_deadlock_claimed_when_parameters_were_enumerated_partially() {
-        // No STRING is enumerated, yet the operation is enabled.
+        // A few strings stand for STRING: none of them is allowed, yet the operation is enabled.
         let r = check(
             "partial",
             "MACHINE Partial\nVARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
-             OPERATIONS op(s) = PRE s : STRING THEN skip END\nEND",
+             OPERATIONS op(s) = PRE s : STRING & s /= \"\" & s /= \"a\" & s /= \"b\" THEN skip END\nEND",
         );
         assert!(
             matches!(r.verdict, Verdict::Incomplete(_)),
+            "{:?}",
+            r.verdict
+        );
+        // One of them is: no deadlock, and the enumeration is reported partial.
+        let r = check(
+            "strings",
+            "MACHINE Strings\nVARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
+             OPERATIONS op(s) = PRE s : STRING THEN skip END\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::NoErrorFound) && r.partial_enumeration,
             "{:?}",
             r.verdict
         );

@@ -598,7 +598,8 @@ impl<'p> Builder<'_, 'p> {
 
     /// Whether a conjunct gives `name` its candidates at labelling time (`search::defined_candidates`):
     /// `name` a component of a maplet pattern `(y |-> name) : S`, or an operand of a concatenation
-    /// equal to an expression `E = name ^ F` (its prefixes), S and E not mentioning it nor witnesses.
+    /// equal to an expression `E = name ^ F`, `E = A ^ name ^ F` (its parts), S and E not mentioning it nor
+    /// witnesses.
     fn listed_later(&self, name: &str) -> bool {
         let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
         let independent = |e: &Expr| {
@@ -613,7 +614,8 @@ impl<'p> Builder<'_, 'p> {
                 && independent(set)
         };
         let split = |whole: &Expr, cat: &Expr| {
-            matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, a, b) if is_x(a) || is_x(b))
+            matches!(&cat.kind, ExprKind::Binary(BinaryOp::Concat, _, _))
+                && cat.concat_operands().into_iter().any(is_x)
                 && independent(whole)
         };
         self.conjuncts.iter().any(|c| match &c.kind {

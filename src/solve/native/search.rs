@@ -823,6 +823,13 @@ impl<'a, 'p> Solver<'a, 'p> {
             Err(crate::eval::limit_error(span, "too many values to list"))
         };
         match listed {
+            // A type with nothing listable (STRING, records of strings): a few small values stand for
+            // all, as ProB's enumeration offers some strings (ExistsDeadlockTests' `y : STRING`
+            // parameter: the operation is enabled, not a deadlock). Incomplete, as any cut.
+            Ok((items, false)) if items.is_empty() => {
+                self.incomplete = true;
+                Ok(small_values::of_type(self.ctx, &ty, GUESS_BUDGET, span)?.values)
+            }
             Ok((items, complete)) => {
                 self.incomplete |= !complete;
                 Ok((*items).clone())
@@ -972,9 +979,10 @@ enum Candidates {
 }
 
 impl Solver<'_, '_> {
-    /// For `E = x ^ B` or `E = A ^ x` (either side), E a sequence evaluable now: x is a prefix (a
-    /// suffix) of E, so E's prefixes (suffixes) are all of x's candidates — a split of a known sequence
-    /// instead of an enumeration of `seq(S)`.
+    /// For `E = x ^ B`, `E = A ^ x` or `E = A ^ x ^ B` (either side, any nesting of `^`), E a sequence
+    /// evaluable now: x is a prefix, a suffix or a contiguous part of E, so E's prefixes, suffixes or
+    /// parts are all of x's candidates — a split of a known sequence instead of an enumeration of
+    /// `seq(S)` (SyracuseGrammar's rewriting step `cur = pre ^ LHS ^ post`).
     fn split_candidates(
         &mut self,
         ci: usize,
@@ -983,14 +991,13 @@ impl Solver<'_, '_> {
         r: &Expr,
     ) -> Result<Option<Vec<Value>>, EvalError> {
         for (whole, concat) in [(l, r), (r, l)] {
-            let ExprKind::Binary(BinaryOp::Concat, a, b) = &concat.kind else {
+            if !matches!(&concat.kind, ExprKind::Binary(BinaryOp::Concat, _, _)) {
                 continue;
-            };
+            }
+            let operands = concat.concat_operands();
             let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
-            let prefix = match (is_var(a), is_var(b)) {
-                (true, _) => true,
-                (false, true) => false,
-                _ => continue,
+            let Some(at) = operands.iter().position(|e| is_var(e)) else {
+                continue;
             };
             self.enter(ci);
             if !self.expr_is_fixed(whole) {
@@ -1008,14 +1015,20 @@ impl Solver<'_, '_> {
                 continue;
             };
             let n = items.len();
-            return Ok(Some(
-                (0..=n)
-                    .map(|k| {
-                        let part = if prefix { &items[..k] } else { &items[n - k..] };
-                        Value::sequence(part.to_vec())
-                    })
-                    .collect(),
-            ));
+            let parts: Vec<(usize, usize)> = if at == 0 {
+                (0..=n).map(|k| (0, k)).collect()
+            } else if at == operands.len() - 1 {
+                (0..=n).map(|k| (n - k, n)).collect()
+            } else {
+                (0..=n).flat_map(|i| (i..=n).map(move |j| (i, j))).collect()
+            };
+            let mut candidates: Vec<Value> = parts
+                .into_iter()
+                .map(|(i, j)| Value::sequence(items[i..j].to_vec()))
+                .collect();
+            candidates.sort();
+            candidates.dedup();
+            return Ok(Some(candidates));
         }
         Ok(None)
     }

@@ -417,3 +417,17 @@ fn a_set_listed_explicitly_is_chosen_from_its_listing() {
     assert_eq!(count(&format!("{pattern} & size(s) = 1")), 1);
     assert_eq!(count(&format!("{pattern} & size(s) >= 0")), 2);
 }
+
+#[test]
+fn a_known_sequence_is_split_around_a_middle_operand() {
+    // pre and post are parts of the known sequence: an exhaustive search, not seq(1..3)'s short
+    // sequences.
+    let split = "pre : seq(1..3) & post : seq(1..3) & [1,2,1,2] = pre ^ mid ^ post";
+    // mid = [1,2] at the start or at the end; any part of length 2 at one of three places.
+    assert_eq!(count(&format!("{split} & mid = [1,2]")), 2);
+    assert_eq!(
+        count(&format!("mid : seq(1..3) & {split} & size(mid) = 2")),
+        3
+    );
+    assert_eq!(count(&format!("{split} & mid = [3]")), 0);
+}
