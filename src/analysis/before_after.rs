@@ -22,6 +22,7 @@ use crate::syntax::ast::Name;
 use crate::types::Type;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The name of variable (or parameter) `x` in state copy `k`.
@@ -1190,7 +1191,7 @@ fn rename_expr(e: &Expr, map: &Renaming) -> Expr {
         }
         ExprKind::Comprehension(vars, body) => ExprKind::Comprehension(
             vars.clone(),
-            Box::new(rename_pred(
+            Arc::new(rename_pred(
                 body,
                 &shadow(map, vars.iter().map(|v| &v.name)),
             )),
@@ -1200,8 +1201,8 @@ fn rename_expr(e: &Expr, map: &Renaming) -> Expr {
             ExprKind::Binder(
                 *kind,
                 vars.clone(),
-                Box::new(rename_pred(cond, &inner)),
-                Box::new(rename_expr(body, &inner)),
+                Arc::new(rename_pred(cond, &inner)),
+                Arc::new(rename_expr(body, &inner)),
             )
         }
         ExprKind::Record(fields) => ExprKind::Record(

@@ -10,6 +10,7 @@
 //! and the initial states per setup, MAX_OPERATIONS the enablings per operation and state, as in ProB.
 
 use super::Model;
+use super::invariant_memo::InvariantMemo;
 use super::setup::{Assignment, constant_names};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, State, Successors, Transition};
@@ -228,6 +229,8 @@ struct Explorer<'m> {
     /// Per invariant conjunct (`machine.invariant.conjuncts()` order), the indices of the variables it
     /// reads.
     invariant_reads: Vec<Vec<usize>>,
+    /// Expensive invariant conjuncts' values by the values they read.
+    invariant_memo: InvariantMemo,
     /// Threads that expand states in parallel.
     workers: usize,
     progress: Option<indicatif::ProgressBar>,
@@ -298,6 +301,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         explored_all: false,
         static_assertions,
         dynamic_assertions,
+        invariant_memo: InvariantMemo::new(machine.invariant.conjuncts().len()),
         invariant_reads,
         workers: options
             .workers
@@ -774,18 +778,22 @@ impl<'m> Explorer<'m> {
         let env = self.env(setup, Some(vars));
         let machine = self.model.machine();
         if self.options.check_invariant {
-            for (conjunct, reads) in machine
+            for (k, (conjunct, reads)) in machine
                 .invariant
                 .conjuncts()
                 .iter()
                 .zip(&self.invariant_reads)
+                .enumerate()
             {
                 if let Some(before) = before
                     && reads.iter().all(|&i| before[i] == vars[i])
                 {
                     continue;
                 }
-                match self.model.context.eval_pred(conjunct, &env) {
+                let value = self.invariant_memo.value(k, setup, reads, vars, || {
+                    self.model.context.eval_pred(conjunct, &env)
+                });
+                match value {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(Verdict::InvariantViolation(conjunct.span))),
                     // Neither true nor false: the caller notes it (`checked`) and the search goes on,

@@ -91,7 +91,7 @@ impl Context {
             }
             ExprKind::Comprehension(vars, pred) => sym(SymbolicSet::Comprehension {
                 vars: vars.clone(),
-                pred: Arc::new((**pred).clone()),
+                pred: pred.clone(),
                 env: env.clone(),
             }),
             ExprKind::Binder(kind, vars, pred, body) => {
@@ -728,17 +728,17 @@ impl Context {
     fn eval_binder(
         &self,
         kind: BinderKind,
-        vars: &[TypedName],
-        pred: &Pred,
-        body: &Expr,
+        vars: &Arc<Vec<TypedName>>,
+        pred: &Arc<Pred>,
+        body: &Arc<Expr>,
         span: Span,
         env: &mut Env,
     ) -> Result<Val, EvalError> {
         if kind == BinderKind::Lambda {
             return Ok(sym(SymbolicSet::Lambda {
-                vars: vars.to_vec(),
-                pred: Arc::new(pred.clone()),
-                body: Arc::new(body.clone()),
+                vars: vars.clone(),
+                pred: pred.clone(),
+                body: body.clone(),
                 env: env.clone(),
             }));
         }

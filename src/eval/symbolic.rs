@@ -26,13 +26,13 @@ pub enum SymbolicSet {
     Sequences(UnaryOp, Val),
     /// `{x, y | P}` closed over its environment.
     Comprehension {
-        vars: Vec<TypedName>,
+        vars: Arc<Vec<TypedName>>,
         pred: Arc<Pred>,
         env: Env,
     },
     /// `%x, y.(P | E)` closed over its environment.
     Lambda {
-        vars: Vec<TypedName>,
+        vars: Arc<Vec<TypedName>>,
         pred: Arc<Pred>,
         body: Arc<Expr>,
         env: Env,

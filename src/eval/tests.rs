@@ -85,7 +85,12 @@ fn x() -> Expr {
 }
 fn lambda(vars: Vec<TypedName>, p: Pred, body: Expr) -> Expr {
     Expr::new(
-        ExprKind::Binder(BinderKind::Lambda, vars, Box::new(p), Box::new(body)),
+        ExprKind::Binder(
+            BinderKind::Lambda,
+            Arc::new(vars),
+            Arc::new(p),
+            Arc::new(body),
+        ),
         irel(),
         sp(),
     )
@@ -506,8 +511,8 @@ fn symbolic_sets_are_not_enumerated() {
     // {y | y mod 2 = 0}
     let evens = Expr::new(
         ExprKind::Comprehension(
-            vec![tn("y", ity())],
-            Box::new(cmp(
+            Arc::new(vec![tn("y", ity())]),
+            Arc::new(cmp(
                 C::Eq,
                 bin(B::Mod, var("y", ity()), int(2), ity()),
                 int(0),
@@ -643,7 +648,7 @@ fn quantifiers_and_binders() {
     assert_eq!(holds(&exists(xs(), bounded)), Ok(true));
     let binder = |k, p, body, ty| {
         Expr::new(
-            ExprKind::Binder(k, xs(), Box::new(p), Box::new(body)),
+            ExprKind::Binder(k, Arc::new(xs()), Arc::new(p), Arc::new(body)),
             ty,
             sp(),
         )
@@ -689,8 +694,8 @@ fn quantifiers_and_binders() {
     );
     let comp = Expr::new(
         ExprKind::Comprehension(
-            xs(),
-            Box::new(and(vec![
+            Arc::new(xs()),
+            Arc::new(and(vec![
                 in_range(1, 10),
                 cmp(C::Eq, bin(B::Mod, x(), int(3), ity()), int(0)),
             ])),
@@ -702,8 +707,8 @@ fn quantifiers_and_binders() {
     // Pairs of variables drawn from a relation.
     let pair_comp = Expr::new(
         ExprKind::Comprehension(
-            vec![tn("a", ity()), tn("b", ity())],
-            Box::new(and(vec![
+            Arc::new(vec![tn("a", ity()), tn("b", ity())]),
+            Arc::new(and(vec![
                 cmp(
                     C::In,
                     mp(var("a", ity()), var("b", ity())),
@@ -1191,8 +1196,8 @@ fn linear_equations_bind_variables_without_enumeration() {
     );
     let comp = Expr::new(
         ExprKind::Comprehension(
-            vec![tn("n", ity())],
-            Box::new(and(vec![cmp(C::In, n(), range(3)), exists])),
+            Arc::new(vec![tn("n", ity())]),
+            Arc::new(and(vec![cmp(C::In, n(), range(3)), exists])),
         ),
         iset(),
         sp(),

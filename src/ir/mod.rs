@@ -10,6 +10,7 @@ use crate::diag::Span;
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use num_bigint::BigInt;
+use std::sync::Arc;
 
 pub mod free_names;
 
@@ -43,10 +44,12 @@ pub enum ExprKind {
     SetEnum(Vec<Expr>),
     /// `[a, b, c]`; `[]` is an empty `SeqEnum`.
     SeqEnum(Vec<Expr>),
-    /// `{x, y | P}`: the set of tuples `x |-> y` satisfying P.
-    Comprehension(Vec<TypedName>, Box<Pred>),
-    /// `{x, y . P | E}` / `UNION`/`INTER`/`SIGMA`/`PI`/`%` binders: `vars`, condition, body.
-    Binder(BinderKind, Vec<TypedName>, Box<Pred>, Box<Expr>),
+    /// `{x, y | P}`: the set of tuples `x |-> y` satisfying P. Shared: evaluating it makes a closure
+    /// holding its variables and predicate, in every state that evaluates it.
+    Comprehension(Arc<Vec<TypedName>>, Arc<Pred>),
+    /// `{x, y . P | E}` / `UNION`/`INTER`/`SIGMA`/`PI`/`%` binders: `vars`, condition, body (shared,
+    /// as a comprehension's: a lambda evaluates to a closure holding them).
+    Binder(BinderKind, Arc<Vec<TypedName>>, Arc<Pred>, Arc<Expr>),
     /// `rec(a: E, ...)`, fields sorted by name.
     Record(Vec<(Name, Expr)>),
     /// `struct(a: S, ...)`, fields sorted by name.

@@ -14,6 +14,7 @@ use crate::ir::{
     BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
 };
 use crate::syntax::ast::{ConstKind, Ident, Name, Op, Quant, QuantExprKind, Term, TermKind};
+use std::sync::Arc;
 
 /// The source text of a span, shortened, for error messages.
 pub(super) fn snippet(span: Span) -> String {
@@ -492,7 +493,7 @@ impl Checker {
                 let (names, body) =
                     self.with_bound(ids, "comprehension identifier", |c, _| c.pred(body))?;
                 let ty = Type::set(tuple_type(&names));
-                (ExprKind::Comprehension(names, Box::new(body)), ty)
+                (ExprKind::Comprehension(Arc::new(names), Arc::new(body)), ty)
             }
             TermKind::SetComprehensionExpr(ids, p, e) => {
                 let (names, (p, e)) =
@@ -501,7 +502,7 @@ impl Checker {
                     })?;
                 let ty = Type::set(e.ty.clone());
                 (
-                    ExprKind::Binder(BinderKind::Image, names, Box::new(p), Box::new(e)),
+                    ExprKind::Binder(BinderKind::Image, Arc::new(names), Arc::new(p), Arc::new(e)),
                     ty,
                 )
             }
@@ -537,7 +538,10 @@ impl Checker {
                         (kind, e.ty.clone())
                     }
                 };
-                (ExprKind::Binder(kind, names, Box::new(p), Box::new(e)), ty)
+                (
+                    ExprKind::Binder(kind, Arc::new(names), Arc::new(p), Arc::new(e)),
+                    ty,
+                )
             }
             TermKind::SetEnum(xs) => {
                 let (out, elem) = self.same_typed(xs, span)?;

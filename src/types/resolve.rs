@@ -9,6 +9,7 @@ use crate::ir::{
     AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName,
 };
 use crate::syntax::ast::Name;
+use std::sync::Arc;
 
 pub(super) enum Pending {
     /// `left * right`: integers, or sets giving the cartesian product (default: integers).
@@ -208,14 +209,15 @@ impl Checker {
             ExprKind::SetEnum(xs) | ExprKind::SeqEnum(xs) => {
                 xs.iter_mut().for_each(|x| self.finish_expr(x))
             }
+            // Fresh from lowering, not yet shared: make_mut does not copy.
             ExprKind::Comprehension(ns, p) => {
-                self.finish_names(ns);
-                self.finish_pred(p);
+                self.finish_names(Arc::make_mut(ns).as_mut_slice());
+                self.finish_pred(Arc::make_mut(p));
             }
             ExprKind::Binder(_, ns, p, body) => {
-                self.finish_names(ns);
-                self.finish_pred(p);
-                self.finish_expr(body);
+                self.finish_names(Arc::make_mut(ns).as_mut_slice());
+                self.finish_pred(Arc::make_mut(p));
+                self.finish_expr(Arc::make_mut(body));
             }
             ExprKind::Record(fs) | ExprKind::Struct(fs) => {
                 fs.iter_mut().for_each(|(_, x)| self.finish_expr(x))

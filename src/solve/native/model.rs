@@ -1550,7 +1550,8 @@ fn visit_expr(e: &Expr, f: &mut dyn FnMut(Node<'_>) -> bool) {
         ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
             items.iter().for_each(|x| visit_expr(x, f))
         }
-        ExprKind::Comprehension(_, p) | ExprKind::BoolOf(p) => visit_pred(p, f),
+        ExprKind::Comprehension(_, p) => visit_pred(p, f),
+        ExprKind::BoolOf(p) => visit_pred(p, f),
         ExprKind::Binder(_, _, p, body) => {
             visit_pred(p, f);
             visit_expr(body, f);
