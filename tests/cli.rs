@@ -468,3 +468,24 @@ fn without_a_timeout_native_yields_to_sat_on_what_it_cannot_finish() {
     let stats = String::from_utf8_lossy(&out.stderr);
     assert!(stats.contains("1 problems by SAT"), "{stats}");
 }
+
+#[test]
+fn a_constant_closure_ill_defined_for_some_elements_stays_symbolic() {
+    // `max(s)` is ill-defined for `s = {}`: the set cannot be listed, and ProB keeps it a closure that
+    // is applied to the arguments it is given.
+    let file = temp_machine(
+        "GcdClosure",
+        "MACHINE GcdClosure\nDEFINITIONS IsCD(d,s) == !i.(i:s => i mod d = 0)\n\
+         ABSTRACT_CONSTANTS gcdc\nPROPERTIES gcdc = {s,d| s<:NATURAL & d:1..max(s) & IsCD(d,s) & \
+         not(#e.(e:NATURAL1 & e<=max(s) & IsCD(e,s) & e>d))}\n\
+         VARIABLES res\nINVARIANT res : NATURAL\nINITIALISATION res := gcdc({10,15,20,100})\nEND\n",
+    );
+    let (code, json) = mc(file.to_str().expect("utf-8"), &["--timeout", "20000"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "DEADLOCK", "{json}");
+    assert_eq!(
+        (&json["states"], &json["transitions"]),
+        (&Json::from(2), &Json::from(2))
+    );
+    assert_eq!(json["trace"][1]["changed"]["res"], "5", "{json}");
+}

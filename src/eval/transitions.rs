@@ -300,6 +300,10 @@ impl Context {
             Ok(_) => Ok(false),
             Err(e) if e.is_timeout() => Err(e),
             Err(EvalError::Limit(_)) => Ok(true),
+            // Ill-defined for some candidate element (GCD's `d : 1..max(s)` with `s = {}`): it cannot
+            // be listed either, and ProB keeps such a closure symbolic; a use that reaches the
+            // ill-defined part reports it then.
+            Err(EvalError::WellDefinedness(_)) => Ok(true),
             Err(_) => Ok(false),
         }
     }
