@@ -489,3 +489,36 @@ fn a_constant_closure_ill_defined_for_some_elements_stays_symbolic() {
     );
     assert_eq!(json["trace"][1]["changed"]["res"], "5", "{json}");
 }
+
+#[test]
+fn an_initialisation_reading_a_variable_it_has_not_set_has_no_outcome() {
+    // The ANY reads `a`, which only the parallel branch gives a value (ProB finds no initial state,
+    // B/Mathematical/TLA/TLA_Rodin_PO.mch); a sequential composition that sets `a` first is fine, and
+    // so is a read inside one branch of an IF only.
+    let reads = temp_machine(
+        "InitReadsUnset",
+        "MACHINE InitReadsUnset\nVARIABLES a, b\nINVARIANT a : 0..3 & b : 0..3\n\
+         INITIALISATION a :: 0..2 || ANY x WHERE x : 0..3 & x <= a THEN b := x END\n\
+         OPERATIONS op = skip\nEND\n",
+    );
+    let (code, out, _) = bsolve(&["mc", reads.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("NO INITIALISATION"), "{out}");
+    let sets_first = temp_machine(
+        "InitSetsFirst",
+        "MACHINE InitSetsFirst\nVARIABLES a, b\nINVARIANT a : 0..3 & b : 0..3\n\
+         INITIALISATION a :: 0..2 ; ANY x WHERE x : 0..3 & x <= a THEN b := x END\n\
+         OPERATIONS op = skip\nEND\n",
+    );
+    let (code, json) = mc(sets_first.to_str().expect("utf-8 path"), &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["states"].as_u64(), Some(6), "{json}");
+    let branch_reads = temp_machine(
+        "InitBranchReads",
+        "MACHINE InitBranchReads\nVARIABLES a, b\nINVARIANT a : 0..3 & b : 0..3\n\
+         INITIALISATION a := 1 || IF 1 = 2 THEN b := a ELSE b := 0 END\n\
+         OPERATIONS op = skip\nEND\n",
+    );
+    let (code, json) = mc(branch_reads.to_str().expect("utf-8 path"), &[]);
+    assert_eq!(code, 0, "{json}");
+}

@@ -263,6 +263,172 @@ fn collect_writes(s: &Subst, out: &mut BTreeSet<Name>) {
     }
 }
 
+/// A variable in `unassigned` (no value yet: the machine's variables at the start of the INITIALISATION)
+/// that `s` reads on every way it can produce an outcome, before assigning it: `NODES :: POW1(S) || ANY
+/// n WHERE n <: NODES THEN .. END` reads NODES, whose value the parallel branch gives only afterwards.
+/// Such a substitution has no outcome (ProB finds no initial state). Reads that only some branch of an
+/// IF, SELECT, CASE or CHOICE makes are not counted (another branch may avoid them), nor anything inside
+/// a WHILE; a local name hiding a variable ends the analysis (None).
+pub fn unassigned_read(s: &Subst, unassigned: &BTreeSet<Name>) -> Option<Name> {
+    let mut left = unassigned.clone();
+    match first_unassigned_read(s, &mut left) {
+        Scan::Read(name) => Some(name),
+        Scan::Clear | Scan::GiveUp => None,
+    }
+}
+
+/// What `first_unassigned_read` found.
+enum Scan {
+    /// This variable is read while unassigned on every way to an outcome.
+    Read(Name),
+    /// No such read; the set now holds the variables still unassigned on every way.
+    Clear,
+    /// A construct the analysis does not follow.
+    GiveUp,
+}
+
+fn first_unassigned_read(s: &Subst, unassigned: &mut BTreeSet<Name>) -> Scan {
+    use crate::ir::free_names::{of_expr, of_pred};
+    let read = |names: BTreeSet<Name>, unassigned: &BTreeSet<Name>| {
+        names.into_iter().find(|n| unassigned.contains(n))
+    };
+    fn hides<'v>(
+        mut vars: impl Iterator<Item = &'v TypedName>,
+        unassigned: &BTreeSet<Name>,
+    ) -> bool {
+        vars.any(|v| unassigned.contains(&v.name))
+    }
+    match &s.kind {
+        SubstKind::Skip => Scan::Clear,
+        SubstKind::Assign(items) => {
+            for (t, e) in items {
+                let mut names = of_expr(e);
+                target_reads(t, &mut names);
+                if let Some(n) = read(names, unassigned) {
+                    return Scan::Read(n);
+                }
+            }
+            for (t, _) in items {
+                unassigned.remove(&target_root(t).name);
+            }
+            Scan::Clear
+        }
+        SubstKind::BecomesElementOf(vars, e) => {
+            if let Some(n) = read(of_expr(e), unassigned) {
+                return Scan::Read(n);
+            }
+            vars.iter().for_each(|v| {
+                unassigned.remove(&v.name);
+            });
+            Scan::Clear
+        }
+        SubstKind::BecomesSuchThat(vars, p) => {
+            // `x` in P is the new value; `x$0` reads the old one.
+            let names = of_pred(p)
+                .into_iter()
+                .filter(|n| vars.iter().all(|v| v.name != *n))
+                .map(|n| n.strip_suffix("$0").map(Name::from).unwrap_or(n))
+                .collect();
+            if let Some(n) = read(names, unassigned) {
+                return Scan::Read(n);
+            }
+            vars.iter().for_each(|v| {
+                unassigned.remove(&v.name);
+            });
+            Scan::Clear
+        }
+        SubstKind::OpCall(..) | SubstKind::While { .. } => Scan::GiveUp,
+        SubstKind::Parallel(parts) => {
+            let before = unassigned.clone();
+            for p in parts {
+                let mut mine = before.clone();
+                match first_unassigned_read(p, &mut mine) {
+                    Scan::Clear => unassigned.retain(|n| mine.contains(n)),
+                    other => return other,
+                }
+            }
+            Scan::Clear
+        }
+        SubstKind::Sequence(parts) => {
+            for p in parts {
+                match first_unassigned_read(p, unassigned) {
+                    Scan::Clear => {}
+                    other => return other,
+                }
+            }
+            Scan::Clear
+        }
+        SubstKind::Any(vars, p, body) => {
+            if hides(vars.iter(), unassigned) {
+                return Scan::GiveUp;
+            }
+            match read(of_pred(p), unassigned) {
+                Some(n) => Scan::Read(n),
+                None => first_unassigned_read(body, unassigned),
+            }
+        }
+        SubstKind::Let(binds, body) => {
+            if hides(binds.iter().map(|(v, _)| v), unassigned) {
+                return Scan::GiveUp;
+            }
+            for (_, e) in binds {
+                if let Some(n) = read(of_expr(e), unassigned) {
+                    return Scan::Read(n);
+                }
+            }
+            first_unassigned_read(body, unassigned)
+        }
+        SubstKind::Var(vars, body) => {
+            if hides(vars.iter(), unassigned) {
+                return Scan::GiveUp;
+            }
+            first_unassigned_read(body, unassigned)
+        }
+        SubstKind::Pre(p, body) | SubstKind::Assert(p, body) => {
+            match read(of_pred(p), unassigned) {
+                Some(n) => Scan::Read(n),
+                None => first_unassigned_read(body, unassigned),
+            }
+        }
+        SubstKind::If(branches, otherwise) | SubstKind::Select(branches, otherwise) => {
+            // Only the first condition is evaluated on every way.
+            if let Some((c, _)) = branches.first()
+                && let Some(n) = read(of_pred(c), unassigned)
+            {
+                return Scan::Read(n);
+            }
+            let ways = branches.iter().map(|(_, b)| b).chain(otherwise.as_deref());
+            still_unassigned_after(ways, unassigned)
+        }
+        SubstKind::Case(e, branches, otherwise) => {
+            if let Some(n) = read(of_expr(e), unassigned) {
+                return Scan::Read(n);
+            }
+            let ways = branches.iter().map(|(_, b)| b).chain(otherwise.as_deref());
+            still_unassigned_after(ways, unassigned)
+        }
+        SubstKind::Choice(parts) => still_unassigned_after(parts.iter(), unassigned),
+    }
+}
+
+/// After alternative branches: the variables unassigned on every way (doing nothing, the way of an IF
+/// without ELSE, keeps them all and changes nothing), reads inside a branch not counted.
+fn still_unassigned_after<'s>(
+    branches: impl Iterator<Item = &'s Subst>,
+    unassigned: &mut BTreeSet<Name>,
+) -> Scan {
+    let before = unassigned.clone();
+    for b in branches {
+        let mut mine = before.clone();
+        if let Scan::GiveUp = first_unassigned_read(b, &mut mine) {
+            return Scan::GiveUp;
+        }
+        // A read inside the branch is not counted; what it assigned before it is, on that way.
+        unassigned.retain(|n| mine.contains(n));
+    }
+    Scan::Clear
+}
+
 /// Free names of the predicates and expressions of a substitution, and the roots of partial updates.
 fn subst_reads(s: &Subst, out: &mut BTreeSet<Name>) {
     use crate::ir::free_names::{of_expr, of_pred};

@@ -8,10 +8,12 @@
 //! back to the variable's type (INTEGER only within MININT..MAXINT, which makes the search *incomplete*).
 //! Each conjunct is checked as soon as all the variables it mentions are bound, in source order.
 
+use super::polynomials::Polynomial;
 use super::symbolic::SymbolicSet;
 use super::{Context, Env, EvalError, Val, limit_error};
 use crate::diag::Span;
 use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName};
+use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::{Int, Value, set};
 use rustc_hash::FxHashSet;
@@ -138,11 +140,12 @@ impl Context {
     ) -> Result<bool, EvalError> {
         let conjuncts = pred.conjuncts();
         let names: Vec<&str> = vars.iter().map(|v| &*v.name).collect();
+        // Free identifiers, inner binders subtracted: `f = %x.(x : INTEGER | x + x)` does not wait for a
+        // search variable `x` (`#(f, x).(f = %x.(..) & f(f(x)) = 1000)` binds f first).
         let mentions = conjuncts
             .iter()
             .map(|c| {
-                let mut free = FxHashSet::default();
-                pred_names(c, &mut free);
+                let free = crate::ir::free_names::of_pred(c);
                 (0..vars.len())
                     .filter(|&i| free.contains(names[i]))
                     .collect()
@@ -404,18 +407,18 @@ impl Context {
                         l
                     } else {
                         if var.ty == Type::Integer
-                            && let Some(solution) = self.solve_linear(l, r, name, env)
+                            && let Some(roots) = self.integer_solutions(l, r, name, &[], env)
                         {
-                            let candidates = match solution {
-                                Some(v) => Candidates::Single(Val::Value(Value::Int(v))),
-                                None => Candidates::Set(Arc::new(Vec::new())),
-                            };
                             return Ok(Choice {
                                 vars: vec![i],
-                                candidates,
-                                covered: vec![c],
+                                size: roots.values.len(),
+                                candidates: Candidates::Set(Arc::new(roots.values)),
+                                covered: if roots.by_arithmetic {
+                                    vec![c]
+                                } else {
+                                    Vec::new()
+                                },
                                 rank: 0,
-                                size: 1,
                                 complete: true,
                             });
                         }
@@ -609,6 +612,11 @@ impl Context {
         if let Some(choice) = partial_choice {
             return Ok(choice);
         }
+        if var.ty == Type::Integer
+            && let Some(values) = self.pinned_through_definitions(s, i, env)
+        {
+            return Ok(listed_choice(i, values));
+        }
         if var.ty == Type::Integer {
             let (minint, maxint) = self.int_cut();
             // A one-sided bound beyond MININT..MAXINT moves the window of that width to the bound, so
@@ -654,6 +662,35 @@ impl Context {
             rank: 3,
             complete: type_is_enumerable(&var.ty),
         })
+    }
+
+    /// The values of integer variable `i` that no conjunct bounds, from an equation whose other unknowns
+    /// are defined by equations of their own in terms of it (`f = %x.(x : INTEGER | x + c) & f(10) +
+    /// f(9) = 129` pins c down): the equation read through the definitions (`integer_solutions`). It
+    /// stays to be checked once they are bound. Tried only where the search would otherwise cut the
+    /// variable to MININT..MAXINT.
+    fn pinned_through_definitions(
+        &self,
+        s: &Search<'_>,
+        i: usize,
+        env: &mut Env,
+    ) -> Option<Vec<Value>> {
+        let name = &*s.vars[i].name;
+        for (c, conj) in s.conjuncts.iter().enumerate() {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &conj.kind else {
+                continue;
+            };
+            let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
+            if s.checked[c] || !others_unbound {
+                continue;
+            }
+            if let Some(definitions) = definitions_in_terms_of(s, c, i)
+                && let Some(roots) = self.integer_solutions(l, r, name, &definitions, env)
+            {
+                return Some(roots.values);
+            }
+        }
+        None
     }
 
     /// For `W = p1 ^ ... ^ pk` (either side) with W known: when the parts before `name`'s part are all
@@ -969,9 +1006,10 @@ impl Context {
                     Value::Int(n) => Expr::new(ExprKind::Int(n.to_bigint()), Type::Integer, c.span),
                     _ => return None,
                 };
-                if let Some(v) = self.solve_linear(component, &target, name, env)? {
-                    out.push(Value::Int(v));
-                }
+                out.extend(
+                    self.integer_solutions(component, &target, name, &[], env)?
+                        .values,
+                );
             }
         }
         out.sort();
@@ -979,60 +1017,157 @@ impl Context {
         Some(out)
     }
 
-    /// Solves `l = r` for the integer variable `name` when both sides are linear in it
-    /// (`a*x + b` with the other parts evaluable): `Some(Some(x))`, `Some(None)` when no integer solves it
-    /// (also `x = x + 1`, whose sides differ by a constant), `None` when the equation is not of that shape
-    /// or holds for every `x`.
-    fn solve_linear(&self, l: &Expr, r: &Expr, name: &str, env: &mut Env) -> Option<Option<Int>> {
-        let (a1, b1) = self.linear_form(l, name, env)?;
-        let (a2, b2) = self.linear_form(r, name, env)?;
-        let a = a1.sub(&a2);
-        let b = b2.sub(&b1);
-        if a.is_zero() {
-            return (!b.is_zero()).then_some(None);
+    /// The integer solutions of `l = r` for the variable `name` when both sides are polynomials in it
+    /// (`2 * c + 1 = 7`, `x * x * x = 27000`), reading applications of one-parameter lambdas through
+    /// their bodies (`f(f(x)) = 1000` with `f = %x.(x : INTEGER | x + x)`) and the other unknowns in
+    /// `definitions` through their defining expressions. None when the equation is not of that shape,
+    /// holds for every value, or its roots cannot be found exactly. Every solution of the equation is
+    /// among the values; with a lambda read through, not every value need be one (its domain was not
+    /// checked), so `by_arithmetic` is false and the equation must still be evaluated.
+    fn integer_solutions(
+        &self,
+        l: &Expr,
+        r: &Expr,
+        name: &str,
+        definitions: &[(Name, &Expr)],
+        env: &mut Env,
+    ) -> Option<IntegerSolutions> {
+        let mut names = vec![(Name::from(name), Reading::Poly(Polynomial::unknown()))];
+        names.extend(
+            definitions
+                .iter()
+                .map(|(n, e)| (n.clone(), Reading::Defined(e))),
+        );
+        let mut scope = PolynomialScope {
+            base: names.len(),
+            names,
+            through_closure: !definitions.is_empty(),
+        };
+        let left = self.polynomial_form(l, &mut scope, env)?;
+        let right = self.polynomial_form(r, &mut scope, env)?;
+        let difference = left.sub(&right);
+        // An equation that does not depend on the unknown once read through a lambda (whose domain was
+        // not checked) may be ill-defined rather than false: no answer then.
+        if scope.through_closure && difference.is_constant() {
+            return None;
         }
-        Some(match b.modulo(&a) {
-            Some(rem) if rem.is_zero() => b.div(&a),
-            _ => None,
+        let roots = difference.integer_roots()?;
+        Some(IntegerSolutions {
+            values: roots.into_iter().map(Value::Int).collect(),
+            by_arithmetic: !scope.through_closure,
         })
     }
 
-    /// `e` as `(a, b)` with `e = a*name + b`, if `e` is linear in `name`.
-    fn linear_form(&self, e: &Expr, name: &str, env: &mut Env) -> Option<(Int, Int)> {
-        if !mentions(e, name) {
+    /// `e` as a polynomial in the unknown of `scope`, if it is one.
+    fn polynomial_form<'e>(
+        &self,
+        e: &'e Expr,
+        scope: &mut PolynomialScope<'e>,
+        env: &mut Env,
+    ) -> Option<Polynomial> {
+        if !scope.mentioned_in(e) {
             return match self.eval(e, env) {
-                Ok(Val::Value(Value::Int(b))) => Some((Int::zero(), b)),
+                Ok(Val::Value(Value::Int(c))) => Some(Polynomial::constant(c)),
                 _ => None,
             };
         }
         match &e.kind {
-            ExprKind::Var(_) => Some((Int::Small(1), Int::zero())),
-            ExprKind::Unary(crate::ir::UnaryOp::Neg, x) => {
-                let (a, b) = self.linear_form(x, name, env)?;
-                Some((a.neg(), b.neg()))
-            }
-            ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, y) => {
-                let (a1, b1) = self.linear_form(x, name, env)?;
-                let (a2, b2) = self.linear_form(y, name, env)?;
-                Some(if *op == BinaryOp::Add {
-                    (a1.add(&a2), b1.add(&b2))
-                } else {
-                    (a1.sub(&a2), b1.sub(&b2))
-                })
-            }
-            ExprKind::Binary(BinaryOp::Mul, x, y) => {
-                let (a1, b1) = self.linear_form(x, name, env)?;
-                let (a2, b2) = self.linear_form(y, name, env)?;
-                if a1.is_zero() {
-                    Some((a2.mul(&b1), b2.mul(&b1)))
-                } else if a2.is_zero() {
-                    Some((a1.mul(&b2), b1.mul(&b2)))
-                } else {
-                    None
+            ExprKind::Var(n) => match scope.lookup(n)? {
+                Reading::Poly(p) => Some(p.clone()),
+                Reading::Defined(d) => {
+                    let d = *d;
+                    scope.outside_lambdas(|scope| self.polynomial_form(d, scope, env))
                 }
+            },
+            ExprKind::Unary(crate::ir::UnaryOp::Neg, x) => {
+                Some(self.polynomial_form(x, scope, env)?.neg())
+            }
+            ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), x, y) => {
+                let p = self.polynomial_form(x, scope, env)?;
+                let q = self.polynomial_form(y, scope, env)?;
+                match op {
+                    BinaryOp::Add => Some(p.add(&q)),
+                    BinaryOp::Sub => Some(p.sub(&q)),
+                    _ => p.mul(&q),
+                }
+            }
+            ExprKind::Binary(BinaryOp::Power, x, k) if !scope.mentioned_in(k) => {
+                let k = match self.eval(k, env) {
+                    Ok(Val::Value(Value::Int(k))) => k.to_u32()?,
+                    _ => return None,
+                };
+                self.polynomial_form(x, scope, env)?.pow(k)
+            }
+            ExprKind::Binary(BinaryOp::Apply, f, x) => {
+                scope.through_closure = true;
+                self.applied_polynomial(f, x, scope, env)
             }
             _ => None,
         }
+    }
+
+    /// `f(x)` as a polynomial: f a one-parameter lambda written in place, defined by an equation
+    /// (`Reading::Defined`), or the value of f (a lambda kept symbolic), its body read with the
+    /// parameter standing for x's polynomial.
+    fn applied_polynomial<'e>(
+        &self,
+        f: &'e Expr,
+        x: &'e Expr,
+        scope: &mut PolynomialScope<'e>,
+        env: &mut Env,
+    ) -> Option<Polynomial> {
+        let (lambda, defined) = match &f.kind {
+            ExprKind::Var(n) if scope.mentioned_in(f) => match scope.lookup(n)? {
+                Reading::Defined(d) => (*d, true),
+                Reading::Poly(_) => return None,
+            },
+            _ => (f, false),
+        };
+        if let ExprKind::Binder(crate::ir::BinderKind::Lambda, params, _, body) = &lambda.kind {
+            let [param] = &params[..] else {
+                return None;
+            };
+            let argument = self.polynomial_form(x, scope, env)?;
+            let read_body = |scope: &mut PolynomialScope<'e>| {
+                scope
+                    .names
+                    .push((param.name.clone(), Reading::Poly(argument)));
+                let p = self.polynomial_form(body, scope, env);
+                scope.names.pop();
+                p
+            };
+            // A definition's lambda is read where the definition was written.
+            return if defined {
+                scope.outside_lambdas(read_body)
+            } else {
+                read_body(scope)
+            };
+        }
+        if scope.mentioned_in(f) {
+            return None;
+        }
+        let Ok(Val::Sym(closure)) = self.eval(f, env) else {
+            return None;
+        };
+        let SymbolicSet::Lambda {
+            vars: params,
+            body,
+            env: closure_env,
+            ..
+        } = &*closure
+        else {
+            return None;
+        };
+        let [param] = &params[..] else {
+            return None;
+        };
+        let argument = self.polynomial_form(x, scope, env)?;
+        let mut inner = PolynomialScope {
+            names: vec![(param.name.clone(), Reading::Poly(argument))],
+            base: 1,
+            through_closure: true,
+        };
+        self.polynomial_form(body, &mut inner, &mut closure_env.clone())
     }
 
     /// All values of a type, and whether that is really all of them (INTEGER is cut to MININT..MAXINT,
@@ -1148,6 +1283,89 @@ fn type_is_enumerable(ty: &Type) -> bool {
         Type::Pair(a, b) => type_is_enumerable(a) && type_is_enumerable(b),
         Type::Struct(fields) => fields.iter().all(|(_, t)| type_is_enumerable(t)),
     }
+}
+
+/// The values `Context::integer_solutions` found for a variable.
+struct IntegerSolutions {
+    values: Vec<Value>,
+    /// Whether only arithmetic was read (no lambda, no definition): then every value solves the
+    /// equation, which need not be evaluated again.
+    by_arithmetic: bool,
+}
+
+/// How an identifier is read in `Context::polynomial_form`.
+enum Reading<'e> {
+    /// As this polynomial in the unknown: the unknown itself, a lambda's parameter.
+    Poly(Polynomial),
+    /// As this expression: an unbound search variable fixed by a conjunct `v = E`.
+    Defined(&'e Expr),
+}
+
+/// The identifiers `Context::polynomial_form` reads specially, innermost last.
+struct PolynomialScope<'e> {
+    names: Vec<(Name, Reading<'e>)>,
+    /// How many entries are the unknown and the definitions (the rest are lambda parameters).
+    base: usize,
+    /// Whether an application or a definition was read through.
+    through_closure: bool,
+}
+
+impl<'e> PolynomialScope<'e> {
+    fn lookup(&self, name: &str) -> Option<&Reading<'e>> {
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, r)| r)
+    }
+
+    fn mentioned_in(&self, e: &Expr) -> bool {
+        crate::ir::free_names::expr_mentions(e, &|n| self.names.iter().any(|(m, _)| m == n))
+    }
+
+    /// Runs `read` with the lambda parameters bound since the base out of scope: a definition is read
+    /// where it was written, where they do not exist.
+    fn outside_lambdas<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
+        let parameters = self.names.split_off(self.base);
+        let r = read(self);
+        self.names.extend(parameters);
+        r
+    }
+}
+
+/// For each unbound search variable other than `i` that conjunct `c` mentions, its defining conjunct
+/// `v = E` (not c) with E free of v and of every unbound search variable but `i`: the definitions
+/// `Context::integer_solutions` reads `c` through. None when one of them has no such definition.
+fn definitions_in_terms_of<'p>(
+    s: &Search<'p>,
+    c: usize,
+    i: usize,
+) -> Option<Vec<(Name, &'p Expr)>> {
+    let mut out = Vec::new();
+    for &j in &s.mentions[c] {
+        if j == i || s.bound[j] {
+            continue;
+        }
+        let name = &s.vars[j].name;
+        let definition = s.conjuncts.iter().enumerate().find_map(|(d, conj)| {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &conj.kind else {
+                return None;
+            };
+            let others_bound = s.mentions[d]
+                .iter()
+                .all(|&k| k == i || k == j || s.bound[k]);
+            if d == c || !others_bound {
+                return None;
+            }
+            [(l, r), (r, l)].into_iter().find_map(|(v, e)| {
+                let defines = matches!(&v.kind, ExprKind::Var(n) if n == name)
+                    && !crate::ir::free_names::expr_mentions(e, &|n| n == name);
+                defines.then_some(&**e)
+            })
+        })?;
+        out.push((name.clone(), definition));
+    }
+    Some(out)
 }
 
 fn tighten_lo(v: Int, c: usize, lo: &mut Option<(Int, usize)>) {
@@ -1372,5 +1590,70 @@ fn sequence_domain(domain: &Val) -> Option<(crate::ir::UnaryOp, &Val)> {
             base,
         ) => Some((*kind, base)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{empty_machine, truth};
+
+    #[test]
+    fn equations_through_lambdas_and_definitions_pin_integers() {
+        let model = empty_machine("polynomials");
+        for (text, expected) in [
+            // f is bound first (the lambda's own `x` is not the searched x), then x solves 8x = 1000.
+            (
+                "#(f,x).(f : POW(INTEGER * INTEGER) & x : INTEGER & f = %x.(x : INTEGER | x + x) \
+                 & f(f(f(x))) = 1000)",
+                true,
+            ),
+            (
+                "#(f,x).(f : POW(INTEGER * INTEGER) & x : INTEGER & f = %x.(x : INTEGER | x + x) \
+                 & f(f(f(f(x)))) = 1000)",
+                false,
+            ),
+            // x^9 = 2^27 has the root 8; 134217721 is no ninth power.
+            (
+                "#(f,x).(f = %x.(x : INTEGER | x * x * x) & f(f(x)) = 134217728)",
+                true,
+            ),
+            (
+                "#(f,x).(f = %x.(x : INTEGER | x * x * x) & f(f(x)) = 134217721)",
+                false,
+            ),
+            ("{x | x : INTEGER & x * x * x - x = 0} = {-1, 0, 1}", true),
+            ("{x | x : INTEGER & x ** 2 = 10000} = {-100, 100}", true),
+            // The lambda's domain is still checked: -4 is a root, not a member.
+            (
+                "{x | x : NATURAL & %y.(y : NATURAL | y * y)(x) = 16} = {4}",
+                true,
+            ),
+            // f is defined in terms of c: the equation read through the definition pins c down.
+            (
+                "#(f,c).(f : POW(INTEGER * INTEGER) & f = %x.(x : INTEGER | x + c) & c : NATURAL \
+                 & f(10) + f(9) = 129)",
+                true,
+            ),
+            (
+                "#(f,c).(f = %x.(x : INTEGER | x + c) & c : NATURAL & f(0) * f(2) = 120 & c = 10)",
+                true,
+            ),
+            (
+                "#(f,c).(f = %x.(x : INTEGER | x + c) & c : NATURAL & f(0) * f(2) = 120 & c /= 10)",
+                false,
+            ),
+            // c^2 + 2c = 121 has no integer solution.
+            (
+                "#(f,c).(f = %x.(x : INTEGER | x + c) & c : NATURAL & f(0) * f(2) = 121)",
+                false,
+            ),
+            (
+                "#(f,y).(f : POW(INTEGER * INTEGER) & y : INTEGER & f = %x.(x : INTEGER | x + y) \
+                 & f(5) = 1005 & y = 1000)",
+                true,
+            ),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! Evaluation of expressions.
 
-use super::symbolic::{SymbolicSet, bind_point};
+use super::symbolic::{SymbolicSet, bind_point, is_type_set};
 use super::{
     Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
 };
 use crate::diag::Span;
-use crate::ir::{BinaryOp, BinderKind, Expr, ExprConst, ExprKind, Pred, TypedName, UnaryOp};
+use crate::ir::{
+    BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
+};
 use crate::types::{Type, external};
 use crate::value::{Int, Value, set};
 use std::sync::Arc;
@@ -249,7 +251,18 @@ impl Context {
                         env: env.clone(),
                     }));
                 }
-                return Ok(set_val(set::domain(&self.materialize(&r, span)?)));
+                return match self.materialize(&r, span) {
+                    Ok(pairs) => Ok(set_val(set::domain(&pairs))),
+                    Err(e @ EvalError::Limit(_)) if !e.is_timeout() => match &r {
+                        Val::Sym(s)
+                            if let SymbolicSet::Comprehension { vars, pred, env } = &**s =>
+                        {
+                            self.comprehension_domain(vars, pred, env).ok_or(e)
+                        }
+                        _ => Err(e),
+                    },
+                    Err(e) => Err(e),
+                };
             }
             UnaryOp::Closure => {
                 let r = self.eval_items(a, env)?;
@@ -385,6 +398,17 @@ impl Context {
                     && let Some(name) = external::external_of_var(f)
                 {
                     return self.apply_external(name, b, span, env);
+                }
+                if let ExprKind::SetEnum(items) = &a.kind
+                    && let Some(pairs) = items
+                        .iter()
+                        .map(|item| match &item.kind {
+                            ExprKind::Binary(BinaryOp::Maplet, k, v) => Some((&**k, &**v)),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()
+                {
+                    return self.apply_listed_function(&pairs, b, span, env);
                 }
                 let f = self.eval(a, env)?;
                 let x = self.eval_value(b, env)?;
@@ -568,6 +592,151 @@ impl Context {
             Err(EvalError::Limit(_)) => Ok(s),
             Err(e) => Err(e),
         }
+    }
+
+    /// `dom({x1, .., xn, r | P})` for a comprehension that cannot be listed: `{x1, .., xn | #r.P}`, kept
+    /// symbolic, with `#r` eliminated where that is exact (`Context::eliminated`): then
+    /// `dom(dom({x, y, r | x : INTEGER & y : INTEGER & r : INTEGER & r = x + y}))` is INTEGER itself.
+    /// None for a comprehension of one variable (a set, not a relation).
+    fn comprehension_domain(&self, vars: &[TypedName], pred: &Arc<Pred>, env: &Env) -> Option<Val> {
+        let (last, dom_vars) = vars.split_last()?;
+        if dom_vars.is_empty() {
+            return None;
+        }
+        let span = pred.span;
+        let conjuncts = pred.conjuncts();
+        let mentions_last =
+            |p: &Pred| crate::ir::free_names::pred_mentions(p, &|n| *n == last.name);
+        let mut kept: Vec<Pred> = conjuncts
+            .iter()
+            .filter(|p| !mentions_last(p))
+            .map(|p| (*p).clone())
+            .collect();
+        let about_last: Vec<&Pred> = conjuncts.into_iter().filter(|p| mentions_last(p)).collect();
+        match self.eliminated(last, &about_last, vars, env) {
+            Some(replacement) => kept.extend(replacement),
+            None => {
+                let body = Pred::new(
+                    PredKind::And(about_last.into_iter().cloned().collect()),
+                    span,
+                );
+                kept.push(Pred::new(
+                    PredKind::Exists(vec![last.clone()], Box::new(body)),
+                    span,
+                ));
+            }
+        }
+        // `{x | x : S}` is S.
+        if let ([x], [only]) = (dom_vars, &kept[..])
+            && let PredKind::Compare(CompareOp::In, l, set) = &only.kind
+            && matches!(&l.kind, ExprKind::Var(n) if *n == x.name)
+            && !crate::ir::free_names::expr_mentions(set, &|n| *n == x.name)
+        {
+            return self.eval(set, &mut env.clone()).ok();
+        }
+        Some(sym(SymbolicSet::Comprehension {
+            vars: Arc::new(dom_vars.to_vec()),
+            pred: Arc::new(Pred::new(PredKind::And(kept), span)),
+            env: env.clone(),
+        }))
+    }
+
+    /// `#r.(c1 & .. & ck)` (the conjuncts of a comprehension over `vars` that mention r) as equivalent
+    /// conjuncts without r, when that is exact: r only typed by a non-empty set fixed outside the
+    /// comprehension (`r : NATURAL`: the existential holds), or r defined by `r = E` with E total
+    /// arithmetic (never ill-defined) and otherwise only in memberships `r : S`, which become `E : S`
+    /// (dropped when S is a whole type). None otherwise.
+    fn eliminated(
+        &self,
+        r: &TypedName,
+        conjuncts: &[&Pred],
+        vars: &[TypedName],
+        env: &Env,
+    ) -> Option<Vec<Pred>> {
+        let is_r = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if *n == r.name);
+        let outside = |e: &Expr| {
+            !crate::ir::free_names::expr_mentions(e, &|n| vars.iter().any(|v| v.name == *n))
+        };
+        let definition = conjuncts.iter().find_map(|p| match &p.kind {
+            PredKind::Compare(CompareOp::Eq, a, b) if is_r(a) && is_total_arithmetic(b, r) => {
+                Some(&**b)
+            }
+            PredKind::Compare(CompareOp::Eq, a, b) if is_r(b) && is_total_arithmetic(a, r) => {
+                Some(&**a)
+            }
+            _ => None,
+        });
+        let mut out = Vec::new();
+        let mut defining_seen = false;
+        for p in conjuncts {
+            match &p.kind {
+                PredKind::Compare(CompareOp::Eq, a, b)
+                    if definition
+                        .is_some_and(|d| std::ptr::eq(d, &**a) || std::ptr::eq(d, &**b))
+                        && !defining_seen =>
+                {
+                    defining_seen = true;
+                }
+                PredKind::Compare(CompareOp::In, x, set) if is_r(x) && outside(set) => {
+                    let set_value = self.eval(set, &mut env.clone()).ok()?;
+                    if is_type_set(&set_value) {
+                        continue;
+                    }
+                    match definition {
+                        Some(e) => out.push(Pred::new(
+                            PredKind::Compare(
+                                CompareOp::In,
+                                Box::new(e.clone()),
+                                Box::new((**set).clone()),
+                            ),
+                            p.span,
+                        )),
+                        // `#r.(r : S)` holds when S is not empty.
+                        None if self.is_empty_set(&set_value) == Some(false) => {}
+                        None => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// `{k1 |-> v1, k2 |-> v2, ...}(x)` without building the set: every key and image is evaluated
+    /// (their well-definedness is the set's), but the images stay symbolic, and only the one at x is
+    /// the result (`{1 |-> (1 .. 2000000) - {2222}, 2 |-> {3}}(2)` never lists the first image).
+    /// Several keys equal to x must have equal images, else the set is not a function there.
+    fn apply_listed_function(
+        &self,
+        pairs: &[(&Expr, &Expr)],
+        arg: &Expr,
+        span: Span,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        let x = self.eval_value(arg, env)?;
+        let mut images: Vec<Val> = Vec::new();
+        for (k, v) in pairs {
+            let key = self.eval_value(k, env)?;
+            let image = self.eval(v, env)?;
+            if key == x {
+                images.push(image);
+            }
+        }
+        let Some(first) = images.first() else {
+            return Err(wd_error(
+                span,
+                format!("function applied outside its domain (to {x})"),
+            ));
+        };
+        for other in &images[1..] {
+            if !self.vals_equal(first, other, span)? {
+                return Err(wd_error(
+                    span,
+                    format!("applied relation is not a function at {x}"),
+                ));
+            }
+        }
+        Ok(first.clone())
     }
 
     /// `r[{x}]` for any relation value, without materialising lambdas or identities.
@@ -810,6 +979,22 @@ impl Context {
     }
 }
 
+/// Whether `e` is integer arithmetic (`+`, `-`, `*`, literals, identifiers other than `r`) that is
+/// defined wherever its identifiers are.
+fn is_total_arithmetic(e: &Expr, r: &TypedName) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => *n != r.name,
+        ExprKind::Int(_) => true,
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Succ | UnaryOp::Pred, a) => {
+            is_total_arithmetic(a, r)
+        }
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, a, b) => {
+            is_total_arithmetic(a, r) && is_total_arithmetic(b, r)
+        }
+        _ => false,
+    }
+}
+
 /// `lo..hi`, built eagerly when small.
 fn interval(lo: Int, hi: Int) -> Val {
     let small = hi < lo || hi.sub(&lo).to_usize().is_some_and(|n| n < EAGER_INTERVAL);
@@ -859,4 +1044,91 @@ fn arith(op: BinaryOp, x: &Int, y: &Int, span: Span) -> Result<Int, EvalError> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{empty_machine, truth, value_of};
+
+    #[test]
+    fn listed_functions_are_applied_without_listing_their_images() {
+        let model = empty_machine("listed");
+        assert_eq!(
+            truth(
+                &model,
+                "{1 |-> (1 .. 2000000) - {2222}, 2 |-> {3}}(1 + 1) = {3}"
+            ),
+            Ok(true)
+        );
+        assert_eq!(
+            value_of(
+                &model,
+                "card({1 |-> (1 .. 2000000) - {2222}, 2 |-> {3}}(1))"
+            )
+            .as_deref(),
+            Ok("1999999")
+        );
+        // Equal images at one key are one function; the other images are still evaluated.
+        assert_eq!(
+            value_of(&model, "{1 |-> {5}, 1 |-> 5..5, 2 |-> {}}(1)").as_deref(),
+            Ok("{5}")
+        );
+        assert!(value_of(&model, "{1 |-> 2, 1 |-> 3}(1)").is_err());
+        assert!(value_of(&model, "{1 |-> 1 / 0, 2 |-> 3}(2)").is_err());
+        assert!(value_of(&model, "{1 |-> 2}(3)").is_err());
+    }
+
+    #[test]
+    fn domains_of_comprehensions_project_away_defined_variables() {
+        let model = empty_machine("domains");
+        for (text, expected) in [
+            (
+                "dom(dom({x,y,r | x : INTEGER & y : INTEGER & r : INTEGER & r = x + y})) = INTEGER",
+                true,
+            ),
+            (
+                "dom(dom({x,y,r | r : INTEGER & x : NATURAL & y : NATURAL & r = x + y + 1})) \
+                 = NATURAL",
+                true,
+            ),
+            (
+                "dom(dom({x,y,r | x : INTEGER & r : INTEGER & y : NATURAL & r = x + y + 1})) \
+                 = INTEGER",
+                true,
+            ),
+            (
+                "dom(dom({x,y,r | x : INTEGER & r : INTEGER & y : NATURAL & r = x + y + 1})) \
+                 = NATURAL",
+                false,
+            ),
+            // `r : NATURAL1` becomes `x + 1 : NATURAL1`.
+            (
+                "5 : dom({x, r | x : INTEGER & r : NATURAL1 & r = x + 1})",
+                true,
+            ),
+            (
+                "-1 : dom({x, r | x : INTEGER & r : NATURAL1 & r = x + 1})",
+                false,
+            ),
+            // Not eliminated (division can be ill-defined): the existential stays.
+            (
+                "6 : dom({x, r | x : INTEGER & r : NATURAL & r = x / 2})",
+                true,
+            ),
+            (
+                "-4 : dom({x, r | x : INTEGER & r : NATURAL & r = x / 2})",
+                false,
+            ),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // A domain that is not an interval cannot be compared with one: an error, not a guess.
+        assert!(
+            truth(
+                &model,
+                "dom({x, r | x : INTEGER & r : NATURAL & r = x / 2}) = INTEGER"
+            )
+            .is_err()
+        );
+    }
 }

@@ -15,6 +15,7 @@ mod enumerate;
 mod expr;
 mod external;
 mod integer_ranges;
+mod polynomials;
 mod pred;
 mod relations;
 mod sequences;
@@ -22,6 +23,8 @@ mod set_sizes;
 mod settings;
 mod subst;
 mod symbolic;
+#[cfg(test)]
+mod test_support;
 mod transitions;
 mod witnesses;
 

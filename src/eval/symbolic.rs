@@ -280,6 +280,24 @@ impl Context {
         {
             return Ok(answer);
         }
+        // `x : POW(S)` is `x <: S` (and x non-empty for POW1), decided without listing x when
+        // inclusion can be (`f : POW(INTEGER * INTEGER)` for a lambda kept symbolic, `NATURAL :
+        // POW(NATURAL1)`); else x is listed below.
+        if let (Val::Sym(_), Val::Sym(ss)) = (&x, set)
+            && let SymbolicSet::PowerSet { base, non_empty } = &**ss
+            && (!*non_empty || self.is_empty_set(&x).is_some())
+        {
+            if *non_empty && self.is_empty_set(&x) == Some(true) {
+                return Ok(false);
+            }
+            match self.is_subset(&x, base, span) {
+                Ok(answer) => return Ok(answer),
+                Err(e) if e.is_timeout() || matches!(e, EvalError::WellDefinedness(_)) => {
+                    return Err(e);
+                }
+                Err(_) => {}
+            }
+        }
         let x = self.to_value(x, x_span)?;
         self.contains(set, &x, span)
     }
@@ -485,6 +503,16 @@ impl Context {
                 }
                 SymbolicSet::Product(a, b) if !self.is_infinite(a) && !self.is_infinite(b) => {
                     return Ok(self.card(a, span)?.mul(&self.card(b, span)?));
+                }
+                // A set too large to list less a few elements (`card((1 .. 2000000) - {2222})`).
+                SymbolicSet::Minus(a, Val::Value(Value::Set(removed))) => {
+                    let mut n = self.card(a, span)?;
+                    for x in removed.iter() {
+                        if self.contains(a, x, span)? {
+                            n = n.pred();
+                        }
+                    }
+                    return Ok(n);
                 }
                 // A function has as many pairs as its domain has elements.
                 SymbolicSet::Lambda {
@@ -782,13 +810,9 @@ impl Context {
 
     /// `a <: b`.
     pub(crate) fn is_subset(&self, a: &Val, b: &Val, span: Span) -> Result<bool, EvalError> {
-        // A type includes every set of its elements (`S <: INTEGER`, `S <: STRING`).
-        if let Val::Sym(sb) = b
-            && matches!(
-                &**sb,
-                SymbolicSet::Interval(None, None) | SymbolicSet::Strings
-            )
-        {
+        // A type includes every set of its elements (`S <: INTEGER`, `S <: STRING`,
+        // `%x.(x : INTEGER | x + 1) <: INTEGER * INTEGER`).
+        if is_type_set(b) {
             return Ok(true);
         }
         if let Val::Value(Value::Set(items)) = a {
@@ -896,7 +920,7 @@ impl Context {
     }
 
     /// Whether a set is empty, when known without enumerating it.
-    fn is_empty_set(&self, s: &Val) -> Option<bool> {
+    pub(crate) fn is_empty_set(&self, s: &Val) -> Option<bool> {
         match s {
             Val::Value(Value::Set(items)) => Some(items.is_empty()),
             Val::Value(_) => None,
@@ -941,6 +965,24 @@ impl Context {
                 Ok(self.is_subset(a, b, span)? && self.is_subset(b, a, span)?)
             }
         }
+    }
+}
+
+/// Whether `s` is a whole type kept symbolic (INTEGER, STRING, and power sets, products and structs of
+/// types): it contains every well-typed value, so membership and inclusion in it are true.
+pub(crate) fn is_type_set(s: &Val) -> bool {
+    let Val::Sym(sym) = s else {
+        return false;
+    };
+    match &**sym {
+        SymbolicSet::Interval(None, None) | SymbolicSet::Strings => true,
+        SymbolicSet::PowerSet {
+            base,
+            non_empty: false,
+        } => is_type_set(base),
+        SymbolicSet::Product(a, b) => is_type_set(a) && is_type_set(b),
+        SymbolicSet::Struct(fields) => fields.iter().all(|(_, f)| is_type_set(f)),
+        _ => false,
     }
 }
 
@@ -1088,31 +1130,7 @@ fn injective_sequences(
 
 #[cfg(test)]
 mod tests {
-    use crate::check::evaluate::{EvalOutcome, evaluate};
-    use crate::check::{Model, Options};
-
-    fn truth(model: &Model, text: &str) -> Result<bool, String> {
-        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
-            EvalOutcome::Truth(b) => Ok(b),
-            _ => Err(format!("{text}: not a truth value")),
-        }
-    }
-
-    fn empty_machine(name: &str) -> Model {
-        let path =
-            std::env::temp_dir().join(format!("bsolve-sym-{}-{name}.mch", std::process::id()));
-        std::fs::write(&path, "MACHINE Sets\nEND").expect("write temp machine");
-        Model::load(&path, &Options::default()).expect("loads")
-    }
-
-    /// The value of an expression, printed.
-    fn value_of(model: &Model, text: &str) -> Result<String, String> {
-        match evaluate(model, text).map_err(|d| d.to_string())?.outcome {
-            EvalOutcome::Value(v, _) => Ok(v.to_string()),
-            EvalOutcome::Undefined(d) => Err(d.to_string()),
-            _ => Err(format!("{text}: not a value")),
-        }
-    }
+    use super::super::test_support::{empty_machine, truth, value_of};
 
     #[test]
     fn inclusion_and_equality_of_unbounded_sets() {
@@ -1125,6 +1143,23 @@ mod tests {
             ("NATURAL1 \\/ {0} <: NATURAL", true),
             ("NATURAL1 <: NATURAL \\/ {-1}", true),
             ("NATURAL1 <: INTEGER /\\ NATURAL", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn sets_are_included_in_their_type() {
+        let model = empty_machine("types");
+        for (text, expected) in [
+            ("%x.(x : INTEGER | x + 1) : POW(INTEGER * INTEGER)", true),
+            ("%x.(x : INTEGER | x + 1) <: INTEGER * INTEGER", true),
+            (
+                "{x, y | x : NATURAL & y = x * 2} : POW(INTEGER * INTEGER)",
+                true,
+            ),
+            ("NATURAL : POW(INTEGER)", true),
+            ("NATURAL : POW(NATURAL1)", false),
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
         }

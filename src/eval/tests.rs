@@ -595,8 +595,8 @@ fn quantifiers_and_binders() {
         holds(&exists(xs(), and(vec![x_int.clone(), sq_is(50)]))),
         Ok(false)
     );
-    // A cube is not narrowed: its root 7 lies beyond MININT..MAXINT, so the enumeration decides nothing;
-    // the SMT solver finds the root (and proves the law below), over unbounded integers.
+    // A cube's root 7 lies beyond MININT..MAXINT: the integer roots of the polynomial equation are
+    // computed exactly (`polynomials`), by the oracle too.
     let cube_is = |n| {
         cmp(
             C::Eq,
@@ -612,7 +612,6 @@ fn quantifiers_and_binders() {
         holds(&exists(xs(), and(vec![x_int.clone(), cube_is(344)]))),
         Ok(false)
     );
-    // The oracle (`--backend brute`) asks no solver: there the cube stays undecided.
     let brute = Context::new(
         machine(),
         Settings {
@@ -621,13 +620,37 @@ fn quantifiers_and_binders() {
         },
     )
     .expect("context");
-    assert!(matches!(
+    assert_eq!(
         brute.eval_pred(
             &exists(xs(), and(vec![x_int.clone(), cube_is(343)])),
             &Env::new()
         ),
+        Ok(true)
+    );
+    // Not a polynomial (a division): the enumeration decides nothing beyond MININT..MAXINT, and the
+    // oracle (`--backend brute`) asks no solver, so it stays undecided; the SMT solver finds x = 7
+    // over unbounded integers.
+    let cube_and_half = cmp(
+        C::Eq,
+        bin(
+            B::Add,
+            bin(B::Mul, bin(B::Mul, x(), x(), ity()), x(), ity()),
+            bin(B::Div, x(), int(2), ity()),
+            ity(),
+        ),
+        int(346),
+    );
+    assert!(matches!(
+        brute.eval_pred(
+            &exists(xs(), and(vec![x_int.clone(), cube_and_half.clone()])),
+            &Env::new()
+        ),
         Err(EvalError::Limit(_))
     ));
+    assert_eq!(
+        holds(&exists(xs(), and(vec![x_int.clone(), cube_and_half]))),
+        Ok(true)
+    );
     assert_eq!(
         holds(&forall(
             xs(),
@@ -776,7 +799,8 @@ fn oracle_marks_integer_enumeration_incomplete() {
     assert!(!r.complete, "x > 5 was only explored in a window");
     let squares = and(vec![
         x_int.clone(),
-        cmp(C::Eq, bin(B::Mul, x(), x(), ity()), int(1)),
+        cmp(C::Le, bin(B::Mul, x(), x(), ity()), int(1)),
+        cmp(C::NotEq, x(), int(0)),
     ]);
     let r = c
         .solve_by_enumeration(&vars, &squares, &Env::new(), 10)

@@ -419,6 +419,13 @@ impl Context {
     ) -> Result<Vec<State>, EvalError> {
         let m = self.machine();
         let env = self.constants_env(constants)?;
+        // An INITIALISATION that must read a variable before giving it a value has no outcome: the
+        // variable has none to read (ProB records B/Mathematical/TLA/TLA_Rodin_PO.mch, whose ANY reads
+        // the NODES its parallel branch initialises, as having no initial state).
+        let variables = m.variables.iter().map(|v| v.name.clone()).collect();
+        if crate::analysis::before_after::unassigned_read(&m.initialisation, &variables).is_some() {
+            return Ok(Vec::new());
+        }
         let outcomes = self.execute(&m.initialisation, &env)?;
         let mut states = Vec::new();
         for updates in outcomes {

@@ -117,6 +117,9 @@ impl Solver<'_, '_> {
             ) => {
                 let a = self.abs_expr(a);
                 let b = self.abs_expr(b);
+                if let Some(filtered) = self.filter_by_known_set(*op, &a, &b) {
+                    return filtered;
+                }
                 let (Some((la, ua)), Some((lb, ub))) = (self.set_bounds(&a), self.set_bounds(&b))
                 else {
                     return Abs::Unknown;
@@ -557,6 +560,50 @@ impl Solver<'_, '_> {
             Abs::Set { lb, ub } => Some((lb.clone(), ub.clone())),
             _ => None,
         }
+    }
+
+    /// `a[S]`, `a /\ S`, `S /\ a` or `a - S` for a set S known but not enumerable (`r[NATURAL1]`,
+    /// `x /\ INTEGER`) and bounds of `a`: the bounds filtered by membership in S. None for other cases
+    /// (or when a membership fails to evaluate).
+    fn filter_by_known_set(&self, op: BinaryOp, a: &Abs, b: &Abs) -> Option<Abs> {
+        if op == BinaryOp::Union {
+            return None;
+        }
+        let enumerable =
+            |x: &Abs| !matches!(x, Abs::Val(Val::Sym(_))) || self.set_bounds(x).is_some();
+        let (bounded, known, keep) = match (op, a, b) {
+            (BinaryOp::Inter, Abs::Val(s @ Val::Sym(_)), other) if !enumerable(a) => {
+                (other, s, true)
+            }
+            (_, other, Abs::Val(s @ Val::Sym(_))) if !enumerable(b) => {
+                (other, s, op != BinaryOp::SetMinus)
+            }
+            _ => return None,
+        };
+        let (lb, ub) = self.set_bounds(bounded)?;
+        let span = crate::diag::Span::default();
+        let filter = |items: &[Value]| -> Option<Vec<Value>> {
+            let mut out = Vec::new();
+            for item in items {
+                let (point, image) = match op {
+                    BinaryOp::Image => item.as_pair()?,
+                    _ => (item, item),
+                };
+                if self.ctx.contains(known, point, span).ok()? == keep {
+                    out.push(image.clone());
+                }
+            }
+            out.sort();
+            out.dedup();
+            Some(out)
+        };
+        Some(Abs::Set {
+            lb: filter(&lb)?,
+            ub: match &ub {
+                Some(ub) => Some(filter(ub)?),
+                None => None,
+            },
+        })
     }
 
     /// The possible values of a scalar abstraction, when finitely many are known.

@@ -431,3 +431,15 @@ fn a_known_sequence_is_split_around_a_middle_operand() {
     );
     assert_eq!(count(&format!("{split} & mid = [3]")), 0);
 }
+
+#[test]
+fn images_and_intersections_with_infinite_sets_are_filtered() {
+    // `r[NATURAL1]` is bounded by filtering r's pairs by membership (the set cannot be listed): one
+    // choice of r(i) = 0 refutes at once instead of after labelling all 2^115 functions.
+    assert_eq!(count("r : 1..115 --> 0..1 & r[NATURAL1] <: 1..10"), 1);
+    assert_eq!(count("r : 1..115 --> 0..1 & r[NATURAL1] <: 2..10"), 0);
+    assert_eq!(count("r : 1..20 --> 0..1 & r[NATURAL1 - {3}] <: {1}"), 2);
+    assert_eq!(count("x <: 0..5 & x - NATURAL1 = {0}"), 32);
+    assert_eq!(count("x <: -2..2 & x /\\ NATURAL = {}"), 4);
+    assert_eq!(count("x <: -2..2 & NATURAL /\\ x = {}"), 4);
+}
