@@ -522,3 +522,31 @@ fn an_initialisation_reading_a_variable_it_has_not_set_has_no_outcome() {
     let (code, json) = mc(branch_reads.to_str().expect("utf-8 path"), &[]);
     assert_eq!(code, 0, "{json}");
 }
+
+#[test]
+fn variables_may_hold_sets_that_cannot_be_listed() {
+    // s starts as NATURAL, t as STRING: the states hold them symbolically (B/Laws/FunLawsStrings.mch
+    // keeps STRING in a variable); adding back what was removed comes back to the same state.
+    let held = temp_machine(
+        "HeldSets",
+        "MACHINE HeldSets\nVARIABLES s, t\nINVARIANT s <: INTEGER & t <: STRING & 5 : s\n\
+         INITIALISATION s := NATURAL || t := STRING\nOPERATIONS\n\
+         dec(x) = PRE x : 0..6 & x : s THEN s := s - {x} END;\n\
+         inc(x) = PRE x : 0..6 & x /: s THEN s := s \\/ {x} END;\n\
+         rem = PRE \"a\" : t THEN t := t - {\"a\"} END\nEND\n",
+    );
+    let path = held.to_str().expect("utf-8 path");
+    let (code, json) = mc(path, &["--no-inv", "--all-deadlocks"]);
+    assert_eq!(code, 0, "{json}");
+    // 128 subsets of 0..6 removed, times two values of t.
+    assert_eq!(
+        (json["states"].as_u64(), json["transitions"].as_u64()),
+        (Some(256), Some(1921)),
+        "{json}"
+    );
+    let (code, out, _) = bsolve(&["mc", path]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
+    assert!(out.contains("[s = NATURAL, t = STRING]"), "{out}");
+    assert!(out.contains("dec(5)   [s = (NATURAL - {5})]"), "{out}");
+}

@@ -866,9 +866,7 @@ impl<'m> Explorer<'m> {
             .context
             .bind_constants(&mut env, &self.setups[setup as usize]);
         if let Some(vars) = vars {
-            for (v, value) in self.model.machine().variables.iter().zip(vars.iter()) {
-                env.bind(v.name.clone(), value.clone());
-            }
+            self.model.context.bind_variables(&mut env, vars);
         }
         env.freeze()
     }

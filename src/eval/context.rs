@@ -36,6 +36,8 @@ pub struct Context {
     /// setup. Also consulted by name lookups that miss in the environment, so that a recursive
     /// definition's closure, built before the constant had a value, finds it when applied.
     pub(super) symbolic_constants: std::sync::OnceLock<Vec<super::transitions::SymbolicConstant>>,
+    /// The sets state variables hold symbolically (`held_sets`).
+    held_sets: super::held_sets::HeldSets,
 }
 
 impl Context {
@@ -95,7 +97,12 @@ impl Context {
             ill_defined: std::sync::Mutex::new(None),
             operation_plans: std::sync::OnceLock::new(),
             symbolic_constants: std::sync::OnceLock::new(),
+            held_sets: super::held_sets::HeldSets::default(),
         })
+    }
+
+    pub(super) fn held_sets(&self) -> &super::held_sets::HeldSets {
+        &self.held_sets
     }
 
     pub fn machine(&self) -> &ir::Machine {

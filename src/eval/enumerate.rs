@@ -379,6 +379,8 @@ impl Context {
             if let PredKind::Or(alternatives) = &conj.kind {
                 if let Some(values) = self.alternative_values(alternatives, name, s, env) {
                     keep_smaller(&mut set_choice, listed_choice(i, values));
+                } else if let Some(choice) = self.alternative_tuples(alternatives, i, s, env) {
+                    keep_smaller(&mut set_choice, choice);
                 }
                 continue;
             }
@@ -500,35 +502,10 @@ impl Context {
                     }
                 }
                 CompareOp::In if tuple_pattern => {
-                    let Some(pattern) = self.build_pattern(l, s, env) else {
+                    let Some((binders, tuples)) = self.pattern_tuples(l, r, i, s, env, conj.span)
+                    else {
                         continue;
                     };
-                    let mut binders = Vec::new();
-                    pattern.binders(&mut binders);
-                    let distinct: FxHashSet<usize> = binders.iter().copied().collect();
-                    if !binders.contains(&i) || distinct.len() != binders.len() {
-                        continue;
-                    }
-                    let mut set_names = FxHashSet::default();
-                    expr_names(r, &mut set_names);
-                    let set_ready = (0..s.vars.len())
-                        .all(|j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
-                    if !set_ready {
-                        continue;
-                    }
-                    let Ok(domain) = self.eval(r, env) else {
-                        continue;
-                    };
-                    let Ok(items) = self.materialize(&domain, conj.span) else {
-                        continue;
-                    };
-                    let mut tuples = Vec::new();
-                    for x in items.iter() {
-                        let mut parts = Vec::with_capacity(binders.len());
-                        if pattern.matches(x, &mut parts) {
-                            tuples.push(parts);
-                        }
-                    }
                     if set_choice.as_ref().is_none_or(|b| tuples.len() < b.size) {
                         set_choice = Some(Choice {
                             vars: binders,
@@ -807,6 +784,82 @@ impl Context {
         values.sort();
         values.dedup();
         Some(values)
+    }
+
+    /// The search variables a membership `l : r` binds when `l` is a pattern of them (`x |-> (E |-> y)
+    /// : S`, `x : S`) that includes variable `i`, with r known: those variables (each once) and the
+    /// tuples of their values that the members of r give. None for other shapes.
+    fn pattern_tuples(
+        &self,
+        l: &Expr,
+        r: &Expr,
+        i: usize,
+        s: &Search<'_>,
+        env: &mut Env,
+        span: Span,
+    ) -> Option<(Vec<usize>, Vec<Vec<Value>>)> {
+        let pattern = self.build_pattern(l, s, env)?;
+        let mut binders = Vec::new();
+        pattern.binders(&mut binders);
+        let distinct: FxHashSet<usize> = binders.iter().copied().collect();
+        if !binders.contains(&i) || distinct.len() != binders.len() {
+            return None;
+        }
+        let mut set_names = FxHashSet::default();
+        expr_names(r, &mut set_names);
+        let set_ready =
+            (0..s.vars.len()).all(|j| s.bound[j] || !set_names.contains(&*s.vars[j].name));
+        if !set_ready {
+            return None;
+        }
+        let domain = self.eval(r, env).ok()?;
+        let items = self.materialize(&domain, span).ok()?;
+        let mut tuples = Vec::new();
+        for x in items.iter() {
+            let mut parts = Vec::with_capacity(binders.len());
+            if pattern.matches(x, &mut parts) {
+                tuples.push(parts);
+            }
+        }
+        Some((binders, tuples))
+    }
+
+    /// The values of a disjunction's variables when every alternative has a conjunct `pattern : S`
+    /// binding the same variables, `i` among them (`{a, b | ((a, b) : r & a /: dom(f)) or (a, b) :
+    /// f}`): every solution is in the union of their tuples. The disjunction stays to be checked.
+    fn alternative_tuples(
+        &self,
+        alternatives: &[Pred],
+        i: usize,
+        s: &Search<'_>,
+        env: &mut Env,
+    ) -> Option<Choice> {
+        let mut vars: Option<Vec<usize>> = None;
+        let mut all = Vec::new();
+        for alt in alternatives {
+            let (binders, tuples) = alt.conjuncts().into_iter().find_map(|c| {
+                let PredKind::Compare(CompareOp::In, l, r) = &c.kind else {
+                    return None;
+                };
+                self.pattern_tuples(l, r, i, s, env, c.span)
+            })?;
+            match &vars {
+                None => vars = Some(binders),
+                Some(v) if *v == binders => {}
+                Some(_) => return None,
+            }
+            all.extend(tuples);
+        }
+        all.sort_unstable();
+        all.dedup();
+        Some(Choice {
+            vars: vars?,
+            size: all.len(),
+            candidates: Candidates::Tuples(all),
+            covered: Vec::new(),
+            rank: 1,
+            complete: true,
+        })
     }
 
     /// For `seq(S)`/`seq1(S)` with S finite: the sequences of length at most MAXINT (or the widened cut, `Context::int_cut`; at most
@@ -1596,6 +1649,28 @@ fn sequence_domain(domain: &Val) -> Option<(crate::ir::UnaryOp, &Val)> {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{empty_machine, truth};
+
+    #[test]
+    fn disjunctions_of_memberships_give_their_variables_a_domain() {
+        // STRING cannot be enumerated: the candidates come from the alternatives' memberships.
+        let model = empty_machine("alternatives");
+        for (text, expected) in [
+            (
+                "{a, b | ((a, b) : {1 |-> \"x\", 2 |-> \"y\"} & a /: {1}) or (a, b) : {3 |-> \"z\"}} \
+                 = {2 |-> \"y\", 3 |-> \"z\"}",
+                true,
+            ),
+            (
+                "{a, b | (a, b) : {1 |-> \"x\"} or (a, b) : {1 |-> \"x\", 4 |-> \"w\"}} \
+                 = {1 |-> \"x\", 4 |-> \"w\"}",
+                true,
+            ),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // An alternative without such a membership: no domain, an honest error.
+        assert!(truth(&model, "{a | a : {\"x\"} or a /= \"y\"} = {}").is_err());
+    }
 
     #[test]
     fn equations_through_lambdas_and_definitions_pin_integers() {

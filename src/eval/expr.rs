@@ -238,8 +238,18 @@ impl Context {
                     _ => sym(SymbolicSet::Identity(s)),
                 });
             }
-            UnaryOp::Dom => {
+            UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse => {
                 let r = self.eval(a, env)?;
+                if let Some(result) = self.relation_of_sets(op, &r) {
+                    return Ok(result);
+                }
+                if op == UnaryOp::Ran {
+                    return Ok(set_val(set::range(&self.materialize(&r, span)?)));
+                }
+                if op == UnaryOp::Inverse {
+                    let pairs = self.materialize(&r, span)?;
+                    return Ok(set_val(relations::inverse(&pairs, span)?));
+                }
                 if let Val::Sym(s) = &r
                     && let SymbolicSet::Lambda {
                         vars, pred, env, ..
@@ -318,8 +328,6 @@ impl Context {
                 }
                 set_val(acc)
             }
-            UnaryOp::Ran => set_val(set::range(items()?)),
-            UnaryOp::Inverse => set_val(relations::inverse(items()?, span)?),
             UnaryOp::Closure1 => set_val(relations::transitive_closure(items()?, span)?),
             UnaryOp::Fnc => set_val(relations::fnc(items()?)),
             UnaryOp::Rel => set_val(relations::rel(items()?, span)?),
@@ -591,6 +599,30 @@ impl Context {
             Ok(items) => Ok(Val::Value(Value::Set(items))),
             Err(EvalError::Limit(_)) => Ok(s),
             Err(e) => Err(e),
+        }
+    }
+
+    /// `dom`, `ran` and `~` of an identity or a product kept symbolic (`id(STRING)~ = id(STRING)`,
+    /// `dom(STRING * S) = STRING` when S is not empty): the result, without listing the relation. None
+    /// for other relations, or a product whose other factor's emptiness is unknown.
+    fn relation_of_sets(&self, op: UnaryOp, r: &Val) -> Option<Val> {
+        let Val::Sym(s) = r else {
+            return None;
+        };
+        match (op, &**s) {
+            (UnaryOp::Inverse, SymbolicSet::Identity(_)) => Some(r.clone()),
+            (UnaryOp::Dom | UnaryOp::Ran, SymbolicSet::Identity(d)) => Some(d.clone()),
+            (UnaryOp::Inverse, SymbolicSet::Product(a, b)) => {
+                Some(sym(SymbolicSet::Product(b.clone(), a.clone())))
+            }
+            (UnaryOp::Dom | UnaryOp::Ran, SymbolicSet::Product(a, b)) => {
+                let (kept, other) = if op == UnaryOp::Dom { (a, b) } else { (b, a) };
+                match self.is_empty_set(other)? {
+                    true => Some(set_val(Vec::new())),
+                    false => Some(kept.clone()),
+                }
+            }
+            _ => None,
         }
     }
 
@@ -1076,6 +1108,27 @@ mod tests {
         assert!(value_of(&model, "{1 |-> 2, 1 |-> 3}(1)").is_err());
         assert!(value_of(&model, "{1 |-> 1 / 0, 2 |-> 3}(2)").is_err());
         assert!(value_of(&model, "{1 |-> 2}(3)").is_err());
+    }
+
+    #[test]
+    fn identities_and_products_of_infinite_sets_stay_symbolic() {
+        let model = empty_machine("relations_of_sets");
+        for (text, expected) in [
+            ("id(STRING)~ = id(STRING)", true),
+            ("dom(id(STRING)) = STRING", true),
+            ("ran(id(NATURAL)) = NATURAL", true),
+            ("(STRING * {1, 2})~ = {1, 2} * STRING", true),
+            ("(STRING * {1, 2})~ = {1} * STRING", false),
+            ("dom(STRING * {1}) = STRING", true),
+            ("ran(STRING * {1}) = {1}", true),
+            // An empty factor empties the product, its domain and range.
+            ("dom(STRING * ({1} - {1})) = {}", true),
+            ("(STRING * ({1} - {1}))~ = {}", true),
+            ("id(NATURAL1) <: id(NATURAL)", true),
+            ("id(NATURAL) <: id(NATURAL1)", false),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
     }
 
     #[test]

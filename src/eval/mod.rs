@@ -14,6 +14,7 @@ mod counting;
 mod enumerate;
 mod expr;
 mod external;
+mod held_sets;
 mod integer_ranges;
 mod polynomials;
 mod pred;

@@ -30,13 +30,14 @@ fn merge(a: &Updates, b: &Updates) -> Updates {
     out
 }
 
-fn apply_updates(env: &mut Env, updates: &Updates) {
-    for (n, v) in updates {
-        env.bind(n.clone(), v.clone());
-    }
-}
-
 impl Context {
+    /// Binds the new values of `updates` (a held set to the set it stands for).
+    fn apply_updates(&self, env: &mut Env, updates: &Updates) {
+        for (n, v) in updates {
+            self.bind_held(env, n.clone(), v);
+        }
+    }
+
     /// All outcomes of `s` from `env` (state and parameters); empty when not enabled.
     pub fn execute(&self, s: &Subst, env: &Env) -> Result<Vec<Updates>, EvalError> {
         let mut env = env.clone();
@@ -55,8 +56,13 @@ impl Context {
             SubstKind::Skip => Ok(vec![Vec::new()]),
             SubstKind::Assign(assignments) => {
                 let mut values = Vec::with_capacity(assignments.len());
-                for (_, e) in assignments {
-                    values.push(self.eval_value(e, env)?);
+                for (target, e) in assignments {
+                    let v = self.eval(e, env)?;
+                    // A whole variable may hold a set that cannot be listed (`held_sets`).
+                    values.push(match target {
+                        AssignTarget::Var(_) => self.hold(v, e.span)?,
+                        _ => self.to_value(v, e.span)?,
+                    });
                 }
                 let mut updates = Vec::with_capacity(assignments.len());
                 for ((target, _), v) in assignments.iter().zip(values) {
@@ -125,7 +131,7 @@ impl Context {
                     let mut next = Vec::new();
                     for a in &acc {
                         let mark = env.len();
-                        apply_updates(env, a);
+                        self.apply_updates(env, a);
                         let outs = self.exec(p, env);
                         env.truncate(mark);
                         for o in outs? {
@@ -297,7 +303,7 @@ impl Context {
         let mut steps = 0usize;
         while let Some(u) = frontier.pop() {
             let mark = env.len();
-            apply_updates(env, &u);
+            self.apply_updates(env, &u);
             let step = self.while_step(cond, body, invariant, variant, env);
             env.truncate(mark);
             match step? {
@@ -305,7 +311,7 @@ impl Context {
                 Some((v0, outs)) => {
                     for o in outs {
                         let next = merge(&u, &o);
-                        apply_updates(env, &next);
+                        self.apply_updates(env, &next);
                         let v1 = self.eval_int(variant, env);
                         env.truncate(mark);
                         if v1? >= v0 {

@@ -455,9 +455,7 @@ impl Context {
     /// The environment of a state: constants, then the variables.
     pub fn state_env(&self, constants: &[Value], state: &State) -> Result<Env, EvalError> {
         let mut env = self.constants_env(constants)?;
-        for (v, val) in self.machine().variables.iter().zip(&state.values) {
-            env.bind(v.name.clone(), val.clone());
-        }
+        self.bind_variables(&mut env, &state.values);
         Ok(env.freeze())
     }
 

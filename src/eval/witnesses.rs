@@ -1,5 +1,5 @@
-//! The members of `{x | ... & #(ys).(... & x = E & ...) & ...}` found through the existential's witnesses:
-//! every member is `E` at some witness `ys`, so enumerating the `ys` (over the conjuncts of the
+//! The members of `{x | ... & #(ys).(... & x = E & ...) & ...}` (or of several variables, each fixed so)
+//! found through the existential's witnesses: every member is `E` at some witness `ys`, so enumerating the `ys` (over the conjuncts of the
 //! existential that do not mention `x`) gives candidates, each kept only when the comprehension's whole
 //! condition holds at it. `{x | x : INTEGER & #n.(n : 1..32 & 2 ** n = x)}` is enumerated this way
 //! though `x` itself has no finite domain.
@@ -10,37 +10,53 @@ use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName};
 use crate::value::Value;
 
 impl Context {
-    /// The solutions of `{var | pred}` (in `env`) through the witnesses of an existential conjunct that
-    /// fixes `var`; None when `pred` has no such conjunct or its witnesses cannot all be enumerated.
+    /// The solutions of `{vars | pred}` (in `env`, as tuples) through the witnesses of an existential
+    /// conjunct that fixes every one of `vars` (`{ab, cd | #(a,b,c,d).(ab = (a,b) & cd = (c,d) & (a,c)
+    /// : f & (b,d) : g)}`); None when `pred` has no such conjunct or its witnesses cannot all be
+    /// enumerated.
     pub(crate) fn solutions_by_witnesses(
         &self,
-        var: &TypedName,
+        vars: &[TypedName],
         pred: &Pred,
         env: &Env,
     ) -> Result<Option<Vec<Value>>, EvalError> {
         let limit = self.settings().enumeration_limit;
+        let is_var = |n: &str| vars.iter().any(|v| &*v.name == n);
         for conjunct in pred.conjuncts() {
             let PredKind::Exists(ys, body) = &conjunct.kind else {
                 continue;
             };
-            if ys.iter().any(|y| y.name == var.name) {
+            if ys.iter().any(|y| is_var(&y.name)) {
                 continue;
             }
             let parts = body.conjuncts();
-            let Some(image) = parts.iter().find_map(|p| defining_expr(p, &var.name)) else {
+            let Some(images) = vars
+                .iter()
+                .map(|v| {
+                    parts.iter().find_map(|p| {
+                        defining_expr(p, &v.name)
+                            .filter(|e| !crate::ir::free_names::expr_mentions(e, &|n| is_var(n)))
+                    })
+                })
+                .collect::<Option<Vec<&Expr>>>()
+            else {
                 continue;
             };
-            // Dropping the conjuncts about `var` only widens the witnesses: still a superset.
+            // Dropping the conjuncts about `vars` only widens the witnesses: still a superset.
             let rest: Vec<Pred> = parts
                 .iter()
-                .filter(|p| !pred_mentions(p, &var.name))
+                .filter(|p| !vars.iter().any(|v| pred_mentions(p, &v.name)))
                 .map(|p| (*p).clone())
                 .collect();
             let rest = Pred::new(PredKind::And(rest), body.span);
             let mut candidates = Vec::new();
             let mut env = env.clone();
             let searched = self.search(ys, &rest, &mut env, &mut |ctx, env| {
-                candidates.push(ctx.eval_value(image, env)?);
+                let mut point = Vec::with_capacity(images.len());
+                for image in &images {
+                    point.push(ctx.eval_value(image, env)?);
+                }
+                candidates.push(point);
                 Ok(candidates.len() <= limit)
             });
             match searched {
@@ -51,10 +67,13 @@ impl Context {
             let mut out = Vec::new();
             candidates.sort_unstable();
             candidates.dedup();
-            for c in candidates {
-                let mut env = env.with(var.name.clone(), c.clone());
+            for point in candidates {
+                let mut env = env.clone();
+                for (v, x) in vars.iter().zip(&point) {
+                    env.bind(v.name.clone(), x.clone());
+                }
                 if self.eval_pred_in(pred, &mut env)? {
-                    out.push(c);
+                    out.push(super::symbolic::tuple(&point));
                 }
             }
             return Ok(Some(out));
@@ -75,5 +94,29 @@ fn defining_expr<'p>(p: &'p Pred, x: &str) -> Option<&'p Expr> {
         Some(a)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{empty_machine, truth};
+
+    #[test]
+    fn several_variables_fixed_by_one_existential() {
+        let model = empty_machine("witnesses");
+        for (text, expected) in [
+            (
+                "{ab, cd | #(a,b,c,d).(ab = (a,b) & cd = (c,d) & (a,c) : {\"p\" |-> \"q\"} \
+                 & (b,d) : {\"r\" |-> \"s\", \"t\" |-> \"u\"})} \
+                 = {(\"p\", \"r\") |-> (\"q\", \"s\"), (\"p\", \"t\") |-> (\"q\", \"u\")}",
+                true,
+            ),
+            (
+                "{x, y | #n.(n : 1..3 & x = n * 2 & y = n * n) & x > 2} = {4 |-> 4, 6 |-> 9}",
+                true,
+            ),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
     }
 }
