@@ -958,6 +958,41 @@ mod tests {
     }
 
     #[test]
+    fn sequences_listed_by_a_pattern_are_split_by_concatenations() {
+        // B/Compilers/LL_LeftFactoring.mch's RemoveLeftFactor: r lists h1 and h2 (defined by the
+        // concatenations, but listed first), and the common prefix p is then a split of h1, where
+        // labelling p first needed all of seq(S) (POW(INTEGER * S), more values than the enumeration limit).
+        let text = "MACHINE LeftFactor\nSETS S = {A, B, C, D, E}\nVARIABLES r\n\
+                    INVARIANT r : S <-> seq(S)\n\
+                    INITIALISATION r := {A |-> [A, B], A |-> [A, C], B |-> [C]}\nOPERATIONS\n\
+                    op(x, p, t1, t2, h1, h2) = SELECT x |-> h1 : r & x |-> h2 : r & h1 /= h2 & \
+                    h1 = p ^ t1 & h2 = p ^ t2 & p /= [] THEN skip END\nEND";
+        let model = load("leftfactor", text);
+        let ctx = &model.context;
+        let s = ctx
+            .given_set("S", crate::diag::Span::default())
+            .expect("S is enumerated");
+        let [a, b, c] = [&s[0], &s[1], &s[2]];
+        let seq = |items: &[&Value]| Value::sequence(items.iter().map(|&v| v.clone()).collect());
+        let (ab, ac) = (seq(&[a, b]), seq(&[a, c]));
+        let mut params = successor_params("leftfactor", text);
+        params.sort();
+        let mut expected = vec![
+            vec![
+                a.clone(),
+                seq(&[a]),
+                seq(&[b]),
+                seq(&[c]),
+                ab.clone(),
+                ac.clone(),
+            ],
+            vec![a.clone(), seq(&[a]), seq(&[c]), seq(&[b]), ac, ab],
+        ];
+        expected.sort();
+        assert_eq!(params, expected);
+    }
+
+    #[test]
     fn any_values_distinguish_transitions_when_shown() {
         // A self-loop whose ANY takes three values: one transition, or three under
         // SHOW_EVENTB_ANY_VALUES, each reporting its value (ProB's ETH elevator models count so).

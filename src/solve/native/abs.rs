@@ -18,6 +18,9 @@ pub(crate) const OPERANDS: [&str; 2] = ["$operand0", "$operand1"];
 /// The most points a quantifier is decided over on a partial assignment (`abs_quantifier`).
 const MAX_QUANTIFIER_POINTS: usize = 256;
 
+/// The image of each candidate of an element constraint's index atom (`Solver::element_table`).
+pub(crate) type ElementTable = std::sync::Arc<Vec<(Value, Value)>>;
+
 /// Three-valued truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tri {
@@ -410,6 +413,19 @@ impl Solver<'_, '_> {
         if let ExprKind::Binary(BinaryOp::Apply, g, gx) = &f.kind {
             return self.abs_apply_curried(g, gx, x);
         }
+        // A known function (a state variable, a fixed unknown) applied to a point the search decides.
+        if let Some(pairs) = self.known_function(f) {
+            return match self.abs_expr(x) {
+                Abs::Val(Val::Value(k)) => match set::pairs_from(&pairs, &k) {
+                    [p] => p
+                        .as_pair()
+                        .map_or(Abs::Unknown, |(_, y)| Abs::Val(Val::Value(y.clone()))),
+                    _ => Abs::Unknown,
+                },
+                Abs::Atom(a) => self.element_abs(&pairs, a),
+                _ => Abs::Unknown,
+            };
+        }
         let ExprKind::Var(name) = &f.kind else {
             return Abs::Unknown;
         };
@@ -464,6 +480,57 @@ impl Solver<'_, '_> {
                 None => Abs::Atom(images[i]),
             },
             Err(_) => Abs::Unknown,
+        }
+    }
+
+    /// The value of `f` when it is fixed and a finite set (of pairs, for a function).
+    pub(crate) fn known_function(&mut self, f: &Expr) -> Option<std::sync::Arc<Vec<Value>>> {
+        if !self.expr_is_fixed(f) {
+            return None;
+        }
+        match self.abs_expr(f) {
+            Abs::Val(Val::Value(Value::Set(pairs))) => Some(pairs),
+            _ => None,
+        }
+    }
+
+    /// `F(x)` with F a known function (`pairs`) and x an atom whose every candidate is in dom(F): the
+    /// image of each candidate — the element constraint of CLP(FD). `a(p(i)) <= a(p(i+1))` with `a`
+    /// known is then bounded by the images of p(i)'s candidates, and `linear` narrows p(i) to the
+    /// candidates whose image fits (`Term::Element`): sorting by permutation propagates along the
+    /// chain instead of discovering each misplaced element only once the permutation is complete.
+    pub(crate) fn element_table(&self, pairs: &[Value], a: AtomId) -> Option<ElementTable> {
+        let candidates = self.doms[a].values()?;
+        let mut table = Vec::with_capacity(candidates.len());
+        element_images(pairs, candidates, |k, y| table.push((k.clone(), y.clone())))?;
+        Some(std::sync::Arc::new(table))
+    }
+
+    /// What `F(x)` is known to be (`element_table`, without building the table: this is asked at
+    /// every node): the one image all candidates share, or the bounds of integer images.
+    fn element_abs(&self, pairs: &[Value], a: AtomId) -> Abs {
+        let Some(candidates) = self.doms[a].values() else {
+            return Abs::Unknown;
+        };
+        let mut first: Option<&Value> = None;
+        let mut same = true;
+        let mut bounds: Option<(&Int, &Int)> = None;
+        let mut ints = true;
+        let all = element_images(pairs, candidates, |_, y| {
+            same &= first.is_none_or(|f| f == y);
+            first.get_or_insert(y);
+            match y.as_int() {
+                Some(i) => bounds = Some(bounds.map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i)))),
+                None => ints = false,
+            }
+        });
+        if all.is_none() {
+            return Abs::Unknown;
+        }
+        match (first, bounds) {
+            (Some(y), _) if same => Abs::Val(Val::Value(y.clone())),
+            (_, Some((lo, hi))) if ints => Abs::Ints(Some(lo.clone()), Some(hi.clone())),
+            _ => Abs::Unknown,
         }
     }
 
@@ -891,6 +958,30 @@ impl Solver<'_, '_> {
         }
         Tri::Unknown
     }
+}
+
+/// Calls `each` with every candidate and its one image in the function `pairs` (both sorted: each
+/// candidate's pairs are searched after the previous one's); None when a candidate has no image or
+/// several.
+fn element_images<'v>(
+    pairs: &'v [Value],
+    candidates: &'v [Value],
+    mut each: impl FnMut(&'v Value, &'v Value),
+) -> Option<()> {
+    let mut i = 0;
+    for k in candidates {
+        i += pairs[i..].partition_point(|p| p.as_pair().is_some_and(|(x, _)| x < k));
+        let (x, y) = pairs.get(i)?.as_pair()?;
+        if x != k
+            || pairs
+                .get(i + 1)
+                .is_some_and(|p| p.as_pair().is_some_and(|(z, _)| z == k))
+        {
+            return None;
+        }
+        each(k, y);
+    }
+    Some(())
 }
 
 fn add(a: &Option<Int>, b: &Option<Int>) -> Option<Int> {

@@ -5,7 +5,7 @@
 //! term's bounds are tightened from the others' — bounds consistency, exact over unbounded integers
 //! (BigInt, floor/ceiling division).
 
-use super::abs::{Abs, Tri};
+use super::abs::{Abs, ElementTable, Tri};
 use super::domain::Dom;
 use super::model::{AtomId, Shape};
 use super::search::Solver;
@@ -37,6 +37,10 @@ enum Term {
     /// A product of two integer atoms (the same atom for a square): bounded by interval multiplication,
     /// and its allowed range narrows the factors (`y*y = z & z <= 9999` gives `y <= 99`).
     Product(AtomId, AtomId),
+    /// `F(x)` with F a known function with integer images and x an atom (`Solver::element_table`):
+    /// bounded by the images of x's remaining candidates, and its allowed range narrows x to the
+    /// candidates whose image lies within it.
+    Element(AtomId, ElementTable),
     /// A sub-term known only by its bounds.
     Bounded(Option<BigInt>, Option<BigInt>),
 }
@@ -133,6 +137,17 @@ impl Solver<'_, '_> {
                 if self.expand_sum(xs, p, Some(body), scale, out) =>
             {
                 true
+            }
+            ExprKind::Binary(BinaryOp::Apply, f, x) => {
+                if let Some(pairs) = self.known_function(f)
+                    && let Abs::Atom(a) = self.abs_expr(x)
+                    && let Some(table) = self.element_table(&pairs, a)
+                    && table.iter().all(|(_, y)| y.as_int().is_some())
+                {
+                    out.terms.push((scale.clone(), Term::Element(a, table)));
+                    return true;
+                }
+                self.leaf(e, scale, out)
             }
             _ => self.leaf(e, scale, out),
         }
@@ -325,6 +340,16 @@ impl Solver<'_, '_> {
                     (Some(BigInt::zero()), Some(BigInt::one()))
                 }
             }
+            Term::Element(a, table) => {
+                let images = table
+                    .iter()
+                    .filter(|(k, _)| self.doms[*a].contains(k))
+                    .filter_map(|(_, y)| y.as_int());
+                (
+                    images.clone().min().map(Int::to_bigint),
+                    images.max().map(Int::to_bigint),
+                )
+            }
             Term::Bounded(lo, hi) => (lo.clone(), hi.clone()),
         }
     }
@@ -394,6 +419,21 @@ impl Solver<'_, '_> {
                     }
                 }
                 Term::Product(x, y) => self.narrow_factors(*x, *y, lo, hi, changed),
+                Term::Element(a, table) => {
+                    // The table lists the atom's candidates in order when it was built.
+                    let fits = |k: &Value| match table.binary_search_by(|(key, _)| key.cmp(k)) {
+                        Ok(i) => table[i].1.as_int().is_some_and(|y| {
+                            let y = y.to_bigint();
+                            lo.as_ref().is_none_or(|l| l <= &y)
+                                && hi.as_ref().is_none_or(|h| &y <= h)
+                        }),
+                        Err(_) => false,
+                    };
+                    match self.doms[*a].retain(fits) {
+                        Some(d) => self.set_dom(*a, d, changed),
+                        None => true,
+                    }
+                }
                 Term::Bounded(..) => true,
             };
             if !ok {

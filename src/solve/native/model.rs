@@ -538,6 +538,9 @@ impl<'p> Builder<'_, 'p> {
             if !elem.is_finite() && self.defining_equation(&v.name).is_some() {
                 return Ok(self.dependent_atom());
             }
+            if let Some(shape) = self.cut_relation_shape(&v.name, &typings) {
+                return Ok(shape);
+            }
             // The type's values as carrier; when the type has integers they are cut to MININT..MAXINT, and
             // the model remembers that its search is incomplete (as ProB's enumeration warning).
             if super::small_values::listed_size(self.ctx, elem, v.span)
@@ -789,6 +792,62 @@ impl<'p> Builder<'_, 'p> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// A relation typed over unbounded integer sets, `x : A op B` with `op` an arrow or `<->` and A or B
+    /// an interval open at one end (`a : NAT1 +-> INTEGER`): ProB enumerates such a relation with A and B
+    /// cut to MININT..MAXINT (B/Demo/SortByPermutationPF.mch: the 2,401 partial functions from 1..4 to
+    /// -1..4 as initial states). Membership bits over the product of the cuts, the model marked clipped
+    /// (a missing solution then proves nothing); the typing conjunct stays a constraint (it rejects, e.g.,
+    /// every cut of a total function on NAT). A relation a later constraint lists (`(y |-> x) : S`) is
+    /// taken from that list instead.
+    fn cut_relation_shape(
+        &mut self,
+        name: &str,
+        typings: &[(CompareOp, &'p Expr, &'p Pred)],
+    ) -> Option<Shape> {
+        let carrier = typings.iter().find_map(|(op, s, _)| {
+            let ExprKind::Binary(arrow, a, b) = &s.kind else {
+                return None;
+            };
+            if *op != CompareOp::In || !arrow.is_arrow() {
+                return None;
+            }
+            let (from, from_cut) = self.cut_to_int_window(a)?;
+            let (to, to_cut) = self.cut_to_int_window(b)?;
+            if !(from_cut || to_cut) || from.len().saturating_mul(to.len()) > MAX_CARRIER {
+                return None;
+            }
+            Some(Arc::new(set::product(&from, &to)))
+        })?;
+        if self.listed_later(name) {
+            return Some(self.dependent_atom());
+        }
+        self.clipped = true;
+        // Guessed bits go last, as those of a type's cut carrier (`shape_of`).
+        let first = self.initial.len();
+        let shape = self.members(carrier);
+        self.late.extend(first..self.initial.len());
+        Some(shape)
+    }
+
+    /// A known set's members, with an integer interval open at an end cut to MININT..MAXINT; the flag
+    /// says whether it was cut.
+    fn cut_to_int_window(&self, e: &Expr) -> Option<(Arc<Vec<Value>>, bool)> {
+        if let Some(Val::Sym(sym)) = self.known(e)
+            && let SymbolicSet::Interval(lo, hi) = &*sym
+            && (lo.is_none() || hi.is_none())
+        {
+            let (min, max) = self.ctx.int_cut();
+            let lo = lo.clone().map_or(min.clone(), |l| l.max(min));
+            let hi = hi.clone().map_or(max.clone(), |h| h.min(max));
+            let cut = match Value::interval(&lo, &hi) {
+                Value::Set(items) => items,
+                _ => return None,
+            };
+            return Some((cut, true));
+        }
+        self.known_finite(e).map(|items| (items, false))
     }
 
     /// `f : A --> (B --> C)` (total functions, A and B known and finite): one atom per pair of points, so

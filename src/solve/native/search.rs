@@ -718,6 +718,14 @@ impl<'a, 'p> Solver<'a, 'p> {
             if self.doms[a].fixed().is_some() {
                 continue;
             }
+            // A dependent atom (built without candidates, to be computed from its defining equation
+            // once the others are labelled) that propagation has already listed is a choice among
+            // those values now: in LL_LeftFactoring's `X |-> RHS1 : Rules & RHS1 = Prefix^Rest1`,
+            // Rules lists RHS1, and Prefix is then a split of it, where labelling Prefix first would
+            // need all of seq(Symbols).
+            let late = self.model.late[a]
+                && !(matches!(self.model.initial[a], Dom::Any)
+                    && matches!(self.doms[a], Dom::Finite(_)));
             let size = match &self.doms[a] {
                 // A guess from a constraint goes after every listed domain but before the values of
                 // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
@@ -733,7 +741,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             let degree = usize::MAX - self.model.watchers[a].len();
             let witness = self.model.owner[a] >= self.model.outputs;
             // The problem's variables before the witnesses (see `search`), late atoms last in each.
-            let key = (witness, self.model.late[a], size, degree);
+            let key = (witness, late, size, degree);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, a));
             }

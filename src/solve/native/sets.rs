@@ -6,8 +6,8 @@ use super::abs::Abs;
 use super::domain::Dom;
 use super::model::{AtomId, Shape, VarId};
 use super::search::Solver;
-use crate::eval::{EvalError, Val};
-use crate::ir::{CompareOp, Expr, ExprKind};
+use crate::eval::{EvalError, SymbolicSet, Val};
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind};
 use crate::value::{Value, set};
 
 /// The component of a nested pair at `path` (`false` = left).
@@ -45,6 +45,12 @@ impl Solver<'_, '_> {
                         }
                     }
                     return Ok(true);
+                }
+                if let Some(var) = self.decomposed(l)
+                    && let Abs::Val(Val::Sym(sym)) = self.abs_expr(r)
+                    && let SymbolicSet::Arrow(arrow, ..) = &*sym
+                {
+                    return Ok(self.narrow_functional(var, *arrow, changed));
                 }
                 let x = self.abs_expr(l);
                 if let Some(v) = x.value().cloned()
@@ -158,6 +164,67 @@ impl Solver<'_, '_> {
             }
         }
         true
+    }
+
+    /// `r : A +-> B` (any function arrow) with r decomposed into membership bits over pairs: a pair known
+    /// to be in r excludes the other pairs with its first component (and, for an injective arrow, with
+    /// its second). Without this the search fixes every bit before the typing refutes a non-function:
+    /// the partial functions from 1..4 to -1..4 were found among 2^24 bit vectors instead of 7^4.
+    fn narrow_functional(
+        &mut self,
+        var: VarId,
+        arrow: BinaryOp,
+        changed: &mut Vec<AtomId>,
+    ) -> bool {
+        if matches!(
+            arrow,
+            BinaryOp::Relation
+                | BinaryOp::TotalRelation
+                | BinaryOp::SurjRelation
+                | BinaryOp::TotalSurjRelation
+        ) {
+            return true;
+        }
+        let injective = matches!(
+            arrow,
+            BinaryOp::PartialInjection
+                | BinaryOp::TotalInjection
+                | BinaryOp::PartialBijection
+                | BinaryOp::TotalBijection
+        );
+        let Shape::Members { carrier, bits } = &self.model.vars[var].shape else {
+            return true;
+        };
+        // The first (second) components of the pairs known to be members, sorted for lookup.
+        let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
+        for (p, b) in carrier.iter().zip(bits) {
+            if self.doms[*b].fixed() == Some(&Value::Bool(true))
+                && let Some((x, y)) = p.as_pair()
+            {
+                firsts.push(x);
+                seconds.push(y);
+            }
+        }
+        if firsts.is_empty() {
+            return true;
+        }
+        firsts.sort();
+        seconds.sort();
+        let excluded: Vec<AtomId> = carrier
+            .iter()
+            .zip(bits)
+            .filter(|(_, b)| self.doms[**b].fixed().is_none())
+            .filter(|(p, _)| {
+                p.as_pair().is_some_and(|(x, y)| {
+                    firsts.binary_search(&x).is_ok()
+                        || (injective && seconds.binary_search(&y).is_ok())
+                })
+            })
+            .map(|(_, b)| *b)
+            .collect();
+        excluded
+            .into_iter()
+            .all(|b| self.fix(b, &Value::Bool(false), changed))
     }
 
     /// The leaves of a maplet tree with their paths (`false` = left) and abstractions.
