@@ -4,7 +4,7 @@
 
 use super::{Context, Env, EvalError, Val, internal_error, limit_error, wd_error};
 use crate::diag::Span;
-use crate::ir::{BinaryOp, CompareOp, Expr, Pred, TypedName, UnaryOp};
+use crate::ir::{ArrowProperties, BinaryOp, CompareOp, Expr, Pred, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::value::{Int, Value, set};
 use std::sync::Arc;
@@ -79,48 +79,9 @@ pub(crate) fn tuple(values: &[Value]) -> Value {
     it.fold(first, |acc, v| Value::pair(acc, v.clone()))
 }
 
-fn is_function_arrow(op: BinaryOp) -> bool {
-    !matches!(
-        op,
-        BinaryOp::Relation
-            | BinaryOp::TotalRelation
-            | BinaryOp::SurjRelation
-            | BinaryOp::TotalSurjRelation
-    )
-}
-
-fn is_total_arrow(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::TotalRelation
-            | BinaryOp::TotalSurjRelation
-            | BinaryOp::TotalFunction
-            | BinaryOp::TotalInjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::TotalBijection
-    )
-}
-
-fn is_surjective_arrow(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::SurjRelation
-            | BinaryOp::TotalSurjRelation
-            | BinaryOp::PartialSurjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection
-    )
-}
-
-fn is_injective_arrow(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::PartialInjection
-            | BinaryOp::TotalInjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection
-    )
+/// Whether the arrow `op` asks `property` of its relations (`BinaryOp::arrow_properties`).
+fn arrow_asks(op: BinaryOp, property: fn(&ArrowProperties) -> bool) -> bool {
+    op.arrow_properties().is_some_and(|p| property(&p))
 }
 
 /// How deeply closure bodies may nest: a recursive constant (`deltas(..)` inside deltas' own body)
@@ -315,8 +276,8 @@ impl Context {
             SymbolicSet::Arrow(op, a, b) => {
                 let answer = self.is_subset(dom, a, span)?
                     && self.is_subset(dom, b, span)?
-                    && (!is_total_arrow(*op) || self.vals_equal(dom, a, span)?)
-                    && (!is_surjective_arrow(*op) || self.vals_equal(dom, b, span)?);
+                    && (!arrow_asks(*op, |p| p.total) || self.vals_equal(dom, a, span)?)
+                    && (!arrow_asks(*op, |p| p.surjective) || self.vals_equal(dom, b, span)?);
                 Ok(Some(answer))
             }
             SymbolicSet::Sequences(kind, base) => {
@@ -366,21 +327,21 @@ impl Context {
                 return Ok(false);
             }
         }
-        if is_function_arrow(op) && !set::is_function(pairs) {
+        if arrow_asks(op, |p| p.functional) && !set::is_function(pairs) {
             return Ok(false);
         }
-        if is_injective_arrow(op) && !set::is_injective(pairs) {
+        if arrow_asks(op, |p| p.injective) && !set::is_injective(pairs) {
             return Ok(false);
         }
         // The pairs lie in a*b, so totality/surjectivity is a cardinality comparison; a finite relation is
         // never total (surjective) on an infinite set.
-        if is_total_arrow(op) {
+        if arrow_asks(op, |p| p.total) {
             let dom = set::domain(pairs).len();
             if !self.has_card(a, dom, span)? {
                 return Ok(false);
             }
         }
-        if is_surjective_arrow(op) {
+        if arrow_asks(op, |p| p.surjective) {
             let ran = set::range(pairs).len();
             if !self.has_card(b, ran, span)? {
                 return Ok(false);
@@ -690,10 +651,10 @@ impl Context {
             SymbolicSet::Arrow(op, a, b) => {
                 let a_items = self.materialize(a, span)?;
                 let b_items = self.materialize(b, span)?;
-                let candidates = if is_function_arrow(*op) {
+                let candidates = if arrow_asks(*op, |p| p.functional) {
                     let kind = FunctionKind {
-                        total: is_total_arrow(*op),
-                        injective: is_injective_arrow(*op),
+                        total: arrow_asks(*op, |p| p.total),
+                        injective: arrow_asks(*op, |p| p.injective),
                     };
                     functions(&a_items, &b_items, kind, limit, &|| {
                         self.check_deadline(span)

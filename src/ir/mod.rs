@@ -418,6 +418,24 @@ impl Expr {
     }
     /// The operands of a chain of `^`, left to right, whatever its nesting; a non-concatenation is its
     /// own single operand.
+    /// Where the variable `name` sits in this tuple of nested maplets: the sides to take (`false` = left);
+    /// empty when the tuple is the variable itself, None when it is not a component.
+    pub fn maplet_path(&self, name: &str) -> Option<Vec<bool>> {
+        match &self.kind {
+            ExprKind::Var(n) if &**n == name => Some(Vec::new()),
+            ExprKind::Binary(BinaryOp::Maplet, l, r) => {
+                for (side, part) in [(false, l), (true, r)] {
+                    if let Some(mut rest) = part.maplet_path(name) {
+                        rest.insert(0, side);
+                        return Some(rest);
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
     pub fn concat_operands(&self) -> Vec<&Expr> {
         match &self.kind {
             ExprKind::Binary(BinaryOp::Concat, a, b) => {

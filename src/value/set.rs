@@ -71,6 +71,16 @@ impl Value {
         }
     }
 
+    /// The component of nested pairs at `path` (`false` = left; see `Expr::maplet_path`).
+    pub fn component(&self, path: &[bool]) -> Option<Value> {
+        let mut v = self;
+        for &right in path {
+            let (a, b) = v.as_pair()?;
+            v = if right { b } else { a };
+        }
+        Some(v.clone())
+    }
+
     /// The elements of a sequence in order, when this is a set of pairs whose domain is exactly `1..n`.
     pub fn as_sequence(&self) -> Option<Vec<Value>> {
         let items = self.as_set()?;

@@ -1202,7 +1202,7 @@ impl<'a> Translator<'a> {
                 // `x : S`, or x a component of a tuple `(.., x, ..) : S`: the elements of S (their
                 // components at x's place) bound x.
                 if let PredKind::Compare(CompareOp::In, a, s) = &c.kind
-                    && let Some(path) = tuple_path(a, &x.name)
+                    && let Some(path) = a.maplet_path(&x.name)
                     && !free_names::expr_mentions(s, &|n| names.contains(&n))
                 {
                     let mut items = None;
@@ -1226,7 +1226,7 @@ impl<'a> Translator<'a> {
                     }
                     if let Some(items) = items {
                         let mut parts: Vec<Value> =
-                            items.iter().filter_map(|v| component(v, &path)).collect();
+                            items.iter().filter_map(|v| v.component(&path)).collect();
                         parts.sort();
                         parts.dedup();
                         found = Some(parts);
@@ -1587,34 +1587,6 @@ impl<'a> Translator<'a> {
         }
         self.circuit.and_all(conds)
     }
-}
-
-/// Where the variable `name` sits in the tuple `e` (nested maplets): the sides to take, `true` for the
-/// second; `None` when it is not a component.
-fn tuple_path(e: &Expr, name: &str) -> Option<Vec<bool>> {
-    match &e.kind {
-        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
-        ExprKind::Binary(BinaryOp::Maplet, a, b) => {
-            for (side, part) in [(false, a), (true, b)] {
-                if let Some(mut rest) = tuple_path(part, name) {
-                    rest.insert(0, side);
-                    return Some(rest);
-                }
-            }
-            None
-        }
-        _ => None,
-    }
-}
-
-/// The component of the tuple `v` at `path`.
-fn component(v: &Value, path: &[bool]) -> Option<Value> {
-    let mut v = v;
-    for &second in path {
-        let (a, b) = v.as_pair()?;
-        v = if second { b } else { a };
-    }
-    Some(v.clone())
 }
 
 fn ill_defined_body(span: Span) -> Diagnostic {

@@ -613,7 +613,7 @@ impl<'p> Builder<'_, 'p> {
         // S are then a superset of name's values, which is all a listing needs.
         let in_pattern = |pattern: &Expr, set: &Expr| {
             matches!(pattern.kind, ExprKind::Binary(BinaryOp::Maplet, _, _))
-                && component_path(pattern, name).is_some()
+                && pattern.maplet_path(name).is_some()
                 && independent(set)
         };
         let split = |whole: &Expr, cat: &Expr| {
@@ -1103,7 +1103,7 @@ impl<'p> Builder<'_, 'p> {
                 .map(|m| {
                     leaves
                         .iter()
-                        .map(|(n, path)| Some((n.clone(), super::sets::component(m, path)?)))
+                        .map(|(n, path)| Some((n.clone(), m.component(path)?)))
                         .collect::<Option<Bindings>>()
                 })
                 .collect::<Option<Vec<Bindings>>>()?;
@@ -1502,24 +1502,6 @@ fn distribute_implication(pred: &Pred) -> Option<Pred> {
                 ),
                 pred.span,
             ))
-        }
-        _ => None,
-    }
-}
-
-/// Where variable `name` sits in a maplet pattern (`false` = left, `true` = right); empty when the
-/// pattern is the variable itself.
-pub(crate) fn component_path(pattern: &Expr, name: &str) -> Option<Vec<bool>> {
-    match &pattern.kind {
-        ExprKind::Var(n) if &**n == name => Some(Vec::new()),
-        ExprKind::Binary(BinaryOp::Maplet, l, r) => {
-            for (side, part) in [(false, l), (true, r)] {
-                if let Some(mut rest) = component_path(part, name) {
-                    rest.insert(0, side);
-                    return Some(rest);
-                }
-            }
-            None
         }
         _ => None,
     }

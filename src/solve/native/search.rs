@@ -8,8 +8,7 @@
 
 use super::abs::{Abs, OPERANDS};
 use super::domain::Dom;
-use super::model::{AtomId, Model, Shape, VarId, component_path};
-use super::sets::component;
+use super::model::{AtomId, Model, Shape, VarId};
 use super::small_values;
 use super::symmetry::Symmetry;
 use crate::eval::{Context, Env, EvalError};
@@ -915,7 +914,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             }
             for (x, e) in candidates {
                 // `x = E`, `x : S`, or x inside a maplet pattern `(y |-> x) : S`.
-                let Some(path) = component_path(x, &name) else {
+                let Some(path) = x.maplet_path(&name) else {
                     continue;
                 };
                 if !path.is_empty() && *op != CompareOp::In {
@@ -955,7 +954,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                             continue;
                         };
                         let mut parts: Vec<Value> =
-                            items.iter().filter_map(|v| component(v, &path)).collect();
+                            items.iter().filter_map(|v| v.component(&path)).collect();
                         parts.sort();
                         parts.dedup();
                         return Ok(Some(Candidates::Listed(parts, complete)));

@@ -10,17 +10,6 @@ use crate::eval::{EvalError, SymbolicSet, Val};
 use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind};
 use crate::value::{Value, set};
 
-/// The component of a nested pair at `path` (`false` = left).
-pub(crate) fn component(v: &Value, path: &[bool]) -> Option<Value> {
-    match path.split_first() {
-        None => Some(v.clone()),
-        Some((right, rest)) => {
-            let (a, b) = v.as_pair()?;
-            component(if *right { b } else { a }, rest)
-        }
-    }
-}
-
 impl Solver<'_, '_> {
     /// `l op r` for op in `=`, `:`, `<:`; false on a wipe-out.
     pub(crate) fn narrow_sets(
@@ -146,7 +135,7 @@ impl Solver<'_, '_> {
             .iter()
             .filter(|m| {
                 leaves.iter().all(|(path, a)| match a {
-                    Abs::Val(Val::Value(v)) => component(m, path).as_ref() == Some(v),
+                    Abs::Val(Val::Value(v)) => m.component(path).as_ref() == Some(v),
                     _ => true,
                 })
             })
@@ -154,7 +143,7 @@ impl Solver<'_, '_> {
         for (path, a) in &leaves {
             if let Abs::Atom(atom) = a {
                 let mut values: Vec<Value> =
-                    matching.iter().filter_map(|m| component(m, path)).collect();
+                    matching.iter().filter_map(|m| m.component(path)).collect();
                 values.sort();
                 values.dedup();
                 let keep = Abs::Val(Val::Value(Value::set_from_sorted(values)));
@@ -176,22 +165,10 @@ impl Solver<'_, '_> {
         arrow: BinaryOp,
         changed: &mut Vec<AtomId>,
     ) -> bool {
-        if matches!(
-            arrow,
-            BinaryOp::Relation
-                | BinaryOp::TotalRelation
-                | BinaryOp::SurjRelation
-                | BinaryOp::TotalSurjRelation
-        ) {
+        let Some(properties) = arrow.arrow_properties().filter(|p| p.functional) else {
             return true;
-        }
-        let injective = matches!(
-            arrow,
-            BinaryOp::PartialInjection
-                | BinaryOp::TotalInjection
-                | BinaryOp::PartialBijection
-                | BinaryOp::TotalBijection
-        );
+        };
+        let injective = properties.injective;
         let Shape::Members { carrier, bits } = &self.model.vars[var].shape else {
             return true;
         };
