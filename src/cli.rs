@@ -811,8 +811,9 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     let (status, detail, exit) = match &result.verdict {
         Verdict::NoErrorFound if result.partial_enumeration => (
             "NO ERROR FOUND".to_string(),
-            "all states explored within the enumeration limits (some operation parameters were \
-             enumerated only up to MAX_OPERATIONS, within MININT..MAXINT or as a few sample strings)"
+            "all states explored within the enumeration limits (some operation parameters or \
+             constants were enumerated only up to MAX_OPERATIONS, within MININT..MAXINT or as a few \
+             sample strings)"
                 .to_string(),
             Exit::Holds,
         ),

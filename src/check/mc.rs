@@ -572,7 +572,23 @@ impl<'m> Explorer<'m> {
     }
 
     fn expand_root(&mut self, root: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
+        let time_cuts = self.model.context.time_cuts();
         let found = self.model.context.setup_constants(self.max_inits)?;
+        if self.model.context.time_cuts() > time_cuts {
+            // Setups behind a dropped candidate are missing: exploring only the others would report
+            // their states as all the states.
+            return Ok(Some((
+                Verdict::Incomplete(
+                    "the constant setups could not all be enumerated: checking some candidates ran \
+                     out of its share of the time budget"
+                        .into(),
+                ),
+                None,
+            )));
+        }
+        // Setups beyond MAX_INITIALISATIONS are left out as ProB leaves them; any other gap (integers
+        // enumerated within MININT..MAXINT only) makes the exploration a partial one.
+        self.partial_enumeration |= !found.complete && found.solutions.len() < self.max_inits;
         if found.solutions.is_empty() {
             return Ok(Some((
                 Verdict::NoConstantSetup {

@@ -28,6 +28,9 @@ pub struct Context {
     /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
     solver_nodes: AtomicU64,
     solver_rejected: AtomicU64,
+    /// Candidates a solver dropped because checking them took more than their share of the time
+    /// (`native::search::propagate_guess`): a search that dropped any may have missed solutions.
+    time_cuts: AtomicU64,
     /// The first well-definedness error a fruitless search met on a candidate (`Stats::ill_defined`).
     ill_defined: std::sync::Mutex<Option<Diagnostic>>,
     /// Per operation, what its successors are searched over (computed once: see `transitions`).
@@ -94,6 +97,7 @@ impl Context {
             epoch: Instant::now(),
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
+            time_cuts: AtomicU64::new(0),
             ill_defined: std::sync::Mutex::new(None),
             operation_plans: std::sync::OnceLock::new(),
             symbolic_constants: std::sync::OnceLock::new(),
@@ -215,7 +219,7 @@ impl Context {
         let shared_passed = ns != 0 && now.duration_since(self.epoch).as_nanos() as u64 >= ns;
         let stage_passed = stage.is_some_and(|d| now >= d) || first.is_some_and(|d| now >= d);
         if shared_passed || stage_passed {
-            Err(super::limit_error(span, TIMEOUT_MESSAGE))
+            Err(super::timeout_error(span))
         } else {
             Ok(())
         }
@@ -226,6 +230,16 @@ impl Context {
         self.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
         self.solver_rejected
             .fetch_add(rejected as u64, Ordering::Relaxed);
+    }
+
+    /// Notes a candidate dropped because checking it ran out of its share of the time.
+    pub fn record_time_cut(&self) {
+        self.time_cuts.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many candidates all searches so far dropped for time (`record_time_cut`).
+    pub fn time_cuts(&self) -> u64 {
+        self.time_cuts.load(Ordering::Relaxed)
     }
 
     /// Notes a well-definedness error that a search which found nothing met on a candidate.

@@ -86,6 +86,11 @@ pub(crate) fn limit_error(span: Span, msg: impl Into<String>) -> EvalError {
     EvalError::Limit(Diagnostic::new(DiagKind::Limit, span, msg))
 }
 
+/// The error of a passed deadline (`EvalError::is_timeout`).
+pub(crate) fn timeout_error(span: Span) -> EvalError {
+    limit_error(span, context::TIMEOUT_MESSAGE)
+}
+
 pub(crate) fn unsupported(span: Span, what: impl std::fmt::Display) -> EvalError {
     EvalError::Unsupported(Diagnostic::unsupported(span, what))
 }

@@ -231,17 +231,20 @@ struct Reported {
 }
 
 impl Reported {
-    /// Forwards to `inner`, remembering each solution when `keep`.
+    /// Forwards to `inner`, remembering each solution it accepted when `keep`. A solution whose
+    /// delivery failed (the stage's deadline passing while the interpreter re-checks it) is not
+    /// remembered: the stage resuming the stream must report it again, or it would be lost.
     fn recording<'a>(
         &'a mut self,
         keep: bool,
         inner: &'a mut Found<'_>,
     ) -> impl FnMut(&[Value], &[(Name, Value)]) -> Result<bool, EvalError> + 'a {
         move |values: &[Value], witnesses: &[(Name, Value)]| {
-            if keep {
+            let delivered = inner(values, witnesses);
+            if keep && delivered.is_ok() {
                 self.values.insert(values.to_vec());
             }
-            inner(values, witnesses)
+            delivered
         }
     }
 
@@ -361,6 +364,30 @@ mod tests {
         }
         let ints: Vec<_> = [1, 2, 3].map(|i| vec![Value::int(i)]).into();
         assert_eq!(forwarded, ints);
+    }
+
+    #[test]
+    fn a_solution_whose_delivery_failed_is_reported_again_by_the_resuming_stage() {
+        use super::Reported;
+        use crate::value::Value;
+        let mut seen = Reported::default();
+        {
+            // The deadline passes while the first stage's solution is being re-checked.
+            let mut failing =
+                |_: &[Value], _: &[_]| Err(crate::eval::timeout_error(Default::default()));
+            let mut first = seen.recording(true, &mut failing);
+            assert!(first(&[Value::int(1)], &[]).is_err());
+        }
+        let mut forwarded = Vec::new();
+        {
+            let mut sink = |values: &[Value], _: &[_]| {
+                forwarded.push(values.to_vec());
+                Ok(true)
+            };
+            let mut later = seen.skipping(&mut sink);
+            assert_eq!(later(&[Value::int(1)], &[]), Ok(true));
+        }
+        assert_eq!(forwarded, vec![vec![Value::int(1)]]);
     }
 
     #[test]

@@ -703,6 +703,7 @@ impl<'a, 'p> Solver<'a, 'p> {
                     .check_deadline(var_span(self.model, self.model.owner[a]))?;
                 self.incomplete = true;
                 self.cut_var = Some(self.model.owner[a]);
+                self.ctx.record_time_cut();
                 Ok(None)
             }
             other => other.map(Some),
