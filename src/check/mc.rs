@@ -219,6 +219,9 @@ struct Explorer<'m> {
     /// The first ill-defined operation instance and the node it was found in.
     ill_defined_first: Option<(Diagnostic, u32)>,
     ill_defined_count: usize,
+    /// The constant-setup search dropped candidates for time: setups may be missing, so exploring
+    /// the others without error proves nothing (an error found is still an error).
+    setups_cut_for_time: bool,
     /// The first deadlocked state found and how many were found (when the search goes past them).
     first_deadlock: Option<u32>,
     deadlocked_states: usize,
@@ -296,6 +299,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         partial_enumeration: false,
         ill_defined_first: None,
         ill_defined_count: 0,
+        setups_cut_for_time: false,
         first_deadlock: None,
         deadlocked_states: 0,
         explored_all: false,
@@ -385,6 +389,14 @@ impl<'m> Explorer<'m> {
                             count: self.ill_defined_count,
                         },
                         Some(node),
+                    ),
+                    None if self.setups_cut_for_time => (
+                        Verdict::Incomplete(
+                            "no error in the states of the constant setups found, but the setup \
+                             search dropped some candidates for time: other setups may exist"
+                                .into(),
+                        ),
+                        None,
                     ),
                     None => (Verdict::NoErrorFound, None),
                 };
@@ -574,18 +586,9 @@ impl<'m> Explorer<'m> {
     fn expand_root(&mut self, root: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let time_cuts = self.model.context.time_cuts();
         let found = self.model.context.setup_constants(self.max_inits)?;
-        if self.model.context.time_cuts() > time_cuts {
-            // Setups behind a dropped candidate are missing: exploring only the others would report
-            // their states as all the states.
-            return Ok(Some((
-                Verdict::Incomplete(
-                    "the constant setups could not all be enumerated: checking some candidates ran \
-                     out of its share of the time budget"
-                        .into(),
-                ),
-                None,
-            )));
-        }
+        // Setups behind a dropped candidate are missing: exploring only the others cannot show that
+        // no state has an error.
+        self.setups_cut_for_time |= self.model.context.time_cuts() > time_cuts;
         // Setups beyond MAX_INITIALISATIONS are left out as ProB leaves them; any other gap (integers
         // enumerated within MININT..MAXINT only) makes the exploration a partial one.
         self.partial_enumeration |= !found.complete && found.solutions.len() < self.max_inits;
@@ -1010,6 +1013,33 @@ mod tests {
         std::fs::write(&path, text).expect("write temp machine");
         let model = Model::load(&path, &Options::default()).expect("loads");
         model_check(&model, &McOptions::default()).expect("checks")
+    }
+
+    #[test]
+    fn constant_setups_enumerated_within_the_integer_cut_make_the_exploration_partial() {
+        // x : INTEGER is enumerated within MININT..MAXINT only: other setups may exist.
+        let r = check(
+            "cut-setups",
+            "MACHINE CutSetups\nCONSTANTS c\nPROPERTIES c : INTEGER & c > 1\nVARIABLES x\n\
+             INVARIANT x : INTEGER\nINITIALISATION x := c\nOPERATIONS op = skip\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::NoErrorFound) && r.partial_enumeration,
+            "{:?} {}",
+            r.verdict,
+            r.partial_enumeration
+        );
+        // A listed setup is exhaustive.
+        let r = check(
+            "listed-setups",
+            "MACHINE ListedSetups\nCONSTANTS c\nPROPERTIES c : 1..3\nVARIABLES x\n\
+             INVARIANT x : INTEGER\nINITIALISATION x := c\nOPERATIONS op = skip\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::NoErrorFound) && !r.partial_enumeration,
+            "{:?}",
+            r.verdict
+        );
     }
 
     #[test]
