@@ -2,7 +2,7 @@
 
 use super::abstract_eval::value_set_range;
 use super::{Empty, Narrowed, Range, SetRange, State, VarInfo};
-use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
+use crate::ir::{ArrowProperties, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
 use crate::types::Type;
 use crate::value::Value;
 use num_bigint::BigInt;
@@ -211,8 +211,8 @@ impl State<'_> {
                     },
                 )
             }
-            ExprKind::Binary(op, a, b) if arrow(*op).is_some() => {
-                self.member_of_arrow(x, arrow(*op).expect("checked"), a, b)
+            ExprKind::Binary(op, a, b) if let Some(kind) = op.arrow_properties() => {
+                self.member_of_arrow(x, kind, a, b)
             }
             _ => match self.constant(s) {
                 Some(Value::Set(family)) => {
@@ -235,7 +235,7 @@ impl State<'_> {
     }
 
     /// `f : A op B` for a relation or function arrow.
-    fn member_of_arrow(&mut self, f: &Expr, kind: Arrow, a: &Expr, b: &Expr) -> Narrowed {
+    fn member_of_arrow(&mut self, f: &Expr, kind: ArrowProperties, a: &Expr, b: &Expr) -> Narrowed {
         let sa = self.set_range(a);
         let sb = self.set_range(b);
         // f ⊆ A × B.
@@ -301,38 +301,4 @@ impl State<'_> {
         let lo = self.set_range(a).card.lo.map(|l| l + gap);
         self.narrow_set(b, &SetRange::with_card(Range { lo, hi: None }))
     }
-}
-
-/// What a relation or function arrow says about its members.
-#[derive(Clone, Copy)]
-struct Arrow {
-    functional: bool,
-    total: bool,
-    injective: bool,
-    surjective: bool,
-}
-
-fn arrow(op: BinaryOp) -> Option<Arrow> {
-    use BinaryOp::*;
-    let (functional, total, injective, surjective) = match op {
-        Relation => (false, false, false, false),
-        TotalRelation => (false, true, false, false),
-        SurjRelation => (false, false, false, true),
-        TotalSurjRelation => (false, true, false, true),
-        PartialFunction => (true, false, false, false),
-        TotalFunction => (true, true, false, false),
-        PartialInjection => (true, false, true, false),
-        TotalInjection => (true, true, true, false),
-        PartialSurjection => (true, false, false, true),
-        TotalSurjection => (true, true, false, true),
-        PartialBijection => (true, false, true, true),
-        TotalBijection => (true, true, true, true),
-        _ => return None,
-    };
-    Some(Arrow {
-        functional,
-        total,
-        injective,
-        surjective,
-    })
 }
