@@ -22,6 +22,7 @@ use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -530,27 +531,44 @@ impl<'m> Explorer<'m> {
         if batch.len() < 2 || self.workers < 2 {
             return batch.iter().map(|&n| expand_one(n)).collect();
         }
-        let chunk = batch.len().div_ceil(self.workers);
+        // Each worker takes the next unexpanded state: costs vary a lot between states (a guard solved
+        // in some, trivially false in others), and fixed chunks left one core idle.
+        let next = AtomicUsize::new(0);
+        let mut out: Vec<Option<Option<Result<Expansion, Diagnostic>>>> =
+            batch.iter().map(|_| None).collect();
         std::thread::scope(|scope| {
-            let handles: Vec<_> = batch
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || part.iter().map(|&n| expand_one(n)).collect::<Vec<_>>())
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Some(Err(Diagnostic::new(
-                            DiagKind::Internal,
-                            Span::default(),
-                            "a model-checking worker thread panicked",
-                        )))]
+            let handles: Vec<_> = (0..self.workers.min(batch.len()))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, AtomicOrdering::Relaxed);
+                            let Some(&n) = batch.get(i) else {
+                                return done;
+                            };
+                            done.push((i, expand_one(n)));
+                        }
                     })
                 })
-                .collect()
-        })
+                .collect();
+            for h in handles {
+                // A panicked worker's states are left empty and reported below.
+                for (i, expansion) in h.join().unwrap_or_default() {
+                    out[i] = Some(expansion);
+                }
+            }
+        });
+        out.into_iter()
+            .map(|slot| {
+                slot.unwrap_or_else(|| {
+                    Some(Err(Diagnostic::new(
+                        DiagKind::Internal,
+                        Span::default(),
+                        "a model-checking worker thread panicked",
+                    )))
+                })
+            })
+            .collect()
     }
 
     fn next_node(&mut self) -> Option<u32> {

@@ -1,6 +1,6 @@
 //! Evaluation of expressions.
 
-use super::symbolic::{SymbolicSet, bind_point, is_type_set};
+use super::symbolic::{SymbolicSet, bind_point, destructure, is_type_set};
 use super::{
     Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
 };
@@ -418,6 +418,9 @@ impl Context {
                 {
                     return self.apply_listed_function(&pairs, b, span, env);
                 }
+                if let ExprKind::Binder(BinderKind::Lambda, vars, pred, body) = &a.kind {
+                    return self.apply_lambda(vars, pred, body, b, span, env);
+                }
                 let f = self.eval(a, env)?;
                 let x = self.eval_value(b, env)?;
                 let mut image = self.point_image(&f, &x, span)?;
@@ -769,6 +772,41 @@ impl Context {
             }
         }
         Ok(first.clone())
+    }
+
+    /// `(%x.(P | E))(a)` without making the closure (which copies the environment): x is bound to a on
+    /// top of the current environment, as the closure's own environment would have it.
+    fn apply_lambda(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        body: &Expr,
+        arg: &Expr,
+        span: Span,
+        env: &mut Env,
+    ) -> Result<Val, EvalError> {
+        let x = self.eval_value(arg, env)?;
+        let outside = || {
+            wd_error(
+                span,
+                format!("function applied outside its domain (to {x})"),
+            )
+        };
+        let Some(parts) = destructure(&x, vars.len()) else {
+            return Err(outside());
+        };
+        let mark = env.len();
+        for (v, p) in vars.iter().zip(parts) {
+            env.bind(v.name.clone(), p);
+        }
+        let result = self.nested(span, || {
+            if !self.eval_pred_in(pred, env)? {
+                return Err(outside());
+            }
+            Ok(value(self.eval_value(body, env)?))
+        });
+        env.truncate(mark);
+        result
     }
 
     /// `r[{x}]` for any relation value, without materialising lambdas or identities.

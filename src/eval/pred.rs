@@ -1,7 +1,7 @@
 //! Evaluation of predicates (left-to-right, short-circuit: the L-system of well-definedness).
 
 use super::{Context, Env, EvalError, Val, internal_error, limit_error};
-use crate::ir::{CompareOp, Pred, PredKind, TypedName};
+use crate::ir::{BinaryOp, CompareOp, ExprKind, Pred, PredKind, TypedName};
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -164,6 +164,13 @@ impl Context {
                 Ok(self.vals_equal(&x, &y, span)? == (op == CompareOp::Eq))
             }
             CompareOp::In => {
+                // `x : lo..hi` by comparisons: building the interval cost more than the test (guards
+                // and lambda domains such as `x : 0..5` are checked in every state).
+                if let ExprKind::Binary(BinaryOp::Interval, lo, hi) = &b.kind {
+                    let x = self.eval_int(a, env)?;
+                    let (lo, hi) = (self.eval_int(lo, env)?, self.eval_int(hi, env)?);
+                    return Ok(lo <= x && x <= hi);
+                }
                 let x = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
                 self.contains_val(&s, x, a.span, span)

@@ -161,3 +161,46 @@ fn a_typing_predicate_below_the_top_level_bounds_a_cut() {
         Some((4, false))
     );
 }
+
+#[test]
+fn let_in_a_predicate_binds_known_values_and_terms() {
+    // A bound expression over unknowns becomes a term: of the 8 functions 1..3 --> BOOL, the 4 with
+    // f(1) /= f(2).
+    assert_eq!(
+        count("f : 1..3 --> BOOL & LET a BE a = f(1) IN a /= f(2) END"),
+        4
+    );
+    // A known bound expression (over a quantified variable) and a later binding seeing an earlier one.
+    assert_eq!(
+        count(
+            "f : 1..3 --> 1..3 & !i.(i : 1..2 => LET a, b BE a = f(i) & b = a + 1 IN f(i + 1) = b END)"
+        ),
+        1
+    );
+    // A LET name shadows an unknown of the same name, which keeps its meaning outside.
+    assert_eq!(
+        count("x : 1..3 & (LET x BE x = 2 IN x = 2 END) & x /= 1"),
+        2
+    );
+    // Where the bound expression is ill-defined (x = 3) there is no solution: x = 1 with f(1) = 1 or
+    // x = 2 with f(2) = 1, 2 functions each.
+    assert_eq!(
+        count("f : 1..2 --> 1..2 & x : 1..3 & LET a BE a = f(x) IN a = 1 END"),
+        4
+    );
+}
+
+#[test]
+fn a_quantifier_over_a_singleton_names_a_value() {
+    // `v : {f(y)}` binds v to f(y), a term over unknowns, which grounding could not bound.
+    assert_eq!(
+        count("f : 1..3 --> 1..3 & !y.(y : 1..3 => !v.(v : {f(y)} => v /= 2))"),
+        8
+    );
+    assert_eq!(count("f : 1..2 --> 1..2 & #v.(v : {f(1)} & v = 2)"), 2);
+    // A tuple of bound variables against a tuple of maplets; the other domain conjuncts stay.
+    assert_eq!(
+        count("f : 1..2 --> 1..2 & !(a, b).(a |-> b : {f(1) |-> f(2)} & a = 1 => a < b)"),
+        3
+    );
+}

@@ -1339,6 +1339,11 @@ impl<'a> Translator<'a> {
                 let defined = self.circuit.and(k.defined, branch);
                 Ok(c(self.circuit.ite(k.holds, x.holds, y.holds), defined))
             }
+            PredKind::Forall(xs, body) | PredKind::Exists(xs, body)
+                if let Some(binding) = singleton_binding(p, xs, body) =>
+            {
+                self.pred(&binding, top)
+            }
             PredKind::Forall(xs, body) => self.forall(p, xs, body, top),
             PredKind::Exists(xs, body) => {
                 let mut any = Vec::new();
@@ -1359,8 +1364,58 @@ impl<'a> Translator<'a> {
                 let defined = self.circuit.and_all(conds);
                 Ok(c(holds, self.settle(defined)))
             }
-            PredKind::Let(..) => Err(unsupported(p.span, "LET in a predicate")),
+            PredKind::Let(binds, body) => self.let_pred(binds, body, top),
         }
+    }
+
+    /// `LET x BE x = E IN P`: each E is bound in turn (a known one as its value, otherwise as its term;
+    /// later ones see earlier ones) and P is translated under them. Ill-defined when an E is, since the
+    /// interpreter evaluates the E's before P.
+    fn let_pred(&mut self, binds: &[(TypedName, Expr)], body: &Pred, top: bool) -> Tr<Truth> {
+        let env_mark = self.env.len();
+        let mut hidden: Vec<(Name, Option<Term>)> = Vec::new();
+        let result = self.let_pred_bound(binds, body, top, &mut hidden);
+        self.env.truncate(env_mark);
+        // Restore in reverse so that a name bound twice gets its outermost term back.
+        for (n, t) in hidden.into_iter().rev() {
+            match t {
+                Some(t) => self.unknowns.insert(n, t),
+                None => self.unknowns.remove(&n),
+            };
+        }
+        result
+    }
+
+    fn let_pred_bound(
+        &mut self,
+        binds: &[(TypedName, Expr)],
+        body: &Pred,
+        top: bool,
+        hidden: &mut Vec<(Name, Option<Term>)>,
+    ) -> Tr<Truth> {
+        let mark = self.wd.len();
+        for (x, e) in binds {
+            let known = self.known_value(e)?;
+            let previous = match known {
+                Some(v) => {
+                    self.env.bind(x.name.clone(), v);
+                    self.unknowns.remove(&x.name)
+                }
+                None => {
+                    let t = self.expr(e)?;
+                    self.unknowns.insert(x.name.clone(), t)
+                }
+            };
+            hidden.push((x.name.clone(), previous));
+        }
+        let conds: Vec<Lit> = self.wd.drain(mark..).collect();
+        let bound = self.circuit.and_all(conds);
+        let t = self.pred(body, top)?;
+        let defined = self.circuit.and(bound, t.defined);
+        Ok(Truth {
+            holds: t.holds,
+            defined: self.settle(defined),
+        })
     }
 
     /// `!x.(D => C)`. At the top level an instance whose claim is ill-defined makes the predicate no
@@ -1609,5 +1664,79 @@ fn describe(e: &Expr) -> String {
         ExprKind::Const(c) => format!("the infinite set {c:?} as a value in the SAT translation"),
         ExprKind::Var(n) => format!("the name {n} (of type {}) in the SAT translation", e.ty),
         _ => format!("this expression (of type {}) in the SAT translation", e.ty),
+    }
+}
+
+/// `!xs.(xs : {E} & R => C)` as `LET xs BE xs = E IN (R => C) END`, and `#xs.(xs : {E} & R)` as
+/// `LET xs BE xs = E IN R END`: a quantifier over a singleton names a value (`!By.(By : {Board(y)} => ..)`
+/// in the Sudoku models), which grounding could not bound when E is over unknowns. The bound variables
+/// must each appear once in the tuple on the left, matched component by component against a tuple of
+/// maplets on the right, and E must not mention them. Same well-definedness: both evaluate E first.
+fn singleton_binding(p: &Pred, xs: &[TypedName], body: &Pred) -> Option<Pred> {
+    let forall = matches!(p.kind, PredKind::Forall(..));
+    let (domain, claim) = match (&body.kind, forall) {
+        (PredKind::Implies(d, c), true) => (d.conjuncts(), Some(&**c)),
+        (_, true) => return None,
+        (_, false) => (body.conjuncts(), None),
+    };
+    let bound = |n: &Name| xs.iter().any(|x| x.name == *n);
+    let (at, binds) = domain.iter().enumerate().find_map(|(i, q)| {
+        let PredKind::Compare(CompareOp::In, pattern, set) = &q.kind else {
+            return None;
+        };
+        let ExprKind::SetEnum(items) = &set.kind else {
+            return None;
+        };
+        let [e] = items.as_slice() else {
+            return None;
+        };
+        if free_names::expr_mentions(e, &bound) {
+            return None;
+        }
+        let mut binds = Vec::new();
+        (match_pattern(pattern, e, xs, &mut binds) && binds.len() == xs.len()).then_some((i, binds))
+    })?;
+    let rest: Vec<Pred> = domain
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != at)
+        .map(|(_, q)| (*q).clone())
+        .collect();
+    let rest = match rest.len() {
+        0 => Pred::truth(p.span),
+        1 => rest.into_iter().next().expect("one conjunct"),
+        _ => Pred::new(PredKind::And(rest), p.span),
+    };
+    let inner = match claim {
+        Some(c) if matches!(rest.kind, PredKind::True) => c.clone(),
+        Some(c) => Pred::new(
+            PredKind::Implies(Box::new(rest), Box::new(c.clone())),
+            p.span,
+        ),
+        None => rest,
+    };
+    Some(Pred::new(PredKind::Let(binds, Box::new(inner)), p.span))
+}
+
+/// Binds each bound variable of `pattern` (a variable or a tuple of maplets) to the matching component
+/// of `e`; false when the shapes differ or a variable is not bound or appears twice.
+fn match_pattern(
+    pattern: &Expr,
+    e: &Expr,
+    xs: &[TypedName],
+    binds: &mut Vec<(TypedName, Expr)>,
+) -> bool {
+    match (&pattern.kind, &e.kind) {
+        (ExprKind::Var(n), _) => match xs.iter().find(|x| x.name == *n) {
+            Some(x) if !binds.iter().any(|(y, _)| y.name == *n) => {
+                binds.push((x.clone(), e.clone()));
+                true
+            }
+            _ => false,
+        },
+        (ExprKind::Binary(BinaryOp::Maplet, a, b), ExprKind::Binary(BinaryOp::Maplet, ea, eb)) => {
+            match_pattern(a, ea, xs, binds) && match_pattern(b, eb, xs, binds)
+        }
+        _ => false,
     }
 }
