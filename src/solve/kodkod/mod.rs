@@ -17,6 +17,7 @@
 mod bounds;
 mod circuit;
 mod cnf;
+mod derived;
 mod integers;
 mod solutions;
 mod translate;
@@ -102,8 +103,21 @@ fn solve_with(
     native_after_cut: bool,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
-    match prepare(ctx, problem) {
-        Ok(prepared) => {
+    let split = derived::split(problem);
+    let rest = split.as_ref().map(|d| Problem {
+        vars: &d.rest_vars,
+        pred: &d.rest_pred,
+        ..*problem
+    });
+    let prepared = match (prepare(ctx, problem), &rest) {
+        // Without its derived unknowns the problem may translate: they are computed per solution.
+        (Err(d), Some(rest)) if d.kind != crate::diag::DiagKind::Limit => {
+            prepare(ctx, rest).map(|p| (p, true)).map_err(|_| d)
+        }
+        (other, _) => other.map(|p| (p, false)),
+    };
+    match prepared {
+        Ok((prepared, derived)) => {
             let translate_time = start.elapsed();
             record(|r| {
                 r.translated += 1;
@@ -114,16 +128,25 @@ fn solve_with(
             };
             let cut = p.bounds.cut;
             let mut reported = false;
-            let result = run(
-                ctx,
-                problem,
-                p,
-                &mut |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
-                    reported = true;
-                    on_solution(values, witnesses)
-                },
-                stats,
-            );
+            let mut report = |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
+                reported = true;
+                on_solution(values, witnesses)
+            };
+            let result = match (derived, &split, &rest) {
+                (true, Some(split), Some(rest)) => run(
+                    ctx,
+                    rest,
+                    p,
+                    &mut |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
+                        match split.complete(ctx, problem, values)? {
+                            Some(all) => report(&all, witnesses),
+                            None => Ok(true),
+                        }
+                    },
+                    stats,
+                ),
+                _ => run(ctx, problem, p, &mut report, stats),
+            };
             if cut && native_after_cut && !reported && matches!(result, Ok(false)) {
                 return super::native::solve(ctx, problem, on_solution, stats);
             }
@@ -266,13 +289,27 @@ fn located(d: Diagnostic) -> Diagnostic {
 
 /// Whether `problem` translates to SAT completely: the first construct that does not, otherwise.
 pub fn check_translatable(ctx: &Context, problem: &Problem<'_>) -> Result<(), Diagnostic> {
-    prepare(ctx, problem).map(|_| ())
+    check_translation(ctx, problem).map(|_| ())
 }
 
 /// Like `check_translatable`, telling also whether the bounds are exact: `false` when some integer is
 /// a cut of its infinite type (then SAT finds solutions but proves none absent).
 pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, Diagnostic> {
-    prepare(ctx, problem).map(|p| p.is_none_or(|p| !p.bounds.cut))
+    let exact = |p: Option<Prepared<'_>>| p.is_none_or(|p| !p.bounds.cut);
+    match prepare(ctx, problem) {
+        Err(d) if d.kind != crate::diag::DiagKind::Limit => match derived::split(problem) {
+            Some(split) => {
+                let rest = Problem {
+                    vars: &split.rest_vars,
+                    pred: &split.rest_pred,
+                    ..*problem
+                };
+                prepare(ctx, &rest).map(exact).map_err(|_| d)
+            }
+            None => Err(d),
+        },
+        other => other.map(exact),
+    }
 }
 
 /// A translated problem.

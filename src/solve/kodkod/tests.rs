@@ -204,3 +204,23 @@ fn a_quantifier_over_a_singleton_names_a_value() {
         3
     );
 }
+
+#[test]
+fn powers_with_a_known_exponent() {
+    // (0,5), (3,4), (4,3), (5,0).
+    assert_eq!(count("x : 0..10 & y : 0..10 & x**2 + y**2 = 25"), 4);
+    assert_eq!(count("x : -3..3 & x**3 = -8 & x**0 = 1"), 1);
+}
+
+#[test]
+fn unknowns_defined_over_the_others_are_computed_per_solution() {
+    // PI does not translate; r is a function of a and b, evaluated for each of their 3 solutions.
+    assert_eq!(
+        count("a : 1..3 & b : 1..3 & a < b & r = PI(x).(x : {a, b} | x)"),
+        3
+    );
+    // Ill-defined for a = 0: no solution there.
+    assert_eq!(count("a : 0..2 & r = PI(x).(x : {a} | 6 / x)"), 2);
+    // r is mentioned elsewhere: not derived, and the problem does not translate.
+    assert!(solve("a : 1..3 & r = PI(x).(x : {a} | x) & r > 1").is_err());
+}

@@ -112,6 +112,15 @@ fn small_int(v: &Value, span: Span) -> Tr<i64> {
         })
 }
 
+/// The range of `x * y` from the four corners of the operands' ranges.
+fn product_range(x: &BitVec, y: &BitVec) -> (i128, i128) {
+    let (xl, xh, yl, yh) = (x.lo as i128, x.hi as i128, y.lo as i128, y.hi as i128);
+    let c = [xl * yl, xl * yh, xh * yl, xh * yh];
+    let lo = *c.iter().min().expect("four corners");
+    let hi = *c.iter().max().expect("four corners");
+    (lo, hi)
+}
+
 fn pair_parts(v: &Value) -> (&Value, &Value) {
     v.as_pair().expect("an element of a relation is a pair")
 }
@@ -699,6 +708,30 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// `x ** k` for a known exponent k in 0..=MAX_EXPONENT: k - 1 multiplications, each range-checked
+    /// like `*` (`a**2 + b**2 = c**2`). An unknown exponent is left to the other backends.
+    fn power(&mut self, a: &Expr, b: &Expr, span: Span) -> Tr<BitVec> {
+        const MAX_EXPONENT: i64 = 16;
+        let k = match self.known_value(b)? {
+            Some(v) => small_int(&v, b.span)?,
+            None => return Err(unsupported(span, "a power with an unknown exponent")),
+        };
+        if !(0..=MAX_EXPONENT).contains(&k) {
+            return Err(unsupported(span, format!("a power with the exponent {k}")));
+        }
+        if k == 0 {
+            return Ok(BitVec::constant(1));
+        }
+        let x = self.int(a)?;
+        let mut acc = x.clone();
+        for _ in 1..k {
+            let (lo, hi) = product_range(&acc, &x);
+            self.checked(lo, hi, span)?;
+            acc = acc.mul(&mut self.circuit, &x);
+        }
+        Ok(acc)
+    }
+
     pub fn int(&mut self, e: &Expr) -> Tr<BitVec> {
         if let Some(v) = self.known_value(e)? {
             return Ok(BitVec::constant(small_int(&v, e.span)?));
@@ -728,9 +761,7 @@ impl<'a> Translator<'a> {
                         Ok(x.sub(&mut self.circuit, &y))
                     }
                     _ => {
-                        let c = [xl * yl, xl * yh, xh * yl, xh * yh];
-                        let lo = *c.iter().min().expect("four corners");
-                        let hi = *c.iter().max().expect("four corners");
+                        let (lo, hi) = product_range(&x, &y);
                         self.checked(lo, hi, e.span)?;
                         Ok(x.mul(&mut self.circuit, &y))
                     }
@@ -740,6 +771,7 @@ impl<'a> Translator<'a> {
                 let (x, y) = (self.int(a)?, self.int(b)?);
                 self.divide(*op == BinaryOp::Div, &x, &y, e.span)
             }
+            ExprKind::Binary(BinaryOp::Power, a, b) => self.power(a, b, e.span),
             ExprKind::Unary(UnaryOp::Neg, a) => {
                 let x = self.int(a)?;
                 Ok(x.neg(&mut self.circuit))
