@@ -368,8 +368,9 @@ fn function_images_into_a_deferred_set_are_reduced_by_symmetry() {
     // The two bijections KEY >->> DOOR are one class under permutations of DOOR.
     assert_eq!(setups("brute", "DeferredBijection.mch"), 2);
     assert_eq!(setups("native", "DeferredBijection.mch"), 1);
-    // Beside a map into POW(DOOR) the rule does not apply (its images are sets): nothing is lost. (Not a
-    // bundled model: the SAT backend's lex-leader breaks this symmetry further, to 10 setups.)
+    // Beside a map into POW(DOOR) the rule does not apply (its images are sets), and function images are
+    // not pinned as constants are (ProB's counts): nothing is lost. (Not a bundled model: the SAT
+    // backend's lex-leader breaks this symmetry further, to 10 setups.)
     let dir = std::env::temp_dir().join(format!("bsolve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let maps = dir.join("DeferredMapsIntoSets.mch");
@@ -382,6 +383,16 @@ fn function_images_into_a_deferred_set_are_reduced_by_symmetry() {
     let maps = maps.to_string_lossy().to_string();
     assert_eq!(setups("brute", &maps), 32);
     assert_eq!(setups("native", &maps), 32);
+    // Distinct scalars beside a subset (ProB's B/FeatureChecks/DeferredSetMaxCardWithUnion.mch): a and b
+    // are pinned, s is free around them.
+    let mixed = temp_machine(
+        "DeferredPinnedBesideSubset",
+        "MACHINE DeferredPinnedBesideSubset\nSETS D\nCONSTANTS a, b, s\n\
+         PROPERTIES a : D & b : D & a /= b & s <: D & a : s\nEND\n",
+    );
+    let mixed = mixed.to_string_lossy().to_string();
+    assert_eq!(setups("brute", &mixed), 4);
+    assert_eq!(setups("native", &mixed), 2);
 }
 
 /// Writes a machine to a fresh temporary directory; returns its path.

@@ -416,8 +416,6 @@ impl Expr {
     pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
         Expr { kind, ty, span }
     }
-    /// The operands of a chain of `^`, left to right, whatever its nesting; a non-concatenation is its
-    /// own single operand.
     /// Where the variable `name` sits in this tuple of nested maplets: the sides to take (`false` = left);
     /// empty when the tuple is the variable itself, None when it is not a component.
     pub fn maplet_path(&self, name: &str) -> Option<Vec<bool>> {
@@ -436,6 +434,8 @@ impl Expr {
         }
     }
 
+    /// The operands of a chain of `^`, left to right, whatever its nesting; a non-concatenation is its
+    /// own single operand.
     pub fn concat_operands(&self) -> Vec<&Expr> {
         match &self.kind {
             ExprKind::Binary(BinaryOp::Concat, a, b) => {

@@ -110,6 +110,17 @@ impl<'a, 'p> Solver<'a, 'p> {
             binder_cache: FxHashMap::default(),
             cut_var: None,
         };
+        // Symmetry's pins (pairwise-distinct scalars of a deferred set) are fixed before anything else.
+        let pins = solver
+            .symmetry
+            .as_ref()
+            .map(|s| s.pins.clone())
+            .unwrap_or_default();
+        for (a, x) in pins {
+            if solver.doms[a].contains(&x) {
+                solver.doms[a] = Dom::Finite(Arc::new(vec![x]));
+            }
+        }
         // Variables fixed before the search (deterministic equalities) are bound once, in the base.
         for v in 0..model.vars.len() {
             if solver.atoms_fixed(v)

@@ -10,16 +10,23 @@
 //!
 //! A set is reduced only when every search atom mentioning its elements is of one of these two kinds, and
 //! never both kinds at once; otherwise it is left alone (no reduction is always sound).
+//!
+//! Whatever else mentions D, the problem's variables of type D that must be pairwise distinct (`a /= b`,
+//! `card({a, b, c}) = 3`; a lone one too) are pinned to D1, D2, ... before the search (ProB's first rule,
+//! B_REFERENCE §3): any solution permuted to put them there is a solution, so every orbit keeps a member.
 
 use super::model::{AtomId, Model, Shape, VarId};
 use super::search::Solver;
 use crate::eval::Context;
+use crate::ir::{CompareOp, Expr, ExprKind, PredKind};
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
 
 pub(crate) struct Symmetry {
     sets: Vec<DeferredSet>,
+    /// Atoms fixed to an element before the search (pairwise-distinct scalars of a deferred set).
+    pub pins: Vec<(AtomId, Value)>,
 }
 
 struct DeferredSet {
@@ -34,6 +41,7 @@ impl Symmetry {
     /// The reducible deferred sets of `model`, or `None` when there are none.
     pub(crate) fn of(ctx: &Context, model: &Model<'_>) -> Option<Symmetry> {
         let mut sets = Vec::new();
+        let mut pins = Vec::new();
         for gs in &ctx.machine().sets {
             if gs.elements.is_some() {
                 continue;
@@ -68,6 +76,17 @@ impl Symmetry {
                     _ => reducible = false,
                 }
             }
+            // ProB pins constants only: not function images, nor witnesses of top-level existentials
+            // (CrewAllocation2, Galois and rodin_train_4 keep their recorded counts).
+            let constants: Vec<AtomId> = model.vars[..model.outputs]
+                .iter()
+                .filter(|var| var.ty == given)
+                .filter_map(|var| match var.shape {
+                    Shape::Scalar(a) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            pins.extend(pinned(ctx, model, d, &constants));
             if reducible
                 && (scalars.is_empty() || subsets.is_empty())
                 && !(scalars.is_empty() && subsets.is_empty())
@@ -79,7 +98,7 @@ impl Symmetry {
                 });
             }
         }
-        (!sets.is_empty()).then_some(Symmetry { sets })
+        (!sets.is_empty() || !pins.is_empty()).then_some(Symmetry { sets, pins })
     }
 
     /// The candidates of atom `a` worth trying: for a reduced scalar, the used elements and the first
@@ -139,6 +158,51 @@ impl Symmetry {
         }
         true
     }
+}
+
+/// A greedy maximal set of pairwise-distinct atoms among `scalars` (the problem's own variables of type D,
+/// in their order), each with the element of D it is pinned to: D1, D2, ... in that order.
+fn pinned(ctx: &Context, model: &Model<'_>, d: &Name, scalars: &[AtomId]) -> Vec<(AtomId, Value)> {
+    let Ok(elements) = ctx.given_set(d, Default::default()) else {
+        return Vec::new();
+    };
+    let scalar_of = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) => model
+            .by_name
+            .get(n)
+            .and_then(|&v| match model.vars[v].shape {
+                Shape::Scalar(a) if scalars.contains(&a) => Some(a),
+                _ => None,
+            }),
+        _ => None,
+    };
+    let mut apart: Vec<(AtomId, AtomId)> = Vec::new();
+    for c in &model.constraints {
+        if let PredKind::Compare(CompareOp::NotEq, x, y) = &c.pred.kind
+            && let (Some(a), Some(b)) = (scalar_of(x), scalar_of(y))
+        {
+            apart.push((a, b));
+        }
+    }
+    let distinct = |a: AtomId, b: AtomId| {
+        apart.contains(&(a, b))
+            || apart.contains(&(b, a))
+            || model
+                .distinct
+                .iter()
+                .any(|group| group.contains(&a) && group.contains(&b))
+    };
+    let mut clique: Vec<AtomId> = Vec::new();
+    for &a in scalars {
+        if clique.iter().all(|&b| distinct(a, b)) {
+            clique.push(a);
+        }
+    }
+    if clique.len() > elements.len() {
+        // More distinct atoms than elements: no solution, which the search finds.
+        return Vec::new();
+    }
+    clique.into_iter().zip(elements.iter().cloned()).collect()
 }
 
 fn element_index(v: &Value) -> Option<u32> {
