@@ -223,7 +223,7 @@ fn an_untranslatable_construct_under_kodkod_only_names_itself_and_its_position()
     let (code, stdout, _) = bsolve(&["--kodkod-only", &arg]);
     assert_eq!(code, 2, "{stdout}");
     assert!(
-        stdout.contains("unsupported: the operator Power"),
+        stdout.contains("unsupported: a power with an unknown exponent"),
         "{stdout}"
     );
     assert!(stdout.contains(":3:38"), "{stdout}");

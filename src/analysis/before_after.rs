@@ -143,6 +143,12 @@ pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
             ),
         ));
     }
+    // A read of a variable before the INITIALISATION gives it a value leaves no outcome, as in the
+    // interpreter (`Context::initial_states`): the before-after predicate is false.
+    let variables = m.variables.iter().map(|v| v.name.clone()).collect();
+    if unassigned_read(&m.initialisation, &variables).is_some() {
+        return Ok(Pred::new(PredKind::False, m.initialisation.span));
+    }
     let output = state_renaming(m, to);
     let mut translator = Translator::new(m, &[]);
     translator.ba(&m.initialisation, &FxHashMap::default(), &output)

@@ -7,14 +7,16 @@
 use super::super::Problem;
 use crate::eval::{Context, EvalError};
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, free_names};
+use crate::syntax::ast::Name;
 use crate::value::Value;
+use rustc_hash::FxHashMap;
 
 /// The problem without its derived unknowns, and how to compute them.
 pub(super) struct Derived {
     /// The remaining unknowns, with their positions in the whole problem's `vars`.
-    pub rest_vars: Vec<TypedName>,
+    rest_vars: Vec<TypedName>,
     rest_positions: Vec<usize>,
-    pub rest_pred: Pred,
+    rest_pred: Pred,
     /// Per derived unknown: its position in `vars` and its defining expression.
     definitions: Vec<(usize, Expr)>,
 }
@@ -22,7 +24,25 @@ pub(super) struct Derived {
 /// The derived unknowns of `problem`, when there are any and something else remains.
 pub(super) fn split(problem: &Problem<'_>) -> Option<Derived> {
     let conjuncts = problem.pred.conjuncts();
-    let mut definitions: Vec<(usize, usize, Expr)> = Vec::new();
+    let index: FxHashMap<&Name, usize> = problem
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (&v.name, i))
+        .collect();
+    // How many conjuncts mention each unknown: one walk per conjunct, so that a problem of thousands
+    // of equations costs no more than its size.
+    let mut mentions = vec![0usize; problem.vars.len()];
+    for c in &conjuncts {
+        for n in free_names::of_pred(c) {
+            if let Some(&i) = index.get(&n) {
+                mentions[i] += 1;
+            }
+        }
+    }
+    let mut defined = vec![false; problem.vars.len()];
+    let mut defining = vec![false; conjuncts.len()];
+    let mut definitions: Vec<(usize, Expr)> = Vec::new();
     for (ci, c) in conjuncts.iter().enumerate() {
         let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
             continue;
@@ -31,19 +51,13 @@ pub(super) fn split(problem: &Problem<'_>) -> Option<Derived> {
             let ExprKind::Var(n) = &x.kind else {
                 continue;
             };
-            let Some(vi) = problem.vars.iter().position(|v| v.name == *n) else {
+            let Some(&vi) = index.get(n) else {
                 continue;
             };
-            let is_n = |m: &crate::syntax::ast::Name| m == n;
-            let elsewhere = conjuncts
-                .iter()
-                .enumerate()
-                .any(|(cj, d)| cj != ci && free_names::pred_mentions(d, &is_n));
-            if !elsewhere
-                && !free_names::expr_mentions(e, &is_n)
-                && !definitions.iter().any(|&(v, ..)| v == vi)
-            {
-                definitions.push((vi, ci, (**e).clone()));
+            if mentions[vi] == 1 && !defined[vi] && !free_names::expr_mentions(e, &|m| m == n) {
+                defined[vi] = true;
+                defining[ci] = true;
+                definitions.push((vi, (**e).clone()));
                 break;
             }
         }
@@ -51,14 +65,12 @@ pub(super) fn split(problem: &Problem<'_>) -> Option<Derived> {
     if definitions.is_empty() || definitions.len() == problem.vars.len() {
         return None;
     }
-    let rest_positions: Vec<usize> = (0..problem.vars.len())
-        .filter(|i| !definitions.iter().any(|&(v, ..)| v == *i))
-        .collect();
+    let rest_positions: Vec<usize> = (0..problem.vars.len()).filter(|&i| !defined[i]).collect();
     let rest_conjuncts: Vec<Pred> = conjuncts
         .iter()
-        .enumerate()
-        .filter(|(ci, _)| !definitions.iter().any(|&(_, c, _)| c == *ci))
-        .map(|(_, c)| (*c).clone())
+        .zip(&defining)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| (*c).clone())
         .collect();
     Some(Derived {
         rest_vars: rest_positions
@@ -67,11 +79,20 @@ pub(super) fn split(problem: &Problem<'_>) -> Option<Derived> {
             .collect(),
         rest_positions,
         rest_pred: Pred::new(PredKind::And(rest_conjuncts), problem.pred.span),
-        definitions: definitions.into_iter().map(|(v, _, e)| (v, e)).collect(),
+        definitions,
     })
 }
 
 impl Derived {
+    /// The problem without the derived unknowns and their definitions.
+    pub fn rest<'a>(&'a self, problem: &Problem<'a>) -> Problem<'a> {
+        Problem {
+            vars: &self.rest_vars,
+            pred: &self.rest_pred,
+            ..*problem
+        }
+    }
+
     /// The whole problem's values from a solution of the rest, or `None` when a definition is
     /// ill-defined there.
     pub fn complete(

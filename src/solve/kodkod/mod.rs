@@ -103,18 +103,19 @@ fn solve_with(
     native_after_cut: bool,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
-    let split = derived::split(problem);
-    let rest = split.as_ref().map(|d| Problem {
-        vars: &d.rest_vars,
-        pred: &d.rest_pred,
-        ..*problem
-    });
-    let prepared = match (prepare(ctx, problem), &rest) {
+    let mut split = None;
+    let prepared = match prepare(ctx, problem) {
         // Without its derived unknowns the problem may translate: they are computed per solution.
-        (Err(d), Some(rest)) if d.kind != crate::diag::DiagKind::Limit => {
-            prepare(ctx, rest).map(|p| (p, true)).map_err(|_| d)
+        Err(d) if d.kind != crate::diag::DiagKind::Limit => {
+            split = derived::split(problem);
+            match &split {
+                Some(s) => prepare(ctx, &s.rest(problem))
+                    .map(|p| (p, true))
+                    .map_err(|_| d),
+                None => Err(d),
+            }
         }
-        (other, _) => other.map(|p| (p, false)),
+        other => other.map(|p| (p, false)),
     };
     match prepared {
         Ok((prepared, derived)) => {
@@ -132,10 +133,10 @@ fn solve_with(
                 reported = true;
                 on_solution(values, witnesses)
             };
-            let result = match (derived, &split, &rest) {
-                (true, Some(split), Some(rest)) => run(
+            let result = match (derived, &split) {
+                (true, Some(split)) => run(
                     ctx,
-                    rest,
+                    &split.rest(problem),
                     p,
                     &mut |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
                         match split.complete(ctx, problem, values)? {
@@ -298,14 +299,7 @@ pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, D
     let exact = |p: Option<Prepared<'_>>| p.is_none_or(|p| !p.bounds.cut);
     match prepare(ctx, problem) {
         Err(d) if d.kind != crate::diag::DiagKind::Limit => match derived::split(problem) {
-            Some(split) => {
-                let rest = Problem {
-                    vars: &split.rest_vars,
-                    pred: &split.rest_pred,
-                    ..*problem
-                };
-                prepare(ctx, &rest).map(exact).map_err(|_| d)
-            }
+            Some(split) => prepare(ctx, &split.rest(problem)).map(exact).map_err(|_| d),
             None => Err(d),
         },
         other => other.map(exact),
