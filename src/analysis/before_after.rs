@@ -143,10 +143,8 @@ pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
             ),
         ));
     }
-    // A read of a variable before the INITIALISATION gives it a value leaves no outcome, as in the
-    // interpreter (`Context::initial_states`): the before-after predicate is false.
-    let variables = m.variables.iter().map(|v| v.name.clone()).collect();
-    if unassigned_read(&m.initialisation, &variables).is_some() {
+    // No outcome, as in the interpreter (`Context::initial_states`): the before-after predicate is false.
+    if initialisation_reads_unassigned(m) {
         return Ok(Pred::new(PredKind::False, m.initialisation.span));
     }
     let output = state_renaming(m, to);
@@ -281,6 +279,13 @@ pub fn unassigned_read(s: &Subst, unassigned: &BTreeSet<Name>) -> Option<Name> {
         Scan::Read(name) => Some(name),
         Scan::Clear | Scan::GiveUp => None,
     }
+}
+
+/// Whether the INITIALISATION reads one of the machine's variables before giving it a value, on every
+/// way to an outcome: then it has no outcome (`unassigned_read` from all the variables).
+pub fn initialisation_reads_unassigned(m: &Machine) -> bool {
+    let variables = m.variables.iter().map(|v| v.name.clone()).collect();
+    unassigned_read(&m.initialisation, &variables).is_some()
 }
 
 /// What `first_unassigned_read` found.

@@ -786,14 +786,28 @@ impl Context {
         env: &mut Env,
     ) -> Result<Val, EvalError> {
         let x = self.eval_value(arg, env)?;
-        let outside = || {
-            wd_error(
+        match self.lambda_image(vars, pred, body, &x, env, span)? {
+            Some(y) => Ok(value(y)),
+            None => Err(wd_error(
                 span,
                 format!("function applied outside its domain (to {x})"),
-            )
-        };
-        let Some(parts) = destructure(&x, vars.len()) else {
-            return Err(outside());
+            )),
+        }
+    }
+
+    /// The image of x under `%vars.(pred | body)` with the variables bound on top of `env` (restored
+    /// afterwards); `None` outside the lambda's domain.
+    fn lambda_image(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        body: &Expr,
+        x: &Value,
+        env: &mut Env,
+        span: Span,
+    ) -> Result<Option<Value>, EvalError> {
+        let Some(parts) = destructure(x, vars.len()) else {
+            return Ok(None);
         };
         let mark = env.len();
         for (v, p) in vars.iter().zip(parts) {
@@ -801,9 +815,9 @@ impl Context {
         }
         let result = self.nested(span, || {
             if !self.eval_pred_in(pred, env)? {
-                return Err(outside());
+                return Ok(None);
             }
-            Ok(value(self.eval_value(body, env)?))
+            Ok(Some(self.eval_value(body, env)?))
         });
         env.truncate(mark);
         result
@@ -925,17 +939,10 @@ impl Context {
                     pred,
                     body,
                     env,
-                } => {
-                    let Some(mut env) = bind_point(vars, env, x) else {
-                        return Ok(Vec::new());
-                    };
-                    self.nested(span, || {
-                        if !self.eval_pred_in(pred, &mut env)? {
-                            return Ok(Vec::new());
-                        }
-                        Ok(vec![self.eval_value(body, &mut env)?])
-                    })
-                }
+                } => Ok(self
+                    .lambda_image(vars, pred, body, x, &mut env.clone(), span)?
+                    .into_iter()
+                    .collect()),
                 // `{x, y | P}[{a}]` is `{y | P}` with `x = a`: solved for `y` alone, never enumerating
                 // the relation (`half = {x, y | y + y = x}`).
                 SymbolicSet::Comprehension { vars, pred, env } if vars.len() >= 2 => {

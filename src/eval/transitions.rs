@@ -422,8 +422,7 @@ impl Context {
         // An INITIALISATION that must read a variable before giving it a value has no outcome: the
         // variable has none to read (ProB records B/Mathematical/TLA/TLA_Rodin_PO.mch, whose ANY reads
         // the NODES its parallel branch initialises, as having no initial state).
-        let variables = m.variables.iter().map(|v| v.name.clone()).collect();
-        if crate::analysis::before_after::unassigned_read(&m.initialisation, &variables).is_some() {
+        if crate::analysis::before_after::initialisation_reads_unassigned(m) {
             return Ok(Vec::new());
         }
         let outcomes = self.execute(&m.initialisation, &env)?;

@@ -103,22 +103,8 @@ fn solve_with(
     native_after_cut: bool,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
-    let mut split = None;
-    let prepared = match prepare(ctx, problem) {
-        // Without its derived unknowns the problem may translate: they are computed per solution.
-        Err(d) if d.kind != crate::diag::DiagKind::Limit => {
-            split = derived::split(problem);
-            match &split {
-                Some(s) => prepare(ctx, &s.rest(problem))
-                    .map(|p| (p, true))
-                    .map_err(|_| d),
-                None => Err(d),
-            }
-        }
-        other => other.map(|p| (p, false)),
-    };
-    match prepared {
-        Ok((prepared, derived)) => {
+    match prepare_deriving(ctx, problem) {
+        Ok((prepared, split)) => {
             let translate_time = start.elapsed();
             record(|r| {
                 r.translated += 1;
@@ -133,8 +119,8 @@ fn solve_with(
                 reported = true;
                 on_solution(values, witnesses)
             };
-            let result = match (derived, &split) {
-                (true, Some(split)) => run(
+            let result = match &split {
+                Some(split) => run(
                     ctx,
                     &split.rest(problem),
                     p,
@@ -146,7 +132,7 @@ fn solve_with(
                     },
                     stats,
                 ),
-                _ => run(ctx, problem, p, &mut report, stats),
+                None => run(ctx, problem, p, &mut report, stats),
             };
             if cut && native_after_cut && !reported && matches!(result, Ok(false)) {
                 return super::native::solve(ctx, problem, on_solution, stats);
@@ -296,13 +282,25 @@ pub fn check_translatable(ctx: &Context, problem: &Problem<'_>) -> Result<(), Di
 /// Like `check_translatable`, telling also whether the bounds are exact: `false` when some integer is
 /// a cut of its infinite type (then SAT finds solutions but proves none absent).
 pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, Diagnostic> {
-    let exact = |p: Option<Prepared<'_>>| p.is_none_or(|p| !p.bounds.cut);
+    prepare_deriving(ctx, problem).map(|(p, _)| p.is_none_or(|p| !p.bounds.cut))
+}
+
+/// `prepare`, or, when the problem does not translate, `prepare` of it without its derived unknowns,
+/// returned beside it: they are computed per solution (`derived`). The first construct that does not
+/// translate otherwise.
+fn prepare_deriving<'a>(
+    ctx: &'a Context,
+    problem: &Problem<'_>,
+) -> Result<(Option<Prepared<'a>>, Option<derived::Derived>), Diagnostic> {
     match prepare(ctx, problem) {
-        Err(d) if d.kind != crate::diag::DiagKind::Limit => match derived::split(problem) {
-            Some(split) => prepare(ctx, &split.rest(problem)).map(exact).map_err(|_| d),
-            None => Err(d),
-        },
-        other => other.map(exact),
+        Err(d) if d.kind != crate::diag::DiagKind::Limit => {
+            let Some(split) = derived::split(problem) else {
+                return Err(d);
+            };
+            let prepared = prepare(ctx, &split.rest(problem)).map_err(|_| d)?;
+            Ok((prepared, Some(split)))
+        }
+        other => other.map(|p| (p, None)),
     }
 }
 

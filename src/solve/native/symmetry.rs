@@ -187,10 +187,9 @@ fn pinned(ctx: &Context, model: &Model<'_>, d: &Name, scalars: &[AtomId]) -> Vec
     let distinct = |a: AtomId, b: AtomId| {
         apart.contains(&(a, b))
             || apart.contains(&(b, a))
-            || model
-                .distinct
+            || model.distinct_of[a]
                 .iter()
-                .any(|group| group.contains(&a) && group.contains(&b))
+                .any(|g| model.distinct_of[b].contains(g))
     };
     let mut clique: Vec<AtomId> = Vec::new();
     for &a in scalars {
