@@ -145,10 +145,18 @@ impl Context {
         let mentions = conjuncts
             .iter()
             .map(|c| {
-                let free = crate::ir::free_names::of_pred(c);
-                (0..vars.len())
-                    .filter(|&i| free.contains(names[i]))
-                    .collect()
+                let mut mentioned: Vec<usize> = Vec::new();
+                crate::ir::free_names::each_in_pred(c, &mut |n| {
+                    if let Some(i) = names
+                        .iter()
+                        .position(|m| crate::syntax::ast::same_name(m, n))
+                        && !mentioned.contains(&i)
+                    {
+                        mentioned.push(i);
+                    }
+                });
+                mentioned.sort_unstable();
+                mentioned
             })
             .collect();
         let distinct = conjuncts
@@ -689,10 +697,9 @@ impl Context {
         };
         for (whole, chain) in [(l, r), (r, l)] {
             let parts = chain.concat_operands();
-            let Some(k) = parts
-                .iter()
-                .position(|p| matches!(&p.kind, ExprKind::Var(n) if &**n == name))
-            else {
+            let Some(k) = parts.iter().position(
+                |p| matches!(&p.kind, ExprKind::Var(n) if crate::syntax::ast::same_name(n, name)),
+            ) else {
                 continue;
             };
             if parts.len() < 2 || unbound(whole) {

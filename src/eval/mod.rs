@@ -157,7 +157,7 @@ impl Base {
                 .items
                 .iter()
                 .rev()
-                .find(|(n, _)| &**n == name)
+                .find(|(n, _)| crate::syntax::ast::same_name(n, name))
                 .map(|(_, v)| v),
         }
     }
@@ -197,7 +197,12 @@ impl Env {
     }
 
     pub fn get(&self, name: &str) -> Option<&Val> {
-        match self.bindings.iter().rev().find(|(n, _)| &**n == name) {
+        match self
+            .bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| crate::syntax::ast::same_name(n, name))
+        {
             Some((_, v)) => Some(v),
             None => self.base.get(name),
         }

@@ -4,7 +4,7 @@
 
 use super::{Context, Env, EvalError, Val, internal_error, limit_error, wd_error};
 use crate::diag::Span;
-use crate::ir::{ArrowProperties, BinaryOp, CompareOp, Expr, Pred, TypedName, UnaryOp};
+use crate::ir::{ArrowProperties, BinaryOp, CompareOp, Expr, Pred, PredKind, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::value::{Int, Value, set};
 use std::sync::Arc;
@@ -517,6 +517,9 @@ impl Context {
         span: Span,
         element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
     ) -> Result<Vec<Value>, EvalError> {
+        if let Some(out) = self.collect_by_disjuncts(vars, pred, env, span, element)? {
+            return Ok(out);
+        }
         let limit = self.settings().enumeration_limit;
         let mut env = env.clone();
         let mut out = Vec::new();
@@ -560,6 +563,105 @@ impl Context {
         out.sort_unstable();
         out.dedup();
         Ok(out)
+    }
+
+    /// `{xs | P1 or P2 or ...}` as the union of each disjunct's solutions, when every disjunct's are
+    /// found without error: a disjunct such as `dx = x+1 & dy = y+2` (KnightsTour's moves) binds its
+    /// variables deterministically, while the disjunction as a whole leaves them unbounded for the
+    /// enumeration and goes to the solver. A disjunct that fails (too many solutions, unbounded, ill-defined
+    /// where an earlier disjunct would have held) sends the whole condition back the general way; a
+    /// timeout is final.
+    fn collect_by_disjuncts(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        span: Span,
+        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+    ) -> Result<Option<Vec<Value>>, EvalError> {
+        let PredKind::Or(parts) = &pred.kind else {
+            return Ok(None);
+        };
+        let mut out = Vec::new();
+        for part in parts {
+            if let Some(point) = self.defined_point(vars, part, env) {
+                match point {
+                    Ok(Some(mut bound)) => {
+                        let point = tuple(&self.bound_values(vars, &bound, span)?);
+                        out.push(element(self, &mut bound, point)?);
+                    }
+                    Ok(None) => {}
+                    Err(e) if e.is_timeout() => return Err(e),
+                    Err(_) => return Ok(None),
+                }
+                continue;
+            }
+            match self.collect_solutions(vars, part, env, span, element) {
+                Ok(found) => out.extend(found),
+                Err(e) if e.is_timeout() => return Err(e),
+                Err(_) => return Ok(None),
+            }
+        }
+        if out.len() > self.settings().enumeration_limit {
+            return Ok(None);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(Some(out))
+    }
+
+    /// The one solution of a disjunct that gives every variable by an equality `x = E` over known values
+    /// (`dx = x+1 & dy = y+2`), its other conjuncts checked there: the environment with the point bound,
+    /// or `None` inside when a check fails. `None` outside when the disjunct is not of that form.
+    fn defined_point(
+        &self,
+        vars: &[TypedName],
+        part: &Pred,
+        env: &Env,
+    ) -> Option<Result<Option<Env>, EvalError>> {
+        let conjuncts = part.conjuncts();
+        let is_var = |e: &Expr| matches!(&e.kind, crate::ir::ExprKind::Var(n) if vars.iter().any(|v| v.name == *n));
+        let mut definitions: Vec<Option<(usize, &Expr)>> = vec![None; vars.len()];
+        let mut checks = Vec::new();
+        for (k, c) in conjuncts.iter().enumerate() {
+            let definition = match &c.kind {
+                PredKind::Compare(CompareOp::Eq, l, r) if is_var(l) && !is_var(r) => Some((l, r)),
+                PredKind::Compare(CompareOp::Eq, l, r) if is_var(r) && !is_var(l) => Some((r, l)),
+                _ => None,
+            };
+            let slot = definition.and_then(|(x, e)| {
+                let crate::ir::ExprKind::Var(n) = &x.kind else {
+                    return None;
+                };
+                let i = vars.iter().position(|v| v.name == *n)?;
+                let free = !crate::ir::free_names::expr_mentions(e, &|m| {
+                    vars.iter().any(|v| v.name == *m)
+                });
+                (definitions[i].is_none() && free).then_some((i, e))
+            });
+            match slot {
+                Some((i, e)) => definitions[i] = Some((k, e)),
+                None => checks.push(*c),
+            }
+        }
+        if definitions.iter().any(Option::is_none) {
+            return None;
+        }
+        let solve = || {
+            let mut bound = env.clone();
+            for (v, definition) in vars.iter().zip(&definitions) {
+                let (_, e) = definition.expect("every variable has its definition");
+                let value = self.eval(e, &mut bound)?;
+                bound.bind_val(v.name.clone(), value);
+            }
+            for c in &checks {
+                if !self.eval_pred_in(c, &mut bound)? {
+                    return Ok(None);
+                }
+            }
+            Ok(Some(bound))
+        };
+        Some(solve())
     }
 
     /// `collect_solutions` for a condition whose variables the interpreter's enumeration cannot bound
@@ -1153,6 +1255,36 @@ mod tests {
         ] {
             assert_eq!(truth(&model, text), Ok(true), "{text}");
         }
+    }
+
+    #[test]
+    fn comprehensions_over_disjunctions_are_the_union_of_each_disjunct() {
+        let model = empty_machine("disjuncts");
+        for (text, expected) in [
+            // KnightsTour's moves: each disjunct defines both variables.
+            (
+                "{dx, dy | (dx = 3 + 1 & dy = 3 + 2) or (dx = 3 - 2 & dy = 3 + 1) or (dy = 5 & dx = 4)}",
+                "{1|->4,4|->5}",
+            ),
+            // The other conjuncts of a defining disjunct are checked at its point.
+            (
+                "{x, y | (x = 1 & y = x + 1 & y > 5) or (x = 2 & y = 3)}",
+                "{2|->3}",
+            ),
+            // A variable defined by another: not a defining disjunct, found by the general search.
+            (
+                "{x, y | (x = y & y = 2) or (x = 7 & y : {1, 2})}",
+                "{2|->2,7|->1,7|->2}",
+            ),
+            // A disjunct without a finite set of solutions sends the whole back the general way.
+            ("{x | (x = 1) or (x : 5..6)}", "{1,5,6}"),
+        ] {
+            assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
+        }
+        // Ill-defined in a disjunct: the general way decides (here, an error as before).
+        assert!(value_of(&model, "{x | x = 1 / 0 or x = 2}").is_err());
+        // An infinite disjunct: no listing (the set stays symbolic, its size unknown).
+        assert!(value_of(&model, "card({x | x = 1 or x > 0})").is_err());
     }
 
     #[test]

@@ -35,6 +35,15 @@ pub fn expr_mentions(e: &Expr, test: &dyn Fn(&Name) -> bool) -> bool {
     expr(e, &mut vec![], &mut |n| test(n))
 }
 
+/// Calls `each` on every free occurrence of an identifier in `p` (repeats included), building no set:
+/// for callers that only ask about a few names.
+pub fn each_in_pred(p: &Pred, each: &mut dyn FnMut(&Name)) {
+    pred(p, &mut vec![], &mut |n| {
+        each(n);
+        false
+    });
+}
+
 /// Walks the free identifiers of `p` into `found`, stopping as soon as `found` returns true (the result).
 fn pred(p: &Pred, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -> bool {
     match &p.kind {
@@ -68,7 +77,9 @@ fn pred(p: &Pred, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -
 /// As `pred`, for an expression.
 fn expr(e: &Expr, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bool) -> bool {
     match &e.kind {
-        ExprKind::Var(name) => !bound.contains(name) && found(name),
+        ExprKind::Var(name) => {
+            !bound.iter().any(|b| crate::syntax::ast::same_name(b, name)) && found(name)
+        }
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Const(_) => false,
         ExprKind::Unary(_, a) | ExprKind::Field(a, _) => expr(a, bound, found),
         ExprKind::Binary(_, a, b) => expr(a, bound, found) || expr(b, bound, found),

@@ -13,6 +13,15 @@ use std::sync::Arc;
 /// Identifier text, shared (identifiers are copied a lot during definition expansion and flattening).
 pub type Name = Arc<str>;
 
+/// Name equality for the scans that compare one name with many of the same length (an environment's
+/// bindings, a quantifier's variables: `x`, `y`, `dx`, `dy`): the first bytes settle most of them without
+/// a call to `memcmp`, and a name shared by the lexer is often the very same string.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && (std::ptr::eq(a.as_ptr(), b.as_ptr())
+            || (a.as_bytes().first() == b.as_bytes().first() && a == b))
+}
+
 /// An identifier occurrence with its position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident {

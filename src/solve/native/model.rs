@@ -151,6 +151,43 @@ struct Builder<'c, 'p> {
     /// Whether set variables over types with integers may be guessed within a cut carrier (for users'
     /// questions; not for the model checker's per-state choices, where it multiplies partial searches).
     guess: bool,
+    /// Predicates derived from a node while instantiating (see `Derivation`), by the node's address.
+    derived: FxHashMap<(usize, Derivation), Derived<'p>>,
+    /// `guard_solutions` of a quantifier's domain (held by `derived`), by its address and the values of
+    /// the enclosing quantifiers' variables it mentions.
+    guard_cache: FxHashMap<(usize, Vec<Value>), Option<Points>>,
+}
+
+/// What `instantiate_in` derives from a predicate node. The instances of a quantifier walk the same
+/// nodes once per point: deriving again would deep-copy the quantifier's body for every point (Queens'
+/// `!(i,j).(... => !j2.(...) & ...)`, 25 points, each copying four inner quantifiers twice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Derivation {
+    /// The k-th conjunct.
+    Part(usize),
+    /// `distribute_implication`'s result.
+    Distributed,
+    /// A universal quantifier's body.
+    Body,
+    /// The guard conjuncts that need no search (the mask, as bits) and what is left to check, of a
+    /// quantifier's body `P => Q`.
+    Split(u64),
+}
+
+/// A derived predicate (or none), with the node it was derived from: holding that node keeps its address
+/// from being reused for another while the entry lives.
+struct Derived<'p> {
+    _source: PredRef<'p>,
+    result: Option<PredRef<'p>>,
+    /// For `Split`: the guard's part that needs no search.
+    domain: Option<Arc<Pred>>,
+}
+
+/// The solutions of a quantifier's guard, one value per bound variable.
+type Points = Vec<Vec<Value>>;
+
+fn address(p: &Pred) -> usize {
+    p as *const Pred as usize
 }
 
 /// Builds the model of `vars` subject to `pred` given `env`.
@@ -184,6 +221,8 @@ pub(crate) fn build<'p>(
         clipped: false,
         late: Vec::new(),
         guess,
+        derived: FxHashMap::default(),
+        guard_cache: FxHashMap::default(),
     };
     b.compute_determined(&all);
     for v in &all {
@@ -930,25 +969,35 @@ impl<'p> Builder<'_, 'p> {
         if out.len() < MAX_CONSTRAINTS {
             if let PredKind::And(parts) = &pred.kind {
                 for k in 0..parts.len() {
-                    let part = sub_pred(&pred, |p| match &p.kind {
-                        PredKind::And(ps) => &ps[k],
-                        _ => p,
-                    });
+                    let part = self
+                        .derive(&pred, Derivation::Part(k), |pred| {
+                            Some(sub_pred(pred, |p| match &p.kind {
+                                PredKind::And(ps) => &ps[k],
+                                _ => p,
+                            }))
+                        })
+                        .expect("a conjunction has its parts");
                     if self.instantiate_in(part, bindings.clone(), out)? {
                         return Ok(true);
                     }
                 }
                 return Ok(false);
             }
-            if let Some(moved) = distribute_implication(&pred) {
-                return self.instantiate_in(PredRef::Shared(Arc::new(moved)), bindings, out);
+            if let Some(moved) = self.derive(&pred, Derivation::Distributed, |pred| {
+                distribute_implication(pred).map(|moved| PredRef::Shared(Arc::new(moved)))
+            }) {
+                return self.instantiate_in(moved, bindings, out);
             }
             if let PredKind::Forall(xs, _) = &pred.kind {
                 let xs = xs.clone();
-                let body = sub_pred(&pred, |p| match &p.kind {
-                    PredKind::Forall(_, body) => body,
-                    _ => p,
-                });
+                let body = self
+                    .derive(&pred, Derivation::Body, |pred| {
+                        Some(sub_pred(pred, |p| match &p.kind {
+                            PredKind::Forall(_, body) => body,
+                            _ => p,
+                        }))
+                    })
+                    .expect("a quantifier has its body");
                 if let Some((instances, checked)) = self.instances(&xs, body, &bindings) {
                     for inner in instances {
                         let mut all = bindings.clone();
@@ -964,12 +1013,35 @@ impl<'p> Builder<'_, 'p> {
         self.add_constraint(pred, bindings, out)
     }
 
+    /// `make(pred)`, derived once per node and kind of derivation.
+    fn derive(
+        &mut self,
+        pred: &PredRef<'p>,
+        kind: Derivation,
+        make: impl FnOnce(&PredRef<'p>) -> Option<PredRef<'p>>,
+    ) -> Option<PredRef<'p>> {
+        let key = (address(pred), kind);
+        if let Some(found) = self.derived.get(&key) {
+            return found.result.clone();
+        }
+        let result = make(pred);
+        self.derived.insert(
+            key,
+            Derived {
+                _source: pred.clone(),
+                result: result.clone(),
+                domain: None,
+            },
+        );
+        result
+    }
+
     /// The points a universal quantifier `!xs.(P => Q)` must be checked at (within the enclosing
     /// quantifiers' `outer` bindings), when P's solutions do not depend on the search (then the
     /// instances are `P => Q` at each solution of P, and P holds there) or when the bound variables
     /// range over a small finite type.
     fn instances(
-        &self,
+        &mut self,
         xs: &[TypedName],
         body: PredRef<'p>,
         outer: &Bindings,
@@ -983,44 +1055,45 @@ impl<'p> Builder<'_, 'p> {
         }
         // Names the enclosing quantifiers bind shadow search variables of the same name.
         let outer_names: FxHashSet<&str> = outer.iter().map(|(n, _)| &**n).collect();
-        if let PredKind::Implies(p, q) = &body.kind {
+        if let PredKind::Implies(p, _) = &body.kind {
             let bound: FxHashSet<&str> = xs.iter().map(|x| &*x.name).collect();
-            let (independent, dependent): (Vec<&Pred>, Vec<&Pred>) =
-                p.conjuncts().into_iter().partition(|c| {
-                    ir::free_names::of_pred(c).iter().all(|n| {
-                        bound.contains(&**n)
+            let conjuncts = p.conjuncts();
+            // The conjuncts whose solutions do not depend on the search, as a mask.
+            let mut independent = 0u64;
+            if conjuncts.len() <= 64 {
+                for (k, c) in conjuncts.iter().enumerate() {
+                    let needs_search = ir::free_names::pred_mentions(c, &|n| {
+                        !(bound.contains(&**n)
                             || outer_names.contains(&**n)
                             || !self.is_search_name(n)
-                            || self.determined.contains_key(n)
-                    })
-                });
-            if !independent.is_empty() {
-                let domain = Pred::new(
-                    PredKind::And(independent.into_iter().cloned().collect()),
-                    p.span,
-                );
-                if let Some(solutions) = self.guard_solutions(xs, &domain, &env) {
+                            || self.determined.contains_key(n))
+                    });
+                    if !needs_search {
+                        independent |= 1 << k;
+                    }
+                }
+            }
+            if independent != 0 {
+                let (domain, checked) = self.split_guard(&body, independent);
+                // The solutions depend on the enclosing quantifiers' values the domain mentions.
+                let outer_values: Vec<Value> = (outer.iter())
+                    .filter(|(n, _)| ir::free_names::pred_mentions(&domain, &|m| m == n))
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                let key = (address(&domain), outer_values);
+                let solutions = match self.guard_cache.get(&key) {
+                    Some(found) => found.clone(),
+                    None => {
+                        let found = self.guard_solutions(xs, &domain, &env);
+                        self.guard_cache.insert(key, found.clone());
+                        found
+                    }
+                };
+                if let Some(solutions) = solutions {
                     let points = solutions
                         .into_iter()
                         .map(|sol| xs.iter().map(|x| x.name.clone()).zip(sol).collect())
                         .collect();
-                    let checked = if dependent.is_empty() {
-                        sub_pred(&body, |b| match &b.kind {
-                            PredKind::Implies(_, q) => q,
-                            _ => b,
-                        })
-                    } else {
-                        PredRef::Shared(Arc::new(Pred::new(
-                            PredKind::Implies(
-                                Box::new(Pred::new(
-                                    PredKind::And(dependent.into_iter().cloned().collect()),
-                                    p.span,
-                                )),
-                                q.clone(),
-                            ),
-                            body.span,
-                        )))
-                    };
                     return Some((points, checked));
                 }
             }
@@ -1051,6 +1124,56 @@ impl<'p> Builder<'_, 'p> {
                 .collect();
         }
         Some((points, body))
+    }
+
+    /// A quantifier's body `P => Q` split by the mask of P's conjuncts that need no search: those
+    /// conjuncts (the domain of the bound variables), and what is left to check at each point (Q, or the
+    /// other conjuncts `=> Q`).
+    fn split_guard(&mut self, body: &PredRef<'p>, independent: u64) -> (Arc<Pred>, PredRef<'p>) {
+        let key = (address(body), Derivation::Split(independent));
+        if let Some(Derived {
+            domain: Some(domain),
+            result: Some(checked),
+            ..
+        }) = self.derived.get(&key)
+        {
+            return (domain.clone(), checked.clone());
+        }
+        let PredKind::Implies(p, q) = &body.kind else {
+            unreachable!("split_guard is asked for an implication");
+        };
+        let conjuncts = p.conjuncts();
+        let pick = |wanted: bool| -> Vec<Pred> {
+            (conjuncts.iter().enumerate())
+                .filter(|(k, _)| (independent >> k & 1 == 1) == wanted)
+                .map(|(_, c)| (*c).clone())
+                .collect()
+        };
+        let domain = Arc::new(Pred::new(PredKind::And(pick(true)), p.span));
+        let dependent = pick(false);
+        let checked = if dependent.is_empty() {
+            sub_pred(body, |b| match &b.kind {
+                PredKind::Implies(_, q) => q,
+                _ => b,
+            })
+        } else {
+            PredRef::Shared(Arc::new(Pred::new(
+                PredKind::Implies(
+                    Box::new(Pred::new(PredKind::And(dependent), p.span)),
+                    q.clone(),
+                ),
+                body.span,
+            )))
+        };
+        self.derived.insert(
+            key,
+            Derived {
+                _source: body.clone(),
+                result: Some(checked.clone()),
+                domain: Some(domain.clone()),
+            },
+        );
+        (domain, checked)
     }
 
     /// The points `xs` can take when a conjunct of `guard` is `pattern : s`, the pattern a maplet tree of
@@ -1145,12 +1268,21 @@ impl<'p> Builder<'_, 'p> {
         bindings: Vec<(Name, Value)>,
         out: &mut Vec<Constraint<'p>>,
     ) -> Result<bool, EvalError> {
-        let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
-        let vars: Vec<VarId> = ir::free_names::of_pred(&pred)
-            .iter()
-            .filter(|n| !shadowed.contains(&***n))
-            .filter_map(|n| self.by_name.get(n).copied())
-            .collect();
+        // The search variables mentioned, in the order of their names (as a sorted set of free names
+        // gave them), without building that set: a quantifier's instances add many constraints.
+        let mut mentioned: Vec<(&Name, VarId)> = Vec::new();
+        ir::free_names::each_in_pred(&pred, &mut |n| {
+            if let Some((name, &v)) = self.by_name.get_key_value(n)
+                && !bindings
+                    .iter()
+                    .any(|(b, _)| crate::syntax::ast::same_name(b, n))
+                && !mentioned.iter().any(|&(_, w)| w == v)
+            {
+                mentioned.push((name, v));
+            }
+        });
+        mentioned.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let vars: Vec<VarId> = mentioned.into_iter().map(|(_, v)| v).collect();
         let fixed = vars.iter().all(|&v| self.is_fixed_var(v));
         if fixed {
             let mut env = self.env.clone();
@@ -1274,9 +1406,10 @@ impl<'p> Builder<'_, 'p> {
         let mut whole = FxHashSet::default();
         let shadowed: FxHashSet<&str> = bindings.iter().map(|(n, _)| &**n).collect();
         let known_point = |x: &Expr| -> Option<Value> {
-            ir::free_names::of_expr(x)
-                .iter()
-                .all(|n| shadowed.contains(&**n) || !self.by_name.contains_key(n))
+            let unknown = ir::free_names::expr_mentions(x, &|n| {
+                !shadowed.contains(&**n) && self.by_name.contains_key(n)
+            });
+            (!unknown)
                 .then(|| self.ctx.eval_expr(x, &env).ok())
                 .flatten()
         };

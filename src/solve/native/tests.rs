@@ -492,3 +492,22 @@ fn a_relation_over_unbounded_integer_sets_is_enumerated_within_the_cut() {
     assert_eq!(found.solutions.len(), 216);
     assert!(!found.complete, "the search was cut to MININT..MAXINT");
 }
+
+#[test]
+fn nested_quantifier_instances_share_their_derived_parts_not_their_points() {
+    // Queens' shape: the inner quantifiers' guards (`j2 > j`) depend on the outer point, so each
+    // instance must get the guard's solutions for its own point even though the derived predicates
+    // are shared. Non-attacking rooks on a 3x3 board given as a total function to BOOL: every
+    // placement of at most one rook per row and column, 1 + 9 + 18 + 6 = 34.
+    let rooks = "sol : (1..3) * (1..3) --> BOOL & \
+                 !(i, j).(i |-> j : (1..3) * (1..3) & sol(i, j) = TRUE => \
+                   !j2.(j2 : 1..3 & j2 > j => sol(i, j2) = FALSE) & \
+                   !i2.(i2 : 1..3 & i2 > i => sol(i2, j) = FALSE))";
+    assert_eq!(count(rooks), 34);
+    // The same with the guard on the other side of each point: j2 < j instead of j2 > j.
+    let mirrored = "sol : (1..3) * (1..3) --> BOOL & \
+                    !(i, j).(i |-> j : (1..3) * (1..3) & sol(i, j) = TRUE => \
+                      !j2.(j2 : 1..3 & j2 < j => sol(i, j2) = FALSE) & \
+                      !i2.(i2 : 1..3 & i2 < i => sol(i2, j) = FALSE))";
+    assert_eq!(count(mirrored), 34);
+}
