@@ -520,6 +520,9 @@ impl Context {
         if let Some(out) = self.collect_by_disjuncts(vars, pred, env, span, element)? {
             return Ok(out);
         }
+        if let Some(out) = self.collect_by_filter(vars, pred, env, span, element)? {
+            return Ok(out);
+        }
         let limit = self.settings().enumeration_limit;
         let mut env = env.clone();
         let mut out = Vec::new();
@@ -604,6 +607,66 @@ impl Context {
         }
         if out.len() > self.settings().enumeration_limit {
             return Ok(None);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(Some(out))
+    }
+
+    /// `{x | x : S & P}` with S known and finite: S's elements filtered by the other conjuncts, in their
+    /// order, as the enumeration would check them with S as x's domain, without setting up a search
+    /// (SetRelLaws evaluates such comprehensions over six elements in each of 262,144 states). `None`
+    /// when the condition is not of that form or S cannot be listed.
+    fn collect_by_filter(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+        span: Span,
+        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+    ) -> Result<Option<Vec<Value>>, EvalError> {
+        let [x] = vars else {
+            return Ok(None);
+        };
+        let conjuncts = pred.conjuncts();
+        let Some((first, rest)) = conjuncts.split_first() else {
+            return Ok(None);
+        };
+        let PredKind::Compare(CompareOp::In, member, set) = &first.kind else {
+            return Ok(None);
+        };
+        if !matches!(&member.kind, crate::ir::ExprKind::Var(n) if *n == x.name)
+            || crate::ir::free_names::expr_mentions(set, &|n| *n == x.name)
+        {
+            return Ok(None);
+        }
+        let mut env = env.clone();
+        let items = match self.eval(set, &mut env) {
+            Ok(set) if !self.is_infinite(&set) => match self.materialize(&set, span) {
+                Ok(items) => items,
+                Err(e) if e.is_timeout() => return Err(e),
+                Err(_) => return Ok(None),
+            },
+            Ok(_) => return Ok(None),
+            Err(e) if e.is_timeout() => return Err(e),
+            Err(_) => return Ok(None),
+        };
+        let mut out = Vec::new();
+        let depth = env.len();
+        for item in items.iter() {
+            self.check_deadline(span)?;
+            env.truncate(depth);
+            env.bind(x.name.clone(), item.clone());
+            let mut holds = true;
+            for c in rest {
+                if !self.eval_pred_in(c, &mut env)? {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                out.push(element(self, &mut env, item.clone())?);
+            }
         }
         out.sort_unstable();
         out.dedup();
@@ -1285,6 +1348,26 @@ mod tests {
         assert!(value_of(&model, "{x | x = 1 / 0 or x = 2}").is_err());
         // An infinite disjunct: no listing (the set stays symbolic, its size unknown).
         assert!(value_of(&model, "card({x | x = 1 or x > 0})").is_err());
+    }
+
+    #[test]
+    fn comprehensions_over_a_known_set_filter_its_elements_in_order() {
+        let model = empty_machine("filters");
+        for (text, expected) in [
+            ("{xx | xx : {1, 2, 3, 4} & xx > 2}", "{3,4}"),
+            // The conjuncts are checked in their order: `x /= 0` guards the division.
+            ("{x | x : {0, 1, 2} & x /= 0 & 6 / x > 2}", "{1,2}"),
+            ("{x | x : {1, 2, 3} & x /= 2}", "{1,3}"),
+            // A lambda's pairs, built from each kept element.
+            ("%x.(x : {1, 2, 3} & x /= 2 | x * 10)", "{1|->10,3|->30}"),
+            (
+                "{p | p : {1, 2} * {3} & prj1(INTEGER, INTEGER)(p) = 2}",
+                "{2|->3}",
+            ),
+        ] {
+            assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
+        }
+        assert!(value_of(&model, "{x | x : {0, 1} & 6 / x > 2}").is_err());
     }
 
     #[test]
