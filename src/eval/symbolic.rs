@@ -47,7 +47,10 @@ pub enum SymbolicSet {
     Struct(Vec<(Name, Val)>),
 }
 
-/// Splits a left-nested tuple `((v1|->v2)|->v3)` into `n` components.
+/// What a comprehension or lambda makes of each solution point (the point itself, or a lambda's pair),
+/// with the point's variables bound in the environment.
+pub(crate) type Element<'a> = dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError> + 'a;
+
 /// A closure's environment with its bound variables set to the components of `point` (`None` when the
 /// point is not a tuple of that many components).
 pub(crate) fn bind_point(vars: &[TypedName], env: &Env, point: &Value) -> Option<Env> {
@@ -59,6 +62,7 @@ pub(crate) fn bind_point(vars: &[TypedName], env: &Env, point: &Value) -> Option
     Some(env)
 }
 
+/// Splits a left-nested tuple `((v1|->v2)|->v3)` into `n` components.
 pub(crate) fn destructure(value: &Value, n: usize) -> Option<Vec<Value>> {
     let mut out = Vec::with_capacity(n);
     let mut cur = value;
@@ -515,7 +519,7 @@ impl Context {
         pred: &Pred,
         env: &Env,
         span: Span,
-        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+        element: &mut Element<'_>,
     ) -> Result<Vec<Value>, EvalError> {
         if let Some(out) = self.collect_by_disjuncts(vars, pred, env, span, element)? {
             return Ok(out);
@@ -542,14 +546,13 @@ impl Context {
             Err(e) => return Err(e),
         };
         if !complete {
-            let by_solver =
-                |element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>| {
-                    self.solutions_by_solver(vars, pred, &env, span, element)
-                        .map_err(|e| match &search_error {
-                            Some(first) if !e.is_timeout() => first.clone(),
-                            _ => e,
-                        })
-                };
+            let by_solver = |element: &mut Element<'_>| {
+                self.solutions_by_solver(vars, pred, &env, span, element)
+                    .map_err(|e| match &search_error {
+                        Some(first) if !e.is_timeout() => first.clone(),
+                        _ => e,
+                    })
+            };
             out = match self.solutions_by_witnesses(vars, pred, &env)? {
                 Some(points) => {
                     let mut out = Vec::with_capacity(points.len());
@@ -580,7 +583,7 @@ impl Context {
         pred: &Pred,
         env: &Env,
         span: Span,
-        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+        element: &mut Element<'_>,
     ) -> Result<Option<Vec<Value>>, EvalError> {
         let PredKind::Or(parts) = &pred.kind else {
             return Ok(None);
@@ -623,7 +626,7 @@ impl Context {
         pred: &Pred,
         env: &Env,
         span: Span,
-        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+        element: &mut Element<'_>,
     ) -> Result<Option<Vec<Value>>, EvalError> {
         let [x] = vars else {
             return Ok(None);
@@ -736,7 +739,7 @@ impl Context {
         pred: &Pred,
         env: &Env,
         span: Span,
-        element: &mut dyn FnMut(&Context, &mut Env, Value) -> Result<Value, EvalError>,
+        element: &mut Element<'_>,
     ) -> Result<Vec<Value>, EvalError> {
         if self.settings().backend == crate::solve::Backend::Brute {
             return Err(unbounded(span));
