@@ -97,6 +97,55 @@ const MAX_CLOSURE_NESTING: u32 = 200;
 thread_local! {
     /// The closure bodies being evaluated on this thread (`Context::nested`).
     static CLOSURE_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The last listings of `perm(S)`, `iseq(S)` and `iseq1(S)` on this thread (see `listed_sequences`).
+    static SEQUENCE_LISTINGS: std::cell::RefCell<Vec<SequenceListing>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `perm`/`iseq`/`iseq1` of a base, listed.
+struct SequenceListing {
+    kind: UnaryOp,
+    base: Arc<Vec<Value>>,
+    listed: Arc<Vec<Value>>,
+}
+
+/// How many listings of injective sequences a thread keeps, and up to what size: CardTrick's invariant
+/// asks for `perm(SUIT)` (24 sequences) four times in each of 20,720 final states.
+const SEQUENCE_LISTINGS_KEPT: usize = 8;
+const SEQUENCE_LISTING_MAX: usize = 10_000;
+
+/// The injective sequences of `base` of the given kind, listed once per thread for a recently seen base.
+fn listed_sequences(
+    base: &Arc<Vec<Value>>,
+    kind: UnaryOp,
+    limit: usize,
+    check: &dyn Fn() -> Result<(), EvalError>,
+) -> Result<Option<Arc<Vec<Value>>>, EvalError> {
+    let same =
+        |l: &SequenceListing| l.kind == kind && (Arc::ptr_eq(&l.base, base) || l.base == *base);
+    if let Some(found) =
+        SEQUENCE_LISTINGS.with_borrow(|ls| ls.iter().find(|l| same(l)).map(|l| l.listed.clone()))
+    {
+        return Ok((found.len() <= limit).then_some(found));
+    }
+    let Some(mut seqs) = injective_sequences(base, kind, limit, check)? else {
+        return Ok(None);
+    };
+    seqs.sort_unstable();
+    let listed = Arc::new(seqs);
+    if listed.len() <= SEQUENCE_LISTING_MAX {
+        SEQUENCE_LISTINGS.with_borrow_mut(|ls| {
+            if ls.len() == SEQUENCE_LISTINGS_KEPT {
+                ls.remove(0);
+            }
+            ls.push(SequenceListing {
+                kind,
+                base: base.clone(),
+                listed: listed.clone(),
+            });
+        });
+    }
+    Ok(Some(listed))
 }
 
 impl Context {
@@ -846,7 +895,7 @@ impl Context {
             }
             SymbolicSet::Sequences(kind, base) => {
                 let base = self.materialize(base, span)?;
-                let seqs = match kind {
+                match kind {
                     UnaryOp::Seq => {
                         if base.is_empty() {
                             vec![Value::empty_set()]
@@ -855,12 +904,13 @@ impl Context {
                         }
                     }
                     UnaryOp::Seq1 => Vec::new(),
-                    _ => injective_sequences(&base, *kind, limit, &|| self.check_deadline(span))?
-                        .ok_or_else(too_large)?,
-                };
-                let mut seqs = seqs;
-                seqs.sort_unstable();
-                seqs
+                    _ => {
+                        return listed_sequences(&base, *kind, limit, &|| {
+                            self.check_deadline(span)
+                        })?
+                        .ok_or_else(too_large);
+                    }
+                }
             }
             SymbolicSet::Comprehension { vars, pred, env } => {
                 self.collect_solutions(vars, pred, env, span, &mut |_, _, point| Ok(point))?
@@ -1371,6 +1421,30 @@ mod tests {
             assert_eq!(value_of(&model, text).as_deref(), Ok(expected), "{text}");
         }
         assert!(value_of(&model, "{x | x : {0, 1} & 6 / x > 2}").is_err());
+    }
+
+    #[test]
+    fn listings_of_injective_sequences_are_kept_per_base_and_kind() {
+        let model = empty_machine("listings");
+        // The same base twice (the second listing from the thread's cache), another base of the same
+        // size, and the other kinds over the first base: each its own listing.
+        for _ in 0..2 {
+            assert_eq!(
+                value_of(&model, "perm({1, 2})").as_deref(),
+                Ok("{{1|->1,2|->2},{1|->2,2|->1}}")
+            );
+        }
+        assert_eq!(
+            value_of(&model, "perm({3, 4})").as_deref(),
+            Ok("{{1|->3,2|->4},{1|->4,2|->3}}")
+        );
+        assert_eq!(truth(&model, "card(iseq({1, 2})) = 5"), Ok(true));
+        assert_eq!(truth(&model, "card(iseq1({1, 2})) = 4"), Ok(true));
+        assert_eq!(truth(&model, "card(perm({1, 2})) = 2"), Ok(true));
+        assert_eq!(
+            truth(&model, "[2, 1] : perm({1, 2}) & [1, 1] /: iseq({1, 2})"),
+            Ok(true)
+        );
     }
 
     #[test]
