@@ -561,3 +561,26 @@ fn variables_may_hold_sets_that_cannot_be_listed() {
     assert!(out.contains("[s = NATURAL, t = STRING]"), "{out}");
     assert!(out.contains("dec(5)   [s = (NATURAL - {5})]"), "{out}");
 }
+
+#[test]
+fn parameters_bounded_through_one_another_give_every_transition() {
+    // Follow's parameters are bounded only through each other (`s : ran(rules)`, `i < size(s)`,
+    // `j > i & j <= size(s)`): the enumeration answers them before the solver would. From the single
+    // state: s = [a,b,c] gives (i,j) in {(1,2),(1,3),(2,3)}, s = [a,b] gives (1,2), s = [a] none — four
+    // transitions, each to the same state; with the initialisation, 2 states / 6 transitions in ProB's
+    // counting (root excluded, SETUP_CONSTANTS and INITIALISATION edges included: 1 setup + 1 state).
+    let file = temp_machine(
+        "Follow",
+        "MACHINE Follow\nSETS SYM = {a, b, c}\nCONSTANTS rules\n\
+         PROPERTIES rules = {1 |-> [a, b, c], 2 |-> [a, b], 3 |-> [a]}\n\
+         VARIABLES n\nINVARIANT n : NATURAL\nINITIALISATION n := 0\nOPERATIONS\n\
+         Follow(s, i, j) = PRE s : seq(SYM) & s : ran(rules) & i : NATURAL1 & i < size(s) & \
+         j > i & j <= size(s) & s(i) /= s(j) THEN n := 0 END\nEND\n",
+    );
+    let path = file.to_str().expect("utf-8");
+    let (code, json) = bsolve_json(&["mc", path, "--no-deadlock"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["states"], 2, "{json}");
+    assert_eq!(json["transitions"], 6, "{json}");
+    assert_eq!(json["exploration_complete"], true, "{json}");
+}

@@ -58,7 +58,36 @@ pub(crate) struct OperationPlan {
     /// whose `S` mentions no searched identifier or defined by an equation `x = E`: the positions of
     /// those `x : S` (see `Context::listed_product`).
     listing: Option<Vec<usize>>,
+    /// How often the interpreter's enumeration, tried before the solver for parameters the plan cannot
+    /// list, was cut short, incomplete or slow, and how often it answered (see
+    /// `Context::enumerate_then_solve`).
+    enumeration_misses: std::sync::atomic::AtomicU32,
+    enumeration_hits: std::sync::atomic::AtomicU32,
 }
+
+impl OperationPlan {
+    /// Whether the enumeration is still worth trying first: until `ENUMERATION_TRIES` misses, or while it
+    /// answers at least `ENUMERATION_HIT_RATIO` times as often as it misses (a slow first state, its
+    /// caches cold, must not send every later one to the solver).
+    fn enumeration_pays(&self) -> bool {
+        let misses = self
+            .enumeration_misses
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let hits = self
+            .enumeration_hits
+            .load(std::sync::atomic::Ordering::Relaxed);
+        misses < ENUMERATION_TRIES || hits >= ENUMERATION_HIT_RATIO.saturating_mul(misses)
+    }
+}
+
+/// After this many misses an operation's parameters go to the solver directly, unless the enumeration
+/// answered `ENUMERATION_HIT_RATIO` times as often.
+const ENUMERATION_TRIES: u32 = 3;
+const ENUMERATION_HIT_RATIO: u32 = 8;
+/// The time the enumeration gets per state before the solver takes over, and beyond which a complete
+/// enumeration still counts as a miss (the solver may well be faster there).
+const ENUMERATION_SHARE: std::time::Duration = std::time::Duration::from_millis(20);
+const ENUMERATION_SLOW: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// The first conjunct `x : S` listing `x`'s values, S free of every searched identifier.
 fn membership_conjunct(
@@ -577,6 +606,8 @@ impl Context {
                     }
                     searched => searched,
                 }
+            } else if plan.enumeration_pays() {
+                self.enumerate_then_solve(plan, &mut env, &mut on_choice)
             } else {
                 self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
             };
@@ -652,6 +683,47 @@ impl Context {
         Some(choices)
     }
 
+    /// An operation's enablings by the interpreter's enumeration first, which takes each identifier's
+    /// domain from whichever conjunct bounds it once the others are bound — LLParsingStagedEfficient's
+    /// `s : seq(Symbols) & s : ran(Rules) & i : NATURAL1 & i < size(s) & s(i) = N & j > i & j <= size(s)`
+    /// has a dozen candidates, where the solver built a propagation problem per state (30 s for 31,048
+    /// states). The enumeration gets a short deadline; cut short, incomplete, ill-defined somewhere or
+    /// slow, it counts as a miss and the solver answers this state (transitions found by both are merged
+    /// by `on_choice`). An operation where it keeps missing goes to the solver directly
+    /// (`OperationPlan::enumeration_pays`).
+    fn enumerate_then_solve(
+        &self,
+        plan: &OperationPlan,
+        env: &mut Env,
+        on_choice: &mut super::choose::OnChoice<'_>,
+    ) -> Result<bool, EvalError> {
+        let start = std::time::Instant::now();
+        let mark = env.len();
+        let tried = self.with_stage_deadline(Some(start + ENUMERATION_SHARE), || {
+            self.search(&plan.searched, &plan.guard, env, on_choice)
+        });
+        // A search cut short by an error leaves its bindings behind.
+        env.truncate(mark);
+        match tried {
+            Ok(true) if start.elapsed() <= ENUMERATION_SLOW => {
+                plan.enumeration_hits
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Ok(true);
+            }
+            Ok(true) => {
+                plan.enumeration_misses
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Ok(true);
+            }
+            // The model checker's own deadline passed, not just the enumeration's share.
+            Err(e) if e.is_timeout() => self.check_deadline(plan.guard.span)?,
+            _ => {}
+        }
+        plan.enumeration_misses
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.solve_for(&plan.searched, &plan.guard, env, false, on_choice)
+    }
+
     /// Whether an operation's searched identifiers all have small listed domains in this state (see
     /// `OperationPlan::listing`): explicit sets or integer intervals of at most `LISTED` values each and
     /// `COMBINATIONS` together. The interpreter's generate-and-test enumeration, checking each conjunct
@@ -716,6 +788,8 @@ impl Context {
                             guard: pred.clone(),
                             limit: self.operation_limit(&op.name),
                             body: Some((**inner).clone()),
+                            enumeration_misses: Default::default(),
+                            enumeration_hits: Default::default(),
                         };
                     }
                     let (locals, guard) = parameter_guard(&op.body.kind)
@@ -735,6 +809,8 @@ impl Context {
                         guard,
                         limit: self.operation_limit(&op.name),
                         body: None,
+                        enumeration_misses: Default::default(),
+                        enumeration_hits: Default::default(),
                     }
                 })
                 .collect()
