@@ -704,24 +704,22 @@ impl Context {
         });
         // A search cut short by an error leaves its bindings behind.
         env.truncate(mark);
+        let answered = matches!(tried, Ok(true));
+        let counter = if answered && start.elapsed() <= ENUMERATION_SLOW {
+            &plan.enumeration_hits
+        } else {
+            &plan.enumeration_misses
+        };
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match tried {
-            Ok(true) if start.elapsed() <= ENUMERATION_SLOW => {
-                plan.enumeration_hits
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                return Ok(true);
-            }
-            Ok(true) => {
-                plan.enumeration_misses
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                return Ok(true);
-            }
+            Ok(true) => Ok(true),
             // The model checker's own deadline passed, not just the enumeration's share.
-            Err(e) if e.is_timeout() => self.check_deadline(plan.guard.span)?,
-            _ => {}
+            Err(e) if e.is_timeout() => {
+                self.check_deadline(plan.guard.span)?;
+                self.solve_for(&plan.searched, &plan.guard, env, false, on_choice)
+            }
+            _ => self.solve_for(&plan.searched, &plan.guard, env, false, on_choice),
         }
-        plan.enumeration_misses
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.solve_for(&plan.searched, &plan.guard, env, false, on_choice)
     }
 
     /// Whether an operation's searched identifiers all have small listed domains in this state (see

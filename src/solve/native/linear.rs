@@ -240,7 +240,7 @@ impl Solver<'_, '_> {
         if self.binder_depth > 0 || xs.iter().any(|x| self.model.by_name.contains_key(&x.name)) {
             return None;
         }
-        let key = (self.current_constraint(), p as *const Pred as usize);
+        let key = (self.current_constraint(), super::model::address(p));
         if let Some(found) = self.binder_cache.get(&key) {
             return found.clone();
         }

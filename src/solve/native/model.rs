@@ -186,7 +186,8 @@ struct Derived<'p> {
 /// The solutions of a quantifier's guard, one value per bound variable.
 type Points = Vec<Vec<Value>>;
 
-fn address(p: &Pred) -> usize {
+/// A predicate node's identity while its tree is alive (caches keyed by node, `entailed`).
+pub(crate) fn address(p: &Pred) -> usize {
     p as *const Pred as usize
 }
 
@@ -232,7 +233,7 @@ pub(crate) fn build<'p>(
     let mut constraints = Vec::new();
     let mut failed = false;
     for c in b.conjuncts.clone() {
-        if b.entailed.contains(&(c as *const Pred as usize)) {
+        if b.entailed.contains(&address(c)) {
             continue;
         }
         failed |= b.instantiate(c, &mut constraints)?;
@@ -323,7 +324,7 @@ impl<'p> Builder<'_, 'p> {
                     if let Ok(v) = self.ctx.eval_expr(e, &self.env) {
                         self.env.bind(name.clone(), v.clone());
                         self.determined.insert(name.clone(), v);
-                        self.entailed.insert(c as *const Pred as usize);
+                        self.entailed.insert(address(c));
                         progress = true;
                         break;
                     }
@@ -526,7 +527,7 @@ impl<'p> Builder<'_, 'p> {
 
     /// Records that a conjunct holds by construction of a variable's atoms (it needs no constraint).
     fn entail(&mut self, c: &Pred) {
-        self.entailed.insert(c as *const Pred as usize);
+        self.entailed.insert(address(c));
     }
 
     fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {

@@ -147,7 +147,7 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// Like `cached_constant`, for a sub-predicate.
     pub(crate) fn cached_truth(&mut self, p: &Pred) -> super::abs::Tri {
-        let key = (self.current, p as *const Pred as usize);
+        let key = (self.current, super::model::address(p));
         if let Some(t) = self.constant_truths.get(&key) {
             return *t;
         }
@@ -245,7 +245,7 @@ impl<'a, 'p> Solver<'a, 'p> {
 
     /// The search variables free in a predicate (cached by node).
     pub(crate) fn pred_vars(&mut self, p: &Pred) -> Arc<[VarId]> {
-        self.free_vars_of(p as *const Pred as usize, || {
+        self.free_vars_of(super::model::address(p), || {
             free_names::of_pred(p).into_iter().collect()
         })
     }
