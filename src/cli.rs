@@ -124,6 +124,11 @@ enum Command {
         all_deadlocks: bool,
         #[arg(long)]
         no_inv: bool,
+        /// Go on past invariant and assertion violations, expanding and counting the violating states;
+        /// the verdict and trace are still those of the first error (the counts then cover the whole
+        /// state space, as in ProB's recorded corpus runs).
+        #[arg(long, conflicts_with = "no_inv")]
+        all_violations: bool,
         #[arg(long)]
         no_assertions: bool,
         /// Breadth-first search (default; gives shortest counterexamples).
@@ -356,6 +361,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             no_deadlock,
             all_deadlocks,
             no_inv,
+            all_violations,
             no_assertions,
             bfs: _,
             dfs,
@@ -370,6 +376,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 check_deadlock: !no_deadlock,
                 stop_at_deadlock: !all_deadlocks,
                 check_invariant: !no_inv,
+                stop_at_violation: !all_violations,
                 check_assertions: !no_assertions,
                 order: if *dfs {
                     SearchOrder::DepthFirst
@@ -888,6 +895,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "partial_enumeration": result.partial_enumeration,
                 "ill_defined_operations": result.ill_defined_operations,
                 "deadlocked_states": result.deadlocked_states,
+                "violating_states": result.violating_states,
                 "exploration_complete": result.explored_all,
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,
@@ -915,6 +923,17 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             println!(
                 "deadlocked states: {} ({})",
                 result.deadlocked_states,
+                if result.explored_all {
+                    "all states explored"
+                } else {
+                    "in the part explored"
+                }
+            );
+        }
+        if !options.stop_at_violation {
+            println!(
+                "states violating the invariant or an assertion: {} ({})",
+                result.violating_states,
                 if result.explored_all {
                     "all states explored"
                 } else {

@@ -197,6 +197,33 @@ fn mc_finds_the_shortest_invariant_violation() {
         ops,
         ["INITIALISATION", "request", "request", "enter", "enter"]
     );
+    // Going on past it: the same verdict and trace, the whole state space's counts (those of a search
+    // that does not check the invariant), and the violating states counted.
+    let (code, past) = mc(&model("MutexWrong.mch"), &["--all-violations"]);
+    assert_eq!(
+        (code, past["status"].as_str()),
+        (1, Some("INVARIANT VIOLATION"))
+    );
+    assert_eq!(past["trace"], json["trace"]);
+    let (code, unchecked) = mc(&model("MutexWrong.mch"), &["--no-inv"]);
+    assert_eq!(
+        (code, unchecked["status"].as_str()),
+        (0, Some("NO ERROR FOUND"))
+    );
+    assert_eq!(
+        (&past["states"], &past["transitions"]),
+        (&unchecked["states"], &unchecked["transitions"])
+    );
+    assert!(json["states"].as_u64() < past["states"].as_u64(), "{json}");
+    assert_eq!(past["violating_states"].as_u64(), Some(1));
+    assert_eq!(past["exploration_complete"].as_bool(), Some(true));
+    let (code, _, err) = bsolve(&[
+        "mc",
+        &model("MutexWrong.mch"),
+        "--all-violations",
+        "--no-inv",
+    ]);
+    assert_eq!(code, 3, "{err}");
 }
 
 #[test]

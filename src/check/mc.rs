@@ -42,6 +42,11 @@ pub struct McOptions {
     /// of the whole state space (or of the part explored before another error or a limit stopped it).
     pub stop_at_deadlock: bool,
     pub check_invariant: bool,
+    /// Stop at the first invariant or assertion violation (the default). When false, violating states
+    /// are counted and expanded like the others: the verdict and trace are still those of the first
+    /// error found, and the counts those of the whole state space (ProB's recorded corpus runs went on
+    /// past violations: B/Benchmarks/tictac.mch 6,046 states, B/Demo/GCD.mch 13 / 144).
+    pub stop_at_violation: bool,
     pub check_assertions: bool,
     pub order: SearchOrder,
     /// Threads expanding states (None: one per core).
@@ -58,6 +63,7 @@ impl Default for McOptions {
             check_deadlock: true,
             stop_at_deadlock: true,
             check_invariant: true,
+            stop_at_violation: true,
             check_assertions: true,
             order: SearchOrder::BreadthFirst,
             workers: None,
@@ -124,6 +130,9 @@ pub struct McResult {
     pub ill_defined_operations: usize,
     /// Deadlocked states found (at most 1 when the search stops at the first).
     pub deadlocked_states: usize,
+    /// States expanded that violate the invariant or an assertion (at most 1 when the search stops at
+    /// the first).
+    pub violating_states: usize,
     /// Every reachable state (within the enumeration limits) was expanded.
     pub explored_all: bool,
     pub elapsed: Duration,
@@ -223,9 +232,11 @@ struct Explorer<'m> {
     /// The constant-setup search dropped candidates for time: setups may be missing, so exploring
     /// the others without error proves nothing (an error found is still an error).
     setups_cut_for_time: bool,
-    /// The first deadlocked state found and how many were found (when the search goes past them).
-    first_deadlock: Option<u32>,
+    /// The first error the search went past (a deadlock or a violation) and its node, and how many
+    /// deadlocked and violating states it went past.
+    first_error: Option<(Verdict, u32)>,
     deadlocked_states: usize,
+    violating_states: usize,
     explored_all: bool,
     /// Assertions that mention only constants are checked once per setup, the others in every state.
     static_assertions: Vec<&'m Pred>,
@@ -301,8 +312,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         ill_defined_first: None,
         ill_defined_count: 0,
         setups_cut_for_time: false,
-        first_deadlock: None,
+        first_error: None,
         deadlocked_states: 0,
+        violating_states: 0,
         explored_all: false,
         static_assertions,
         dynamic_assertions,
@@ -327,6 +339,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         partial_enumeration: explorer.partial_enumeration,
         ill_defined_operations: explorer.ill_defined_count,
         deadlocked_states: explorer.deadlocked_states,
+        violating_states: explorer.violating_states,
         explored_all: explorer.explored_all,
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
@@ -439,7 +452,11 @@ impl<'m> Explorer<'m> {
                 // (ProB's order: its counts include them; B/Simple/Grid.mch 17 / 66). In breadth-first
                 // order this is still the first violation found, so the trace stays a shortest one.
                 if let Some(verdict) = self.pending.remove(&node) {
-                    return (verdict, Some(node));
+                    self.violating_states += 1;
+                    if self.options.stop_at_violation {
+                        return (verdict, Some(node));
+                    }
+                    self.first_error.get_or_insert((verdict, node));
                 }
                 match outcome {
                     Ok(None) => {}
@@ -464,12 +481,12 @@ impl<'m> Explorer<'m> {
         }
     }
 
-    /// The error to report when the search stops without meeting one that stops it: a deadlock the
-    /// search went past (found before any pending violation's state could be expanded), else the
+    /// The error to report when the search stops without meeting one that stops it: the first error
+    /// the search went past (found before any pending violation's state could be expanded), else the
     /// violation found first.
     fn found_so_far(&mut self) -> Option<(Verdict, Option<u32>)> {
-        match self.first_deadlock {
-            Some(node) => Some((Verdict::Deadlock, Some(node))),
+        match self.first_error.take() {
+            Some((verdict, node)) => Some((verdict, Some(node))),
             None => self.first_pending(),
         }
     }
@@ -749,7 +766,7 @@ impl<'m> Explorer<'m> {
             if self.options.stop_at_deadlock {
                 return Ok(Some((Verdict::Deadlock, Some(node))));
             }
-            self.first_deadlock.get_or_insert(node);
+            self.first_error.get_or_insert((Verdict::Deadlock, node));
             return Ok(None);
         }
         let before = match &self.nodes[node as usize] {
@@ -1131,6 +1148,42 @@ mod tests {
         assert_eq!((all.deadlocked_states, all.explored_all), (2, true));
         assert_eq!((all.states, all.transitions), (4, 4));
         // The trace still leads to the first deadlock: INITIALISATION, jump.
+        assert_eq!(all.trace.len(), 2);
+        assert_eq!(all.trace[1].label, "jump");
+    }
+
+    #[test]
+    fn violations_are_counted_and_expanded_when_the_search_goes_past_them() {
+        // 0 -> 1 -> 2 -> 3 and 0 -> 5 -> 6: the invariant x <= 4 fails in 5 (found first, breadth-first)
+        // and 6, which the search only reaches by expanding 5.
+        let text = "MACHINE Past\nVARIABLES x\nINVARIANT x : 0..4\nINITIALISATION x := 0\n\
+                    OPERATIONS up = PRE x < 3 or x = 5 THEN x := x + 1 END;\n\
+                    jump = PRE x = 0 THEN x := 5 END;\n\
+                    stay = skip\nEND";
+        let stop = check("past", text);
+        assert!(
+            matches!(stop.verdict, Verdict::InvariantViolation(_)),
+            "{:?}",
+            stop.verdict
+        );
+        assert_eq!((stop.violating_states, stop.explored_all), (1, false));
+        let path = std::env::temp_dir().join(format!("bsolve-mc-{}-past.mch", std::process::id()));
+        let model = Model::load(&path, &Options::default()).expect("loads");
+        let options = McOptions {
+            stop_at_violation: false,
+            ..McOptions::default()
+        };
+        let all = model_check(&model, &options).expect("checks");
+        assert!(
+            matches!(all.verdict, Verdict::InvariantViolation(_)),
+            "{:?}",
+            all.verdict
+        );
+        assert_eq!((all.violating_states, all.explored_all), (2, true));
+        // Six states (0, 1, 2, 3, 5, 6); transitions: initialisation, 6 x stay, up from 0, 1, 2 and 5,
+        // jump from 0.
+        assert_eq!((all.states, all.transitions), (6, 12));
+        // The trace still leads to the first violation: INITIALISATION, jump.
         assert_eq!(all.trace.len(), 2);
         assert_eq!(all.trace[1].label, "jump");
     }

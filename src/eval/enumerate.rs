@@ -392,6 +392,10 @@ impl Context {
                 }
                 continue;
             }
+            if let Some(subsets) = self.universal_upper_bound(s, c, conj, i, env, limit) {
+                keep_smaller(&mut set_choice, subsets);
+                continue;
+            }
             let PredKind::Compare(op, l, r) = &conj.kind else {
                 continue;
             };
@@ -646,6 +650,63 @@ impl Context {
             covered: Vec::new(),
             rank: 3,
             complete: type_is_enumerable(&var.ty),
+        })
+    }
+
+    /// The subsets of `{y | Q}` as the domain of set variable `i`, from a conjunct `!y.(y : s => Q)`
+    /// (or `!(a,b).(a |-> b : s => Q)`): every element of s satisfies Q, so s is one of those subsets
+    /// — an exact domain where the type alone (POW(INTEGER)) has none. Translators write set
+    /// equalities this way, each inclusion a universal (ProB's SMT-LIB export:
+    /// B/CBC/Tests/Z3_Override_Test.mch). None unless `{y | Q}` is a finite set whose subsets fit
+    /// within `limit`; the conjunct itself is still checked.
+    fn universal_upper_bound(
+        &self,
+        s: &Search<'_>,
+        c: usize,
+        conj: &Pred,
+        i: usize,
+        env: &mut Env,
+        limit: usize,
+    ) -> Option<Choice> {
+        let PredKind::Forall(bound, body) = &conj.kind else {
+            return None;
+        };
+        let PredKind::Implies(member, claim) = &body.kind else {
+            return None;
+        };
+        let PredKind::Compare(CompareOp::In, element, set) = &member.kind else {
+            return None;
+        };
+        let var = &s.vars[i];
+        let is_bound = |e: &Expr, k: usize| matches!(&e.kind, ExprKind::Var(n) if bound.get(k).is_some_and(|b| &b.name == n));
+        let element_is_bound_tuple = match (&element.kind, bound.len()) {
+            (ExprKind::Var(_), 1) => is_bound(element, 0),
+            (ExprKind::Binary(BinaryOp::Maplet, a, b), 2) => is_bound(a, 0) && is_bound(b, 1),
+            _ => false,
+        };
+        if !element_is_bound_tuple
+            || !matches!(&set.kind, ExprKind::Var(n) if *n == var.name)
+            || pred_mentions(claim, &var.name)
+            || s.mentions[c].iter().any(|&j| j != i && !s.bound[j])
+        {
+            return None;
+        }
+        let elements = Expr {
+            kind: ExprKind::Comprehension(Arc::new(bound.clone()), Arc::new((**claim).clone())),
+            ty: var.ty.clone(),
+            span: conj.span,
+        };
+        let items = self
+            .materialize(&self.eval(&elements, env).ok()?, conj.span)
+            .ok()?;
+        let subsets = set::power_set(&items, 0, limit)?;
+        Some(Choice {
+            vars: vec![i],
+            size: subsets.len(),
+            candidates: Candidates::Set(Arc::new(subsets)),
+            covered: Vec::new(),
+            rank: 1,
+            complete: true,
         })
     }
 
@@ -1656,6 +1717,37 @@ fn sequence_domain(domain: &Val) -> Option<(crate::ir::UnaryOp, &Val)> {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{empty_machine, truth};
+
+    #[test]
+    fn a_universal_inclusion_bounds_a_set_of_integers() {
+        // POW(INTEGER) cannot be enumerated: `!y.(y : s => Q)` makes s a subset of {y | Q}.
+        let model = empty_machine("inclusion");
+        for (text, expected) in [
+            ("#s.(2 : s & !y.(y : s => y * y = 4 & y > 0))", true),
+            ("#s.(3 : s & !y.(y : s => y * y = 4))", false),
+            // Both inclusions: the set is defined (the shape of translated set equalities).
+            (
+                "#s.(!y.(y : s => #z.(y |-> z = 2 |-> 3)) & !y.(#z.(y |-> z = 2 |-> 3) => y : s) \
+                 & s = {2})",
+                true,
+            ),
+            (
+                "#t.(!(a, b).(a |-> b : t => a |-> b : {1 |-> 2, 5 |-> 6} & a < 3) & card(t) = 1)",
+                true,
+            ),
+            (
+                "#t.(!(a, b).(a |-> b : t => a |-> b : {1 |-> 2, 5 |-> 6} & a < 3) & card(t) = 2)",
+                false,
+            ),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+        // An infinite {y | Q} gives no domain: whatever decides it then must not say FALSE.
+        assert_ne!(
+            truth(&model, "#s.(3 : s & !y.(y : s => y * y >= 4))"),
+            Ok(false)
+        );
+    }
 
     #[test]
     fn disjunctions_of_memberships_give_their_variables_a_domain() {
