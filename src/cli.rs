@@ -919,26 +919,21 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        let explored = if result.explored_all {
+            "all states explored"
+        } else {
+            "in the part explored"
+        };
         if !options.stop_at_deadlock {
             println!(
-                "deadlocked states: {} ({})",
-                result.deadlocked_states,
-                if result.explored_all {
-                    "all states explored"
-                } else {
-                    "in the part explored"
-                }
+                "deadlocked states: {} ({explored})",
+                result.deadlocked_states
             );
         }
         if !options.stop_at_violation {
             println!(
-                "states violating the invariant or an assertion: {} ({})",
-                result.violating_states,
-                if result.explored_all {
-                    "all states explored"
-                } else {
-                    "in the part explored"
-                }
+                "states violating the invariant or an assertion: {} ({explored})",
+                result.violating_states
             );
         }
         if g.verbose

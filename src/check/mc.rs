@@ -1043,11 +1043,15 @@ mod tests {
     use crate::check::model::Options;
 
     fn check(name: &str, text: &str) -> McResult {
+        check_with(name, text, &McOptions::default())
+    }
+
+    fn check_with(name: &str, text: &str, options: &McOptions) -> McResult {
         let path =
             std::env::temp_dir().join(format!("bsolve-mc-{}-{name}.mch", std::process::id()));
         std::fs::write(&path, text).expect("write temp machine");
         let model = Model::load(&path, &Options::default()).expect("loads");
-        model_check(&model, &McOptions::default()).expect("checks")
+        model_check(&model, options).expect("checks")
     }
 
     #[test]
@@ -1133,13 +1137,11 @@ mod tests {
             stop.verdict
         );
         assert_eq!((stop.deadlocked_states, stop.explored_all), (1, false));
-        let path = std::env::temp_dir().join(format!("bsolve-mc-{}-dead.mch", std::process::id()));
-        let model = Model::load(&path, &Options::default()).expect("loads");
         let options = McOptions {
             stop_at_deadlock: false,
             ..McOptions::default()
         };
-        let all = model_check(&model, &options).expect("checks");
+        let all = check_with("dead", text, &options);
         assert!(
             matches!(all.verdict, Verdict::Deadlock),
             "{:?}",
@@ -1167,13 +1169,11 @@ mod tests {
             stop.verdict
         );
         assert_eq!((stop.violating_states, stop.explored_all), (1, false));
-        let path = std::env::temp_dir().join(format!("bsolve-mc-{}-past.mch", std::process::id()));
-        let model = Model::load(&path, &Options::default()).expect("loads");
         let options = McOptions {
             stop_at_violation: false,
             ..McOptions::default()
         };
-        let all = model_check(&model, &options).expect("checks");
+        let all = check_with("past", text, &options);
         assert!(
             matches!(all.verdict, Verdict::InvariantViolation(_)),
             "{:?}",

@@ -392,8 +392,14 @@ impl Context {
                 }
                 continue;
             }
-            if let Some(subsets) = self.universal_upper_bound(s, c, conj, i, env, limit) {
-                keep_smaller(&mut set_choice, subsets);
+            let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
+            if let Some(superset) = universal_superset(conj, &var.name, &var.ty) {
+                // `!y.(y : s => Q)` reads as `s <: {y | Q}`; the conjunct itself is still checked.
+                if !others_unbound
+                    && let Some(subsets) = self.subsets_choice(i, &superset, vec![], env, limit)
+                {
+                    keep_smaller(&mut set_choice, subsets);
+                }
                 continue;
             }
             let PredKind::Compare(op, l, r) = &conj.kind else {
@@ -405,7 +411,6 @@ impl Context {
                 keep_smaller(&mut set_choice, listed_choice(i, values));
                 continue;
             }
-            let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
             let tuple_pattern =
                 *op == CompareOp::In && matches!(l.kind, ExprKind::Binary(BinaryOp::Maplet, ..));
             if others_unbound && !tuple_pattern {
@@ -530,26 +535,14 @@ impl Context {
                     }
                 }
                 CompareOp::Subset | CompareOp::StrictSubset if is_var(l) && free_of(r) => {
-                    let Ok(domain) = self.eval(r, env) else {
-                        continue;
+                    // A strict subset is still checked (the candidates include the set itself).
+                    let covered = if *op == CompareOp::Subset {
+                        vec![c]
+                    } else {
+                        Vec::new()
                     };
-                    if let Ok(items) = self.materialize(&domain, conj.span)
-                        && let Some(subsets) = set::power_set(&items, 0, limit)
-                        && set_choice.as_ref().is_none_or(|b| subsets.len() < b.size)
-                    {
-                        set_choice = Some(Choice {
-                            vars: vec![i],
-                            size: subsets.len(),
-                            candidates: Candidates::Set(Arc::new(subsets)),
-                            // A strict subset is still checked (the candidates include the set itself).
-                            covered: if *op == CompareOp::Subset {
-                                vec![c]
-                            } else {
-                                Vec::new()
-                            },
-                            rank: 1,
-                            complete: true,
-                        });
+                    if let Some(subsets) = self.subsets_choice(i, r, covered, env, limit) {
+                        keep_smaller(&mut set_choice, subsets);
                     }
                 }
                 CompareOp::Lt | CompareOp::Le => {
@@ -653,58 +646,25 @@ impl Context {
         })
     }
 
-    /// The subsets of `{y | Q}` as the domain of set variable `i`, from a conjunct `!y.(y : s => Q)`
-    /// (or `!(a,b).(a |-> b : s => Q)`): every element of s satisfies Q, so s is one of those subsets
-    /// — an exact domain where the type alone (POW(INTEGER)) has none. Translators write set
-    /// equalities this way, each inclusion a universal (ProB's SMT-LIB export:
-    /// B/CBC/Tests/Z3_Override_Test.mch). None unless `{y | Q}` is a finite set whose subsets fit
-    /// within `limit`; the conjunct itself is still checked.
-    fn universal_upper_bound(
+    /// The subsets of the finite set `superset` (free of unbound identifiers) as the domain of set
+    /// variable `i`: None when it cannot be listed or its subsets exceed `limit`.
+    fn subsets_choice(
         &self,
-        s: &Search<'_>,
-        c: usize,
-        conj: &Pred,
         i: usize,
+        superset: &Expr,
+        covered: Vec<usize>,
         env: &mut Env,
         limit: usize,
     ) -> Option<Choice> {
-        let PredKind::Forall(bound, body) = &conj.kind else {
-            return None;
-        };
-        let PredKind::Implies(member, claim) = &body.kind else {
-            return None;
-        };
-        let PredKind::Compare(CompareOp::In, element, set) = &member.kind else {
-            return None;
-        };
-        let var = &s.vars[i];
-        let is_bound = |e: &Expr, k: usize| matches!(&e.kind, ExprKind::Var(n) if bound.get(k).is_some_and(|b| &b.name == n));
-        let element_is_bound_tuple = match (&element.kind, bound.len()) {
-            (ExprKind::Var(_), 1) => is_bound(element, 0),
-            (ExprKind::Binary(BinaryOp::Maplet, a, b), 2) => is_bound(a, 0) && is_bound(b, 1),
-            _ => false,
-        };
-        if !element_is_bound_tuple
-            || !matches!(&set.kind, ExprKind::Var(n) if *n == var.name)
-            || pred_mentions(claim, &var.name)
-            || s.mentions[c].iter().any(|&j| j != i && !s.bound[j])
-        {
-            return None;
-        }
-        let elements = Expr {
-            kind: ExprKind::Comprehension(Arc::new(bound.clone()), Arc::new((**claim).clone())),
-            ty: var.ty.clone(),
-            span: conj.span,
-        };
         let items = self
-            .materialize(&self.eval(&elements, env).ok()?, conj.span)
+            .materialize(&self.eval(superset, env).ok()?, superset.span)
             .ok()?;
         let subsets = set::power_set(&items, 0, limit)?;
         Some(Choice {
             vars: vec![i],
             size: subsets.len(),
             candidates: Candidates::Set(Arc::new(subsets)),
-            covered: Vec::new(),
+            covered,
             rank: 1,
             complete: true,
         })
@@ -1694,6 +1654,34 @@ fn listed_choice(i: usize, values: Vec<Value>) -> Choice {
 }
 
 /// Keeps in `best` the choice with fewer candidates.
+/// `{y | Q}` from a conjunct `!y.(y : s => Q)` (or `!(a,b).(a |-> b : s => Q)`) over set variable `s` of
+/// type `ty`, Q free of s: every element of s satisfies Q, so s is a subset of it — a domain where the
+/// type alone (POW(INTEGER)) has none. Translators write set equalities this way, each inclusion a
+/// universal (ProB's SMT-LIB export: B/CBC/Tests/Z3_Override_Test.mch).
+fn universal_superset(conj: &Pred, s: &Name, ty: &Type) -> Option<Expr> {
+    let PredKind::Forall(bound, body) = &conj.kind else {
+        return None;
+    };
+    let PredKind::Implies(member, claim) = &body.kind else {
+        return None;
+    };
+    let PredKind::Compare(CompareOp::In, element, set) = &member.kind else {
+        return None;
+    };
+    let is_bound = |e: &Expr, k: usize| matches!(&e.kind, ExprKind::Var(n) if bound.get(k).is_some_and(|b| &b.name == n));
+    let element_is_bound_tuple = match (&element.kind, bound.len()) {
+        (ExprKind::Var(_), 1) => is_bound(element, 0),
+        (ExprKind::Binary(BinaryOp::Maplet, a, b), 2) => is_bound(a, 0) && is_bound(b, 1),
+        _ => false,
+    };
+    let over_s = matches!(&set.kind, ExprKind::Var(n) if n == s);
+    (element_is_bound_tuple && over_s && !pred_mentions(claim, s)).then(|| Expr {
+        kind: ExprKind::Comprehension(Arc::new(bound.clone()), Arc::new((**claim).clone())),
+        ty: ty.clone(),
+        span: conj.span,
+    })
+}
+
 fn keep_smaller(best: &mut Option<Choice>, choice: Choice) {
     if best.as_ref().is_none_or(|b| choice.size < b.size) {
         *best = Some(choice);

@@ -9,6 +9,7 @@ use crate::value::{Element, Value};
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A state: the values of the machine's variables, in `machine.variables` order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,25 +59,32 @@ pub(crate) struct OperationPlan {
     /// whose `S` mentions no searched identifier or defined by an equation `x = E`: the positions of
     /// those `x : S` (see `Context::listed_product`).
     listing: Option<Vec<usize>>,
-    /// How often the interpreter's enumeration, tried before the solver for parameters the plan cannot
-    /// list, was cut short, incomplete or slow, and how often it answered (see
-    /// `Context::enumerate_then_solve`).
-    enumeration_misses: std::sync::atomic::AtomicU32,
-    enumeration_hits: std::sync::atomic::AtomicU32,
+    /// How the interpreter's enumeration, tried before the solver for parameters the plan cannot list,
+    /// has fared (see `Context::enumerate_then_solve`).
+    enumeration: EnumerationTally,
 }
 
-impl OperationPlan {
+/// How often an operation's enumeration answered, and how often it was cut short, incomplete or slow
+/// (shared by the model checker's workers).
+#[derive(Default)]
+struct EnumerationTally {
+    hits: AtomicU32,
+    misses: AtomicU32,
+}
+
+impl EnumerationTally {
     /// Whether the enumeration is still worth trying first: until `ENUMERATION_TRIES` misses, or while it
     /// answers at least `ENUMERATION_HIT_RATIO` times as often as it misses (a slow first state, its
     /// caches cold, must not send every later one to the solver).
-    fn enumeration_pays(&self) -> bool {
-        let misses = self
-            .enumeration_misses
-            .load(std::sync::atomic::Ordering::Relaxed);
-        let hits = self
-            .enumeration_hits
-            .load(std::sync::atomic::Ordering::Relaxed);
+    fn pays(&self) -> bool {
+        let misses = self.misses.load(Ordering::Relaxed);
+        let hits = self.hits.load(Ordering::Relaxed);
         misses < ENUMERATION_TRIES || hits >= ENUMERATION_HIT_RATIO.saturating_mul(misses)
+    }
+
+    fn record(&self, hit: bool) {
+        let counter = if hit { &self.hits } else { &self.misses };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -606,7 +614,7 @@ impl Context {
                     }
                     searched => searched,
                 }
-            } else if plan.enumeration_pays() {
+            } else if plan.enumeration.pays() {
                 self.enumerate_then_solve(plan, &mut env, &mut on_choice)
             } else {
                 self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
@@ -690,7 +698,7 @@ impl Context {
     /// states). The enumeration gets a short deadline; cut short, incomplete, ill-defined somewhere or
     /// slow, it counts as a miss and the solver answers this state (transitions found by both are merged
     /// by `on_choice`). An operation where it keeps missing goes to the solver directly
-    /// (`OperationPlan::enumeration_pays`).
+    /// (`EnumerationTally::pays`).
     fn enumerate_then_solve(
         &self,
         plan: &OperationPlan,
@@ -705,12 +713,8 @@ impl Context {
         // A search cut short by an error leaves its bindings behind.
         env.truncate(mark);
         let answered = matches!(tried, Ok(true));
-        let counter = if answered && start.elapsed() <= ENUMERATION_SLOW {
-            &plan.enumeration_hits
-        } else {
-            &plan.enumeration_misses
-        };
-        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        plan.enumeration
+            .record(answered && start.elapsed() <= ENUMERATION_SLOW);
         match tried {
             Ok(true) => Ok(true),
             // The model checker's own deadline passed, not just the enumeration's share.
@@ -786,8 +790,7 @@ impl Context {
                             guard: pred.clone(),
                             limit: self.operation_limit(&op.name),
                             body: Some((**inner).clone()),
-                            enumeration_misses: Default::default(),
-                            enumeration_hits: Default::default(),
+                            enumeration: Default::default(),
                         };
                     }
                     let (locals, guard) = parameter_guard(&op.body.kind)
@@ -807,8 +810,7 @@ impl Context {
                         guard,
                         limit: self.operation_limit(&op.name),
                         body: None,
-                        enumeration_misses: Default::default(),
-                        enumeration_hits: Default::default(),
+                        enumeration: Default::default(),
                     }
                 })
                 .collect()
