@@ -49,6 +49,16 @@ fn deferred_set_examples_with_and_without_symmetry_reduction() {
     assert_eq!(solutions(&json).len(), 10);
     let (_, json) = bsolve_json(&["setup-constants", &model("DeferredPartition.mch"), "--all"]);
     assert_eq!(solutions(&json).len(), 1);
+    // A partition's parts take the elements in order even beside a function over the same set.
+    let (_, json) = bsolve_json(&[&brute[..], &[&model("DeferredPairing.mch")]].concat());
+    assert_eq!(solutions(&json).len(), 6);
+    let (_, json) = bsolve_json(&["setup-constants", &model("DeferredPairing.mch"), "--all"]);
+    assert_eq!(solutions(&json).len(), 1);
+    assert_eq!(
+        solutions(&json)[0]["pairIndex"],
+        "{INDEX1,INDEX2}",
+        "{json}"
+    );
 }
 
 #[test]

@@ -85,6 +85,7 @@ fn every_model_has_the_same_setups_with_kodkod_native_and_brute() {
         ("SetUnion.mch", 1),
         ("DeferredSymmetry.mch", 10),
         ("DeferredPartition.mch", 1),
+        ("DeferredPairing.mch", 1),
         ("NumberOfStates.mch", 10),
     ] {
         assert_eq!(setups(name, Backend::Kodkod), (expected, true), "{name}");

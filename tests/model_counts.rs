@@ -39,6 +39,7 @@ fn exact_counts() {
         ("SetUnion.mch", 1),
         ("DeferredSymmetry.mch", 10),
         ("DeferredPartition.mch", 1),
+        ("DeferredPairing.mch", 1),
         ("NumberOfStates.mch", 10),
         ("VerySimpleCounterWrong.mch", 1),
         // Machines without constants have exactly one (empty) setup.

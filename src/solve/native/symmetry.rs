@@ -18,7 +18,7 @@
 use super::model::{AtomId, Model, Shape, VarId};
 use super::search::Solver;
 use crate::eval::Context;
-use crate::ir::{CompareOp, Expr, ExprKind, PredKind};
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, PredKind};
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
@@ -86,7 +86,7 @@ impl Symmetry {
                     _ => None,
                 })
                 .collect();
-            pins.extend(pinned(ctx, model, d, &constants));
+            let set_pins = pinned(ctx, model, d, &constants);
             if reducible
                 && (scalars.is_empty() || subsets.is_empty())
                 && !(scalars.is_empty() && subsets.is_empty())
@@ -96,7 +96,20 @@ impl Symmetry {
                     scalars,
                     subsets,
                 });
+            } else if set_pins.is_empty()
+                && let Some(parts) = partition_parts(model, d, &subsets)
+            {
+                // ProB's third rule: the parts of a partition of D take its elements in order, whatever
+                // else mentions D (`neg : INDEX >->> INDEX` beside `pairIndex \/ slotIndex = INDEX`). The
+                // lex-leader order over the parts alone is sound without the other rules: sorting D's
+                // elements by their part is a permutation, which maps every solution to one in order.
+                sets.push(DeferredSet {
+                    name: d.clone(),
+                    scalars: Vec::new(),
+                    subsets: parts,
+                });
             }
+            pins.extend(set_pins);
         }
         (!sets.is_empty() || !pins.is_empty()).then_some(Symmetry { sets, pins })
     }
@@ -202,6 +215,60 @@ fn pinned(ctx: &Context, model: &Model<'_>, d: &Name, scalars: &[AtomId]) -> Vec
         return Vec::new();
     }
     clique.into_iter().zip(elements.iter().cloned()).collect()
+}
+
+/// The parts of a partition constraint of deferred set `d` among the subset variables `subsets`:
+/// `A \/ B \/ ... = D` (either side) with `P /\ Q = {}` stated for every two parts.
+fn partition_parts(model: &Model<'_>, d: &Name, subsets: &[VarId]) -> Option<Vec<VarId>> {
+    let part = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) => model
+            .by_name
+            .get(n)
+            .copied()
+            .filter(|v| subsets.contains(v)),
+        _ => None,
+    };
+    let is_d = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if n == d);
+    let equalities = model.constraints.iter().filter_map(|c| match &c.pred.kind {
+        PredKind::Compare(CompareOp::Eq, l, r) if c.bindings.is_empty() => Some((l, r)),
+        _ => None,
+    });
+    let mut disjoint: Vec<(VarId, VarId)> = Vec::new();
+    let mut cover: Option<Vec<VarId>> = None;
+    for (l, r) in equalities {
+        for (side, other) in [(l, r), (r, l)] {
+            if is_d(other) && cover.is_none() {
+                let mut leaves = Vec::new();
+                if union_leaves(side, &part, &mut leaves) && leaves.len() > 1 {
+                    cover = Some(leaves);
+                }
+            }
+            if let ExprKind::SetEnum(items) = &other.kind
+                && items.is_empty()
+                && let ExprKind::Binary(BinaryOp::Inter, a, b) = &side.kind
+                && let (Some(a), Some(b)) = (part(a), part(b))
+            {
+                disjoint.push((a, b));
+            }
+        }
+    }
+    let parts = cover?;
+    let apart = |a: VarId, b: VarId| disjoint.contains(&(a, b)) || disjoint.contains(&(b, a));
+    let pairwise = parts
+        .iter()
+        .enumerate()
+        .all(|(i, &a)| parts[i + 1..].iter().all(|&b| a != b && apart(a, b)));
+    pairwise.then_some(parts)
+}
+
+/// Collects the operands of a union tree into `leaves`; false when one is not a part.
+fn union_leaves(e: &Expr, part: &impl Fn(&Expr) -> Option<VarId>, leaves: &mut Vec<VarId>) -> bool {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Union, a, b) => {
+            union_leaves(a, part, leaves) && union_leaves(b, part, leaves)
+        }
+        _ => part(e).map(|v| leaves.push(v)).is_some(),
+    }
 }
 
 fn element_index(v: &Value) -> Option<u32> {
