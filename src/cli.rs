@@ -896,6 +896,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "ill_defined_operations": result.ill_defined_operations,
                 "deadlocked_states": result.deadlocked_states,
                 "violating_states": result.violating_states,
+                "state_checks": result.state_checks,
                 "exploration_complete": result.explored_all,
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,

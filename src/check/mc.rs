@@ -21,8 +21,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +135,8 @@ pub struct McResult {
     pub violating_states: usize,
     /// Every reachable state (within the enumeration limits) was expanded.
     pub explored_all: bool,
+    /// Invariant and assertion checks of states: once per state in SCOPE, however many workers.
+    pub state_checks: usize,
     pub elapsed: Duration,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
@@ -223,6 +225,10 @@ struct Explorer<'m> {
     queue: VecDeque<u32>,
     /// States found violating the invariant or an assertion, reported when they are expanded (see
     /// `run`).
+    /// The checks of the states the current batch found, computed by its expansions.
+    batch_checks: FxHashMap<Keyed, CheckResult>,
+    /// Checks of states run so far (see `McResult::state_checks`).
+    state_checks: AtomicUsize,
     pending: FxHashMap<u32, Verdict>,
     processed: usize,
     partial_enumeration: bool,
@@ -262,11 +268,15 @@ struct Expansion {
     targets: Vec<Keyed>,
     /// The successors' parameters were enumerated completely.
     complete: bool,
-    /// Per transition, the checks of its target if that was a new state when computed.
-    checks: Vec<Option<Result<Option<Verdict>, Diagnostic>>>,
+    /// The checks of the targets this expansion claimed (not yet seen, and not claimed by another
+    /// expansion of the batch).
+    checks: Vec<(Keyed, CheckResult)>,
     /// Operation instances of this state whose guard or body was ill-defined.
     ill_defined: Vec<Diagnostic>,
 }
+
+/// The verdict of a state's invariant and assertion checks.
+type CheckResult = Result<Option<Verdict>, Diagnostic>;
 
 /// Runs the model checker.
 pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagnostic> {
@@ -307,6 +317,8 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         edges: FxHashSet::default(),
         queue: VecDeque::new(),
         pending: FxHashMap::default(),
+        batch_checks: FxHashMap::default(),
+        state_checks: AtomicUsize::new(0),
         processed: 0,
         partial_enumeration: false,
         ill_defined_first: None,
@@ -330,22 +342,37 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         bar.finish_and_clear();
     }
     let trace = at.map(|n| explorer.trace_to(n)).unwrap_or_default();
+    let (states, transitions) = (explorer.nodes.len() - 1, explorer.edges.len());
+    if states > BACKGROUND_DROP_STATES {
+        // Freeing a large visited set takes a quarter of CardTrick's run: leave it to a thread the
+        // caller does not wait for (a command-line run exits before it ends).
+        let store = (
+            std::mem::take(&mut explorer.nodes),
+            std::mem::take(&mut explorer.index),
+            std::mem::take(&mut explorer.edges),
+        );
+        std::thread::spawn(move || drop(store));
+    }
     Ok(McResult {
         verdict,
         trace,
-        states: explorer.nodes.len() - 1,
-        transitions: explorer.edges.len(),
+        states,
+        transitions,
         processed: explorer.processed,
         partial_enumeration: explorer.partial_enumeration,
         ill_defined_operations: explorer.ill_defined_count,
         deadlocked_states: explorer.deadlocked_states,
         violating_states: explorer.violating_states,
         explored_all: explorer.explored_all,
+        state_checks: explorer.state_checks.into_inner(),
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
 }
+
+/// Above this many states, the visited set is freed on a thread of its own.
+const BACKGROUND_DROP_STATES: usize = 10_000;
 
 fn progress_bar() -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new_spinner();
@@ -417,7 +444,11 @@ impl<'m> Explorer<'m> {
             }
             // Successors of a batch of states are computed on all cores, then merged in queue order: the
             // graph, the counts and the trace are those of the sequential search.
-            let expansions = self.expand_all(&batch);
+            let mut expansions = self.expand_all(&batch);
+            self.batch_checks.clear();
+            for expansion in expansions.iter_mut().flatten().flatten() {
+                self.keep_checks(expansion);
+            }
             self.show_progress(start);
             for (node, expansion) in batch.into_iter().zip(expansions) {
                 if let Some(limit) = self.options.max_states
@@ -539,10 +570,14 @@ impl<'m> Explorer<'m> {
     /// For each state node of the batch, its expansion computed in parallel; `None` for other nodes
     /// (expanded sequentially).
     fn expand_all(&self, batch: &[u32]) -> Vec<Option<Result<Expansion, Diagnostic>>> {
+        let claims = Mutex::new(FxHashSet::default());
         let expand_one = |n: u32| match &self.nodes[n as usize].key {
-            NodeKey::State(setup, vars) => {
-                Some(self.expand_state(*setup, vars, self.nodes[n as usize].invariant_holds))
-            }
+            NodeKey::State(setup, vars) => Some(self.expand_state(
+                *setup,
+                vars,
+                self.nodes[n as usize].invariant_holds,
+                &claims,
+            )),
             _ => None,
         };
         if batch.len() < 2 || self.workers < 2 {
@@ -612,7 +647,10 @@ impl<'m> Explorer<'m> {
             NodeKey::Setup(setup) => self.expand_setup(node, setup),
             NodeKey::State(setup, vars) => {
                 let holds = self.nodes[node as usize].invariant_holds;
-                let expansion = self.expand_state(setup, &vars, holds)?;
+                let claims = Mutex::new(FxHashSet::default());
+                let mut expansion = self.expand_state(setup, &vars, holds, &claims)?;
+                self.batch_checks.clear();
+                self.keep_checks(&mut expansion);
                 self.merge_state(node, expansion)
             }
         }
@@ -690,6 +728,7 @@ impl<'m> Explorer<'m> {
         setup: u32,
         vars: &Arc<Vec<Value>>,
         invariant_holds: bool,
+        claims: &Mutex<FxHashSet<Keyed>>,
     ) -> Result<Expansion, Diagnostic> {
         if !self.in_scope(setup, vars)? {
             return Ok(Expansion::default());
@@ -708,14 +747,19 @@ impl<'m> Explorer<'m> {
             .context
             .successors_tolerant(&constants, &state, self.max_ops)?;
         let mut targets = Vec::with_capacity(transitions.len());
-        let mut checks = Vec::with_capacity(transitions.len());
+        let mut checks = Vec::new();
         for t in &mut transitions {
             // The target's key is built once, here: the merge adds it to the graph as it is.
             let values = Arc::new(std::mem::take(&mut t.target.values));
             let key = Keyed::new(NodeKey::State(setup, values.clone()));
-            checks.push((!self.index.contains_key(&key)).then(|| {
-                self.check_state(setup, &values, invariant_holds.then_some(vars.as_slice()))
-            }));
+            // A state several expansions of the batch lead to is checked once: siblings of a
+            // breadth-first level share most successors (SetRelLaws' states have 12 predecessors).
+            if !self.index.contains_key(&key)
+                && claims.lock().expect("claims lock").insert(key.clone())
+            {
+                let before = invariant_holds.then_some(vars.as_slice());
+                checks.push((key.clone(), self.check_state(setup, &values, before)));
+            }
             targets.push(key);
         }
         Ok(Expansion {
@@ -726,6 +770,12 @@ impl<'m> Explorer<'m> {
             checks,
             ill_defined: ill_defined.into_iter().map(|(_, d)| d).collect(),
         })
+    }
+
+    /// Moves an expansion's checks to those of the batch, where `merge_state` finds them.
+    fn keep_checks(&mut self, expansion: &mut Expansion) {
+        self.batch_checks
+            .extend(std::mem::take(&mut expansion.checks));
     }
 
     /// Adds an expanded state's successors to the graph; `Some` when an error is found.
@@ -739,7 +789,7 @@ impl<'m> Explorer<'m> {
             transitions,
             targets,
             complete,
-            checks,
+            checks: _,
             ill_defined,
         } = expansion;
         if !in_scope {
@@ -777,7 +827,9 @@ impl<'m> Explorer<'m> {
             } => Some(vars.clone()),
             _ => None,
         };
-        for ((t, key), check) in transitions.into_iter().zip(targets).zip(checks) {
+        for (t, key) in transitions.into_iter().zip(targets) {
+            // The batch's expansions checked each state new to them once (`expand_state`).
+            let check = self.batch_checks.remove(&key);
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
                 params: t.params,
@@ -788,7 +840,8 @@ impl<'m> Explorer<'m> {
             if !new {
                 continue;
             }
-            // A state first found in this batch was not in the index when the checks ran.
+            // Every state new to the batch was claimed and checked by one of its expansions, unless
+            // that expansion failed.
             let verdict =
                 check.unwrap_or_else(|| self.check_node(id, before.as_ref().map(|v| v.as_slice())));
             self.record_check(verdict, id)?;
@@ -829,6 +882,7 @@ impl<'m> Explorer<'m> {
         if !self.in_scope(setup, vars)? {
             return Ok(None);
         }
+        self.state_checks.fetch_add(1, AtomicOrdering::Relaxed);
         let env = self.env(setup, Some(vars));
         let machine = self.model.machine();
         if self.options.check_invariant {
@@ -1186,6 +1240,32 @@ mod tests {
         // The trace still leads to the first violation: INITIALISATION, jump.
         assert_eq!(all.trace.len(), 2);
         assert_eq!(all.trace[1].label, "jump");
+    }
+
+    #[test]
+    fn parallel_workers_check_each_new_state_once() {
+        // A 6 x 6 grid walked right and up: each state of a breadth-first level is reached from two
+        // states of the level before, which one batch expands on several workers.
+        let text = "MACHINE Grid\nVARIABLES x, y\nINVARIANT x : 0..5 & y : 0..5\n\
+                    INITIALISATION x, y := 0, 0\n\
+                    OPERATIONS right = PRE x < 5 THEN x := x + 1 END;\n\
+                    up = PRE y < 5 THEN y := y + 1 END\nEND";
+        for workers in [1, 2, 4] {
+            // (5, 5) is a deadlock, not the point here.
+            let options = McOptions {
+                workers: Some(workers),
+                check_deadlock: false,
+                ..McOptions::default()
+            };
+            let r = check_with("grid", text, &options);
+            assert!(
+                matches!(r.verdict, Verdict::NoErrorFound),
+                "{workers} workers"
+            );
+            // 36 states (the setup node is not a state to check); 60 moves and the initialisation.
+            assert_eq!((r.states, r.transitions), (36, 61), "{workers} workers");
+            assert_eq!(r.state_checks, 36, "{workers} workers");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::polynomials::Polynomial;
 use super::symbolic::SymbolicSet;
 use super::{Context, Env, EvalError, Val, limit_error};
 use crate::diag::Span;
-use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName};
+use crate::ir::{BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::{Int, Value, set};
@@ -67,6 +67,15 @@ struct Search<'p> {
     /// `card({e1, ..., en}) = n` conjuncts (pairwise distinctness, as ProB recognises it), checked on the
     /// bound elements before all of them are known: the conjunct and each element with its variables.
     distinct: Vec<(usize, Vec<DistinctElement<'p>>)>,
+}
+
+impl Search<'_> {
+    /// Whether `e` mentions a search variable not bound yet.
+    fn unbound_in(&self, e: &Expr) -> bool {
+        let mut names = FxHashSet::default();
+        expr_names(e, &mut names);
+        (self.vars.iter().enumerate()).any(|(j, v)| !self.bound[j] && names.contains(&*v.name))
+    }
 }
 
 /// An element of a `card({..}) = n` conjunct and the search variables it mentions.
@@ -711,11 +720,7 @@ impl Context {
         r: &Expr,
         env: &mut Env,
     ) -> Option<Vec<Value>> {
-        let unbound = |e: &Expr| {
-            let mut names = FxHashSet::default();
-            expr_names(e, &mut names);
-            (s.vars.iter().enumerate()).any(|(j, v)| !s.bound[j] && names.contains(&*v.name))
-        };
+        let unbound = |e: &Expr| s.unbound_in(e);
         for (whole, chain) in [(l, r), (r, l)] {
             let parts = chain.concat_operands();
             let Some(k) = parts.iter().position(
@@ -761,6 +766,13 @@ impl Context {
             let m = rest.len();
             let splits: Vec<Value> = if last {
                 vec![Value::sequence(rest.to_vec())]
+            } else if let Some(j) = self.known_size(s, name, env) {
+                // `size(a) = 4` beside the concatenation: one split, not a list to filter.
+                match (j <= m, from_front) {
+                    (false, _) => Vec::new(),
+                    (true, true) => vec![Value::sequence(rest[..j].to_vec())],
+                    (true, false) => vec![Value::sequence(rest[m - j..].to_vec())],
+                }
             } else if from_front {
                 (0..=m)
                     .map(|j| Value::sequence(rest[..j].to_vec()))
@@ -773,6 +785,30 @@ impl Context {
             return Some(splits);
         }
         None
+    }
+
+    /// The length a conjunct `size(name) = E` (either side, E without unbound variables) gives `name`.
+    fn known_size(&self, s: &Search<'_>, name: &str, env: &mut Env) -> Option<usize> {
+        let is_size_of = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Unary(UnaryOp::Size, x)
+                if matches!(&x.kind, ExprKind::Var(n) if &**n == name))
+        };
+        s.conjuncts.iter().find_map(|conj| {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &conj.kind else {
+                return None;
+            };
+            let other = if is_size_of(l) {
+                r
+            } else if is_size_of(r) {
+                l
+            } else {
+                return None;
+            };
+            if s.unbound_in(other) {
+                return None;
+            }
+            self.eval_value(other, env).ok()?.as_int()?.to_usize()
+        })
     }
 
     /// The values `name` may take by a disjunction of equalities `name = E1 or name = E2 or ...` whose
