@@ -64,6 +64,26 @@ impl Shape {
     }
 }
 
+/// A component of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairPart {
+    First,
+    Second,
+}
+
+impl PairPart {
+    /// The component of `v`, when it is a pair.
+    pub(crate) fn of(self, v: &Value) -> Option<&Value> {
+        match v {
+            Value::Pair(p) => Some(match self {
+                PairPart::First => &p.0,
+                PairPart::Second => &p.1,
+            }),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct SearchVar {
     pub name: Name,
@@ -124,6 +144,10 @@ pub(crate) struct Model<'p> {
     pub distinct: Vec<Vec<AtomId>>,
     /// The distinct groups each atom belongs to.
     pub distinct_of: Vec<Vec<usize>>,
+    /// Per distinct group, the component of its pair-valued atoms that must differ, when it is not
+    /// the whole value (`card({prj1(S,T)(f(1)), prj1(S,T)(f(2))}) = 2`): a fixed atom then takes out
+    /// every value sharing that component. Such atoms are pairwise distinct too.
+    pub distinct_part: Vec<Option<PairPart>>,
 }
 
 struct Builder<'c, 'p> {
@@ -242,9 +266,12 @@ pub(crate) fn build<'p>(
     for &a in &b.late {
         late[a] = true;
     }
-    let mut distinct = b.distinct_groups();
+    let (mut distinct, mut distinct_part): (Vec<_>, Vec<_>) =
+        b.distinct_groups().into_iter().unzip();
     let edges = b.extract_disequalities(&mut constraints);
-    distinct.extend(super::alldiff::clique_cover(&edges));
+    let cliques = super::alldiff::clique_cover(&edges);
+    distinct_part.extend(cliques.iter().map(|_| None));
+    distinct.extend(cliques);
     let mut distinct_of = vec![Vec::new(); b.initial.len()];
     for (g, atoms) in distinct.iter().enumerate() {
         for &a in atoms {
@@ -271,6 +298,7 @@ pub(crate) fn build<'p>(
         late,
         distinct,
         distinct_of,
+        distinct_part,
     })
 }
 
@@ -337,8 +365,9 @@ impl<'p> Builder<'_, 'p> {
     }
 
     /// Pairwise-distinct groups: images of functions typed injective, and `card({x1, ..., xn}) = n` over
-    /// scalar variables (ProB recognises the latter as pairwise distinctness too).
-    fn distinct_groups(&self) -> Vec<Vec<AtomId>> {
+    /// scalar variables (ProB recognises the latter as pairwise distinctness too), or over one component
+    /// of atoms' pairs (EulerOfficers' rows: `card({prj1(INTEGER,INTEGER)(squadron(1,1)), ...}) = 5`).
+    fn distinct_groups(&self) -> Vec<(Vec<AtomId>, Option<PairPart>)> {
         let mut out = Vec::new();
         for c in &self.conjuncts {
             let PredKind::Compare(op, l, r) = &c.kind else {
@@ -358,7 +387,7 @@ impl<'p> Builder<'_, 'p> {
                         && let Some(&v) = self.by_name.get(f)
                         && let Shape::Function { images, .. } = &self.vars[v].shape
                     {
-                        out.push(images.clone());
+                        out.push((images.clone(), None));
                     }
                 }
                 CompareOp::Eq => {
@@ -382,7 +411,9 @@ impl<'p> Builder<'_, 'p> {
                                 })
                                 .collect();
                             if let Some(atoms) = atoms {
-                                out.push(atoms);
+                                out.push((atoms, None));
+                            } else if let Some(group) = self.projected_atoms(items) {
+                                out.push(group);
                             }
                         }
                     }
@@ -391,6 +422,34 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         out
+    }
+
+    /// The atoms of `prj1(S,T)(e1), ..., prj1(S,T)(en)` (or all `prj2`, or `prj1(ei)`), each `ei` exactly
+    /// one atom's value, and the component taken.
+    fn projected_atoms(&self, items: &[Expr]) -> Option<(Vec<AtomId>, Option<PairPart>)> {
+        let mut part = None;
+        let mut atoms = Vec::with_capacity(items.len());
+        for e in items {
+            let (this, x) = match &e.kind {
+                ExprKind::Unary(UnaryOp::PairFirst, x) => (PairPart::First, x),
+                ExprKind::Unary(UnaryOp::PairSecond, x) => (PairPart::Second, x),
+                ExprKind::Binary(BinaryOp::Apply, f, x) => match &f.kind {
+                    ExprKind::Binary(BinaryOp::Prj1, ..) => (PairPart::First, x),
+                    ExprKind::Binary(BinaryOp::Prj2, ..) => (PairPart::Second, x),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            if *part.get_or_insert(this) != this {
+                return None;
+            }
+            atoms.push(self.atom_of(x, &[])?);
+        }
+        let mut unique = atoms.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        // The same atom twice would make the group unsatisfiable, which the conjunct itself shows.
+        (unique.len() == atoms.len()).then_some((atoms, part))
     }
 
     /// Narrows the integer atoms of scalar variables to the ranges the interval analysis derives from all

@@ -442,14 +442,20 @@ impl<'a, 'p> Solver<'a, 'p> {
             return Some(changed);
         };
         for &g in &self.model.distinct_of[a] {
+            let part = self.model.distinct_part[g];
+            // With a component to compare, every value sharing it clashes with v.
+            let clash = |x: &Value| match part {
+                None => *x == v,
+                Some(p) => p.of(x).is_some_and(|c| Some(c) == p.of(&v)),
+            };
             for &b in &self.model.distinct[g] {
                 if b == a {
                     continue;
                 }
-                if self.doms[b].fixed() == Some(&v) {
+                if self.doms[b].fixed().is_some_and(clash) {
                     return None;
                 }
-                if let Some(d) = self.doms[b].retain(|x| *x != v) {
+                if let Some(d) = self.doms[b].retain(|x| !clash(x)) {
                     if d.is_empty() {
                         return None;
                     }

@@ -67,6 +67,38 @@ fn disequality_cliques_keep_every_solution() {
 }
 
 #[test]
+fn distinct_components_of_pairs_keep_every_solution() {
+    // First components a permutation of 1..3 (6 ways), second components free (8): 48.
+    let p1 = |i: u32| format!("prj1(INTEGER,INTEGER)(f({i}))");
+    let p2 = |i: u32| format!("prj2(INTEGER,INTEGER)(f({i}))");
+    let rows = format!(
+        "f : 1..3 --> (1..3)*(1..2) & card({{{}, {}, {}}}) = 3",
+        p1(1),
+        p1(2),
+        p1(3)
+    );
+    assert_eq!(count(&rows), 48);
+    // And f(1), f(2) with different second components: 6 * (2 * 1 * 2).
+    assert_eq!(
+        count(&format!("{rows} & card({{{}, {}}}) = 2", p2(1), p2(2))),
+        24
+    );
+    // Three distinct first components out of two values: none.
+    assert_eq!(
+        count(
+            &format!(
+                "g : 1..3 --> (1..2)*(1..2) & card({{{}, {}, {}}}) = 3",
+                p1(1),
+                p1(2),
+                p1(3)
+            )
+            .replace("f(", "g(")
+        ),
+        0
+    );
+}
+
+#[test]
 fn curried_functions_are_decomposed_per_cell() {
     // f(1)(1) = 3, f(2)(1) /= f(1)(1): 2 choices; f(1)(2) and f(2)(2) are free: 3 each.
     assert_eq!(
