@@ -1743,6 +1743,31 @@ mod tests {
     use super::super::test_support::{empty_machine, truth};
 
     #[test]
+    fn a_size_conjunct_picks_the_split_of_a_concatenation() {
+        let model = empty_machine("concat");
+        for (text, expected) in [
+            // CardTrick's quartets: [1,2,3,4,2,1,4,3] is two permutations of 1..4.
+            (
+                "#(a, b).([1,2,3,4,2,1,4,3] = a ^ b & size(a) = 4 & size(b) = 4 & a : perm(1..4)                  & b : perm(1..4))",
+                true,
+            ),
+            (
+                "#(a, b).([1,2,3,3,2,1,4,4] = a ^ b & size(a) = 4 & a : perm(1..4) & b : perm(1..4))",
+                false,
+            ),
+            // The size given by a bound variable, and a size longer than the sequence.
+            (
+                "#(n, a, b).(n = 2 & [5,6,7] = a ^ b & size(a) = n & b = [7])",
+                true,
+            ),
+            ("#(a, b).([5,6,7] = a ^ b & size(a) = 4)", false),
+            ("#(a, b).([5,6,7] = a ^ b & 3 = size(a) & b = [])", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
     fn a_universal_inclusion_bounds_a_set_of_integers() {
         // POW(INTEGER) cannot be enumerated: `!y.(y : s => Q)` makes s a subset of {y | Q}.
         let model = empty_machine("inclusion");
