@@ -223,12 +223,12 @@ struct Explorer<'m> {
     /// Distinct edges: source, operation (or setup/initialisation), parameters and outputs, target.
     edges: FxHashSet<(u32, Label, Vec<Value>, u32)>,
     queue: VecDeque<u32>,
-    /// States found violating the invariant or an assertion, reported when they are expanded (see
-    /// `run`).
     /// The checks of the states the current batch found, computed by its expansions.
     batch_checks: FxHashMap<Keyed, CheckResult>,
     /// Checks of states run so far (see `McResult::state_checks`).
     state_checks: AtomicUsize,
+    /// States found violating the invariant or an assertion, reported when they are expanded (see
+    /// `run`).
     pending: FxHashMap<u32, Verdict>,
     processed: usize,
     partial_enumeration: bool,

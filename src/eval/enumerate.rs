@@ -1689,7 +1689,6 @@ fn listed_choice(i: usize, values: Vec<Value>) -> Choice {
     }
 }
 
-/// Keeps in `best` the choice with fewer candidates.
 /// `{y | Q}` from a conjunct `!y.(y : s => Q)` (or `!(a,b).(a |-> b : s => Q)`) over set variable `s` of
 /// type `ty`, Q free of s: every element of s satisfies Q, so s is a subset of it — a domain where the
 /// type alone (POW(INTEGER)) has none. Translators write set equalities this way, each inclusion a
@@ -1718,6 +1717,7 @@ fn universal_superset(conj: &Pred, s: &Name, ty: &Type) -> Option<Expr> {
     })
 }
 
+/// Keeps in `best` the choice with fewer candidates.
 fn keep_smaller(best: &mut Option<Choice>, choice: Choice) {
     if best.as_ref().is_none_or(|b| choice.size < b.size) {
         *best = Some(choice);
@@ -1748,7 +1748,8 @@ mod tests {
         for (text, expected) in [
             // CardTrick's quartets: [1,2,3,4,2,1,4,3] is two permutations of 1..4.
             (
-                "#(a, b).([1,2,3,4,2,1,4,3] = a ^ b & size(a) = 4 & size(b) = 4 & a : perm(1..4)                  & b : perm(1..4))",
+                "#(a, b).([1,2,3,4,2,1,4,3] = a ^ b & size(a) = 4 & size(b) = 4 & a : perm(1..4) \
+                 & b : perm(1..4))",
                 true,
             ),
             (

@@ -69,31 +69,32 @@ fn disequality_cliques_keep_every_solution() {
 #[test]
 fn distinct_components_of_pairs_keep_every_solution() {
     // First components a permutation of 1..3 (6 ways), second components free (8): 48.
-    let p1 = |i: u32| format!("prj1(INTEGER,INTEGER)(f({i}))");
-    let p2 = |i: u32| format!("prj2(INTEGER,INTEGER)(f({i}))");
+    let p1 = |f: &str, i: u32| format!("prj1(INTEGER,INTEGER)({f}({i}))");
+    let p2 = |f: &str, i: u32| format!("prj2(INTEGER,INTEGER)({f}({i}))");
     let rows = format!(
         "f : 1..3 --> (1..3)*(1..2) & card({{{}, {}, {}}}) = 3",
-        p1(1),
-        p1(2),
-        p1(3)
+        p1("f", 1),
+        p1("f", 2),
+        p1("f", 3)
     );
     assert_eq!(count(&rows), 48);
     // And f(1), f(2) with different second components: 6 * (2 * 1 * 2).
     assert_eq!(
-        count(&format!("{rows} & card({{{}, {}}}) = 2", p2(1), p2(2))),
+        count(&format!(
+            "{rows} & card({{{}, {}}}) = 2",
+            p2("f", 1),
+            p2("f", 2)
+        )),
         24
     );
     // Three distinct first components out of two values: none.
     assert_eq!(
-        count(
-            &format!(
-                "g : 1..3 --> (1..2)*(1..2) & card({{{}, {}, {}}}) = 3",
-                p1(1),
-                p1(2),
-                p1(3)
-            )
-            .replace("f(", "g(")
-        ),
+        count(&format!(
+            "g : 1..3 --> (1..2)*(1..2) & card({{{}, {}, {}}}) = 3",
+            p1("g", 1),
+            p1("g", 2),
+            p1("g", 3)
+        )),
         0
     );
 }
