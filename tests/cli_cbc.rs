@@ -58,6 +58,50 @@ fn bmc_deadlock_mode_finds_the_counter_stopping_at_three() {
 }
 
 #[test]
+fn bmc_unrolls_the_relation_of_a_branching_machine_and_agrees_with_breadth_first_search() {
+    let file = model("TicketOverflow.mch");
+    // The explicit breadth-first search gives a shortest counterexample: 11 operations.
+    let (code, mc) = bsolve_json(&["mc", &file]);
+    assert_eq!(code, 1, "{mc}");
+    let shortest = operations(&mc["trace"]).len() - 1;
+    assert_eq!(shortest, 11, "{mc}");
+    let (code, json) = bsolve_json(&["bmc", &file, "20"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(
+        json["status"],
+        format!("INVARIANT VIOLATION at depth {shortest}")
+    );
+    // The first two lengths by operation sequences, then the relation.
+    assert_eq!(json["unrolled_from"], 3, "{json}");
+    let justification = json["justification"].as_str().unwrap();
+    assert!(justification.contains("shortest"), "{json}");
+    assert!(justification.contains("unrolled, decided by SAT"), "{json}");
+    assert_eq!(json["violated"][0]["text"], "t1 < 5", "{json}");
+    // The native backend asks one operation sequence at a time, and finds the same depth.
+    let (code, json) = bsolve_json(&["bmc", &file, "20", "--backend", "native"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(
+        json["status"],
+        format!("INVARIANT VIOLATION at depth {shortest}")
+    );
+    assert!(json["unrolled_from"].is_null(), "{json}");
+    // One length short: no counterexample, and that is a complete answer.
+    let depth = (shortest - 1).to_string();
+    let (code, json) = bsolve_json(&["bmc", &file, &depth]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(
+        json["status"],
+        format!("NO COUNTEREXAMPLE up to depth {depth}")
+    );
+    // k-induction's base case and IC3 find it too.
+    for command in ["kinduction", "ic3"] {
+        let (code, json) = bsolve_json(&[command, &file]);
+        assert_eq!(code, 1, "{command}: {json}");
+        assert_eq!(json["violated"][0]["text"], "t1 < 5", "{command}: {json}");
+    }
+}
+
+#[test]
 fn bmc_without_counterexample_is_bounded_and_says_so() {
     let (code, json) = bsolve_json(&["bmc", &model("scheduler.mch"), "3"]);
     assert_eq!(code, 2, "{json}");

@@ -12,11 +12,15 @@
 //! Lengths are tried in increasing order, so the first counterexample is a shortest one; the invariant is
 //! assumed on the states before the last, which only prunes (a shorter violation would have been found at
 //! its own length). Every counterexample is replayed by the interpreter before it is reported.
+//!
+//! Deeper lengths of a machine whose transition relation translates to SAT with exact bounds are asked as
+//! that relation unrolled, one SAT query per length (`Unrolling`): there the disjunction over operations
+//! costs SAT nothing, and a branching machine's sequences would be thousands.
 
 use super::Model;
 use super::cbc::{
     INCOMPLETE, Search, constant_vars, initial_steps, not, properties, replay_step,
-    require_variables, search, violated_conjuncts,
+    require_variables, search_with, violated_conjuncts,
 };
 use super::mc::Step;
 use crate::analysis::before_after::{
@@ -25,6 +29,7 @@ use crate::analysis::before_after::{
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
 use crate::ir::{CompareOp, Expr, ExprKind, Machine, Pred, PredKind, TypedName};
+use crate::solve::{Backend, Problem, kodkod};
 use crate::value::Value;
 use std::time::{Duration, Instant};
 
@@ -65,14 +70,45 @@ pub enum BmcOutcome {
 pub struct BmcResult {
     pub outcome: BmcOutcome,
     pub depth: usize,
+    /// The length from which paths were asked as the unrolled transition relation (SAT), not one
+    /// operation sequence at a time.
+    pub unrolled_from: Option<usize>,
     pub elapsed: Duration,
 }
 
 /// The most feasible operation sequences kept per length: beyond, the search says UNKNOWN.
 pub const MAX_SEQUENCES: usize = 4000;
 
-/// The path of one operation sequence: its variables (constants, states 0..=k, the parameters of each
-/// step) and its predicate, the invariant assumed on states 0..k-1.
+/// The operations taken by a path's steps.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Steps<'a> {
+    /// One given operation per step (its parameters are unknowns of the path).
+    Ops(&'a [usize]),
+    /// Any operation at each of this many steps: the transition relation unrolled, every step a
+    /// disjunction over the operations with their parameters existentially quantified.
+    Any(usize),
+}
+
+impl Steps<'_> {
+    fn len(self) -> usize {
+        match self {
+            Steps::Ops(seq) => seq.len(),
+            Steps::Any(n) => n,
+        }
+    }
+
+    /// The operation of step `i`, when fixed.
+    fn op(self, i: usize) -> Option<usize> {
+        match self {
+            Steps::Ops(seq) => Some(seq[i]),
+            Steps::Any(_) => None,
+        }
+    }
+}
+
+/// The path of one operation sequence (or of the unrolled transition relation): its variables
+/// (constants, states 0..=k, the parameters of each fixed step) and its predicate, the invariant
+/// assumed on states 0..k-1.
 struct Path {
     vars: Vec<TypedName>,
     parts: Vec<Pred>,
@@ -80,24 +116,29 @@ struct Path {
 }
 
 impl Path {
-    fn new(m: &Machine, seq: &[usize], start: Start) -> Result<Path, Diagnostic> {
+    fn new(m: &Machine, steps: Steps, start: Start) -> Result<Path, Diagnostic> {
         let consts = constant_vars(m);
         let constants = consts.len();
         let mut vars = consts;
         let mut parts = vec![properties(m)];
         match start {
             Start::Initialisation => parts.push(before_after::initialisation(m, 0)?),
-            Start::Anywhere { simple_path: true } => parts.extend(pairwise_distinct(m, seq)),
+            Start::Anywhere { simple_path: true } => parts.extend(pairwise_distinct(m, steps)),
             Start::Anywhere { simple_path: false } => {}
         }
-        for i in 0..=seq.len() {
+        for i in 0..=steps.len() {
             vars.extend(state_copy(m, i));
         }
-        for (i, &op) in seq.iter().enumerate() {
-            let t = before_after::operation(m, &m.operations[op], i, i + 1)?;
+        for i in 0..steps.len() {
             parts.push(pred_in_copy(m, &m.invariant, i));
-            vars.extend(t.params);
-            parts.push(exists(t.outputs, t.pred, m.operations[op].span));
+            match steps.op(i) {
+                Some(op) => {
+                    let t = before_after::operation(m, &m.operations[op], i, i + 1)?;
+                    vars.extend(t.params);
+                    parts.push(exists(t.outputs, t.pred, m.operations[op].span));
+                }
+                None => parts.push(any_operation(m, i, i + 1)?),
+            }
         }
         Ok(Path {
             vars,
@@ -111,28 +152,46 @@ impl Path {
         &values[self.constants + i * n..self.constants + (i + 1) * n]
     }
 
-    fn search(mut self, model: &Model, last: Option<Pred>) -> (Self, Search) {
-        let m = model.machine();
-        let mut parts = std::mem::take(&mut self.parts);
+    fn with_target(&self, m: &Machine, last: Option<Pred>) -> Pred {
+        let mut parts = self.parts.clone();
         parts.extend(last);
-        let pred = and(parts, m.span);
-        let found = search(model, &self.vars, &pred, &Env::new());
+        and(parts, m.span)
+    }
+
+    fn search(self, model: &Model, last: Option<Pred>, backend: Backend) -> (Self, Search) {
+        let pred = self.with_target(model.machine(), last);
+        let found = search_with(model, backend, &self.vars, &pred, &Env::new());
         (self, found)
     }
+}
+
+/// Some operation leads from state copy `from` to copy `to`: the disjunction of the operations'
+/// before-after predicates, each with its parameters and outputs existentially quantified.
+pub(crate) fn any_operation(m: &Machine, from: usize, to: usize) -> Result<Pred, Diagnostic> {
+    let mut any = Vec::new();
+    for op in &m.operations {
+        let t = before_after::operation(m, op, from, to)?;
+        let hidden = t.params.into_iter().chain(t.outputs).collect();
+        any.push(exists(hidden, t.pred, op.span));
+    }
+    Ok(or(any, m.span))
 }
 
 /// States 0..=k of the path of `seq` pairwise distinct: for i < j, some variable differs between copies i
 /// and j. Only the variables an operation between them writes can differ (the others are equal by the
 /// frame conditions); when there is none, the states are equal and the conjunct is FALSE.
-fn pairwise_distinct(m: &Machine, seq: &[usize]) -> Vec<Pred> {
-    let writes: Vec<_> = seq
-        .iter()
-        .map(|&op| read_write(m, &m.operations[op]).writes)
+fn pairwise_distinct(m: &Machine, steps: Steps) -> Vec<Pred> {
+    let writes_of = |op: &crate::ir::Operation| read_write(m, op).writes;
+    let writes: Vec<_> = (0..steps.len())
+        .map(|i| match steps.op(i) {
+            Some(op) => writes_of(&m.operations[op]),
+            None => m.operations.iter().flat_map(writes_of).collect(),
+        })
         .collect();
     let mut parts = Vec::new();
-    for i in 0..seq.len() {
+    for i in 0..steps.len() {
         let mut written = std::collections::BTreeSet::new();
-        for j in i + 1..=seq.len() {
+        for j in i + 1..=steps.len() {
             written.extend(writes[j - 1].iter().cloned());
             let differ = m
                 .variables
@@ -177,19 +236,37 @@ pub(crate) enum SequenceResult {
     Undecided(String),
 }
 
-/// Whether the path of `seq` ends in the target.
+/// Whether the path of `steps` ends in the target.
 pub(crate) fn check_target(
     model: &Model,
-    seq: &[usize],
+    steps: Steps,
     start: Start,
     target: Target,
 ) -> Result<SequenceResult, Diagnostic> {
+    check_target_with(
+        model,
+        steps,
+        start,
+        target,
+        model.context.settings().backend,
+    )
+}
+
+/// `check_target` with the given backend.
+pub(crate) fn check_target_with(
+    model: &Model,
+    steps: Steps,
+    start: Start,
+    target: Target,
+    backend: Backend,
+) -> Result<SequenceResult, Diagnostic> {
     let m = model.machine();
-    let k = seq.len();
-    let (path, found) = Path::new(m, seq, start)?.search(model, Some(target_at(m, target, k)?));
+    let k = steps.len();
+    let last = Some(target_at(m, target, k)?);
+    let (path, found) = Path::new(m, steps, start)?.search(model, last, backend);
     Ok(match found {
         Search::Found(_) if start != Start::Initialisation => SequenceResult::Solution,
-        Search::Found(values) => match confirm(model, &path, &values, seq, target) {
+        Search::Found(values) => match confirm(model, &path, &values, steps, target) {
             Ok((trace, violated)) => SequenceResult::Counterexample(trace, violated),
             Err(why) => SequenceResult::Undecided(format!(
                 "counterexample not confirmed by the interpreter: {why}"
@@ -206,22 +283,22 @@ fn confirm(
     model: &Model,
     path: &Path,
     values: &[Value],
-    seq: &[usize],
+    steps: Steps,
     target: Target,
 ) -> Result<(Vec<Step>, Vec<Span>), String> {
     let m = model.machine();
     let c = &values[..path.constants];
     let mut trace = initial_steps(model, c, path.state(m, values, 0))?;
-    for (i, &op) in seq.iter().enumerate() {
+    for i in 0..steps.len() {
         trace.push(replay_step(
             model,
             c,
             path.state(m, values, i),
             path.state(m, values, i + 1),
-            Some(&m.operations[op]),
+            steps.op(i).map(|op| &m.operations[op]),
         )?);
     }
-    let last = path.state(m, values, seq.len());
+    let last = path.state(m, values, steps.len());
     let violated = violated_conjuncts(model, c, last).map_err(|d| d.to_string())?;
     match target {
         Target::InvariantViolation if violated.is_empty() => {
@@ -243,11 +320,12 @@ fn confirm(
 
 /// The one-operation extensions of `frontier` whose paths from the INITIALISATION (invariant assumed on
 /// all states but the last) are satisfiable or undecided; `Err` with a reason when there are more than `MAX_SEQUENCES`.
-pub(crate) fn extend(
+fn extend(
     model: &Model,
     frontier: &[Vec<usize>],
 ) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
     let m = model.machine();
+    let backend = model.context.settings().backend;
     let mut next = Vec::new();
     for seq in frontier {
         if let Err(e) = model.context.check_deadline(m.span) {
@@ -256,7 +334,8 @@ pub(crate) fn extend(
         for op in 0..m.operations.len() {
             let mut s = seq.clone();
             s.push(op);
-            let (_, found) = Path::new(m, &s, Start::Initialisation)?.search(model, None);
+            let path = Path::new(m, Steps::Ops(&s), Start::Initialisation)?;
+            let (_, found) = path.search(model, None, backend);
             if !matches!(found, Search::Empty { complete: true }) {
                 next.push(s);
                 if next.len() > MAX_SEQUENCES {
@@ -271,6 +350,177 @@ pub(crate) fn extend(
     Ok(Ok(next))
 }
 
+/// Paths of up to this many operations are asked one operation sequence at a time while the feasible
+/// sequences are at most `UNROLL_BEYOND`: most violations are that shallow, and a question about one
+/// sequence costs less than translating the whole relation to SAT (VerySimpleCounterWrong: 2 ms against
+/// 250 ms for the relation over 26-bit integers).
+const SEQUENCE_LENGTHS: usize = 2;
+
+/// See `SEQUENCE_LENGTHS`.
+const UNROLL_BEYOND: usize = 32;
+
+/// What the check of every path of one length gave.
+pub(crate) enum LengthResult {
+    /// A replayed trace and the violated invariant conjuncts (none for a deadlock).
+    Counterexample(Vec<Step>, Vec<Span>),
+    /// No path of this length ends in the target: complete Unsats.
+    None,
+    /// Some path's question was not decided (the reason of one of them).
+    Undecided(String),
+}
+
+/// What extending the paths by one operation gave.
+pub(crate) enum Advance {
+    /// Paths of the next length may exist.
+    Paths,
+    /// No path of the next length exists (complete Unsats for every extension).
+    NoPath,
+    /// The next length cannot be searched (the reason).
+    GiveUp(String),
+}
+
+/// The paths from the INITIALISATION of increasing length: BMC and the base case of k-induction.
+///
+/// When the transition relation unrolled over one step translates to SAT with exact bounds (every
+/// integer's range bounded by the interval analysis, no cut of an infinite type, so that SAT's Unsat is
+/// complete), each length beyond the first `SEQUENCE_LENGTHS` is one SAT query over the relation unrolled — the classical bounded
+/// model checking of Biere, Cimatti, Clarke & Zhu (1999): a branching machine (Bakery, 20 steps deep:
+/// thousands of feasible operation sequences) is one query per length. Otherwise paths are asked one
+/// operation sequence at a time (the module documentation says why), the feasible sequences of a length
+/// extended to the next. Length 0 (the initial states) is always asked as the empty sequence.
+pub(crate) struct Unrolling {
+    /// The length whose paths `check` asks.
+    length: usize,
+    /// The feasible operation sequences of that length; `None` once the relation is unrolled.
+    sequences: Option<Vec<Vec<usize>>>,
+    /// The first length asked as the unrolled relation.
+    unrolled_from: Option<usize>,
+}
+
+impl Unrolling {
+    pub(crate) fn new() -> Self {
+        Unrolling {
+            length: 0,
+            sequences: Some(vec![vec![]]),
+            unrolled_from: None,
+        }
+    }
+
+    pub(crate) fn length(&self) -> usize {
+        self.length
+    }
+
+    /// Whether the paths are asked as the unrolled transition relation.
+    pub(crate) fn unrolled(&self) -> bool {
+        self.sequences.is_none()
+    }
+
+    /// The first length asked as the unrolled transition relation.
+    pub(crate) fn unrolled_from(&self) -> Option<usize> {
+        self.unrolled_from
+    }
+
+    /// Checks every path of the current length for the target.
+    pub(crate) fn check(&self, model: &Model, target: Target) -> Result<LengthResult, Diagnostic> {
+        let span = model.machine().span;
+        let Some(sequences) = &self.sequences else {
+            if let Err(e) = model.context.check_deadline(span) {
+                return Ok(LengthResult::Undecided(e.to_string()));
+            }
+            let steps = Steps::Any(self.length);
+            return Ok(
+                match check_target_with(
+                    model,
+                    steps,
+                    Start::Initialisation,
+                    target,
+                    Backend::Kodkod,
+                )? {
+                    SequenceResult::Counterexample(trace, violated) => {
+                        LengthResult::Counterexample(trace, violated)
+                    }
+                    SequenceResult::None | SequenceResult::Solution => LengthResult::None,
+                    SequenceResult::Undecided(why) => LengthResult::Undecided(why),
+                },
+            );
+        };
+        let mut result = LengthResult::None;
+        for seq in sequences {
+            if let Err(e) = model.context.check_deadline(span) {
+                return Ok(LengthResult::Undecided(e.to_string()));
+            }
+            match check_target(model, Steps::Ops(seq), Start::Initialisation, target)? {
+                SequenceResult::Counterexample(trace, violated) => {
+                    return Ok(LengthResult::Counterexample(trace, violated));
+                }
+                SequenceResult::None | SequenceResult::Solution => {}
+                SequenceResult::Undecided(why) => {
+                    if matches!(result, LengthResult::None) {
+                        result = LengthResult::Undecided(why);
+                    }
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// Moves on to the paths one operation longer.
+    pub(crate) fn advance(&mut self, model: &Model) -> Result<Advance, Diagnostic> {
+        let Some(sequences) = &self.sequences else {
+            self.length += 1;
+            return Ok(Advance::Paths);
+        };
+        let next = if self.length < SEQUENCE_LENGTHS {
+            Some(extend(model, sequences)?)
+        } else {
+            None
+        };
+        let few = matches!(&next, Some(Ok(n)) if n.len() <= UNROLL_BEYOND);
+        if !few && unrollable(model, Start::Initialisation) {
+            self.sequences = None;
+            self.unrolled_from = Some(self.length + 1);
+        } else {
+            let next = match next {
+                Some(next) => next,
+                None => extend(model, sequences)?,
+            };
+            match next {
+                Ok(next) if next.is_empty() => return Ok(Advance::NoPath),
+                Ok(next) => self.sequences = Some(next),
+                Err(why) => return Ok(Advance::GiveUp(why)),
+            }
+        }
+        self.length += 1;
+        Ok(Advance::Paths)
+    }
+}
+
+/// Whether the one-step unrolled relation from `start` translates to SAT with exact bounds, with a
+/// backend that may hand it to SAT (`auto` or `kodkod`).
+pub(crate) fn unrollable(model: &Model, start: Start) -> bool {
+    let m = model.machine();
+    if !matches!(
+        model.context.settings().backend,
+        Backend::Auto | Backend::Kodkod
+    ) || m.operations.is_empty()
+    {
+        return false;
+    }
+    let Ok(path) = Path::new(m, Steps::Any(1), start) else {
+        return false;
+    };
+    let Ok(target) = target_at(m, Target::InvariantViolation, 1) else {
+        return false;
+    };
+    let pred = path.with_target(m, Some(target));
+    let env = Env::new();
+    let problem = Problem::new(&path.vars, &pred, &env);
+    matches!(
+        kodkod::check_translation(&model.context, &problem),
+        Ok(true)
+    )
+}
+
 /// `bsolve bmc FILE DEPTH`: paths of 0..=depth operations.
 pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Diagnostic> {
     require_variables(model)?;
@@ -283,51 +533,42 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
     }
     let start = Instant::now();
     let mut undecided: Vec<(usize, String)> = Vec::new();
-    let mut frontier: Vec<Vec<usize>> = vec![vec![]];
-    for k in 0..=depth {
-        for seq in &frontier {
-            if let Err(e) = model.context.check_deadline(model.machine().span) {
-                undecided.push((k, e.to_string()));
-                break;
+    let mut paths = Unrolling::new();
+    loop {
+        let k = paths.length();
+        match paths.check(model, target)? {
+            LengthResult::Counterexample(trace, violated) => {
+                return Ok(BmcResult {
+                    outcome: BmcOutcome::Counterexample {
+                        length: k,
+                        trace,
+                        violated,
+                        shortest: undecided.iter().all(|(l, _)| *l >= k),
+                    },
+                    depth,
+                    unrolled_from: paths.unrolled_from(),
+                    elapsed: start.elapsed(),
+                });
             }
-            match check_target(model, seq, Start::Initialisation, target)? {
-                SequenceResult::Counterexample(trace, violated) => {
-                    return Ok(BmcResult {
-                        outcome: BmcOutcome::Counterexample {
-                            length: k,
-                            trace,
-                            violated,
-                            shortest: undecided.iter().all(|(l, _)| *l >= k),
-                        },
-                        depth,
-                        elapsed: start.elapsed(),
-                    });
-                }
-                SequenceResult::None | SequenceResult::Solution => {}
-                SequenceResult::Undecided(why) => {
-                    if !undecided.iter().any(|(l, _)| *l == k) {
-                        undecided.push((k, why));
-                    }
-                }
-            }
+            LengthResult::None => {}
+            LengthResult::Undecided(why) => undecided.push((k, why)),
         }
-        if k == depth {
+        if k == depth || model.context.check_deadline(model.machine().span).is_err() {
             break;
         }
-        match extend(model, &frontier)? {
-            Ok(next) => frontier = next,
-            Err(why) => {
+        match paths.advance(model)? {
+            Advance::Paths => {}
+            Advance::NoPath => break,
+            Advance::GiveUp(why) => {
                 undecided.push((k + 1, why));
                 break;
             }
-        }
-        if frontier.is_empty() {
-            break;
         }
     }
     Ok(BmcResult {
         outcome: BmcOutcome::NoCounterexample { undecided },
         depth,
+        unrolled_from: paths.unrolled_from(),
         elapsed: start.elapsed(),
     })
 }

@@ -44,7 +44,17 @@ pub(crate) const INCOMPLETE: &str =
 /// here: such a state is one where an invariant, a guard or a substitution is ill-defined (ProB reports
 /// an error or a deadlock there), so "no counterexample" would hide it.
 pub(crate) fn search(model: &Model, vars: &[TypedName], pred: &Pred, env: &Env) -> Search {
-    let backend = model.context.settings().backend;
+    search_with(model, model.context.settings().backend, vars, pred, env)
+}
+
+/// `search` with the given backend.
+pub(crate) fn search_with(
+    model: &Model,
+    backend: crate::solve::Backend,
+    vars: &[TypedName],
+    pred: &Pred,
+    env: &Env,
+) -> Search {
     model.context.take_ill_defined_note();
     match solve::first(&model.context, &Problem::new(vars, pred, env), backend) {
         Answer::Sat(values) => Search::Found(values),

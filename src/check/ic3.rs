@@ -34,17 +34,17 @@
 //! predecessors) is the faster path, left for later.
 
 use super::Model;
-use super::bmc::{SequenceResult, Start, Target, check_target};
+use super::bmc::{SequenceResult, Start, Steps, Target, any_operation, check_target, unrollable};
 use super::cbc::{
     self, CbcOutcome, INCOMPLETE, Search, constant_vars, initial_steps, properties, replay_step,
-    require_variables, search, violated_conjuncts,
+    require_variables, search_with, violated_conjuncts,
 };
 use super::mc::Step;
 use crate::analysis::before_after::{self, and, copy_name, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
 use crate::ir::{CompareOp, Expr, ExprKind, Machine, Pred, PredKind, TypedName};
-use crate::solve::{self, Problem};
+use crate::solve::{self, Backend, Problem};
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use crate::value::display::display_with_type;
@@ -91,14 +91,19 @@ pub const MAX_CUBES: usize = 20_000;
 /// A conjunction of `variable = value`, by variable index, sorted.
 type Cube = Vec<(usize, Value)>;
 
-/// An operation (by index) with its before- and after-state.
-type Transition = (usize, Vec<Value>, Vec<Value>);
+/// An operation (by index; `None` when found through the one-step relation, the replay then finds the
+/// operation) with its before- and after-state.
+type Transition = (Option<usize>, Vec<Value>, Vec<Value>);
+
+/// A predecessor state and the operation leading from it (`None`: found through the one-step relation,
+/// the replay finds the operation).
+type Predecessor = (Option<usize>, Vec<Value>);
 
 /// A proof obligation's state: a full assignment of the variables, and the operation leading to the
 /// next state of its path to a bad state (none for the bad state itself).
 struct Node {
     state: Vec<Value>,
-    next: Option<(usize, usize)>,
+    next: Option<(Option<usize>, usize)>,
 }
 
 /// How one setup's run ended.
@@ -212,7 +217,7 @@ fn shallow_violation(model: &Model) -> Result<Option<Ic3Outcome>, Diagnostic> {
     for seq in sequences {
         let found = check_target(
             model,
-            &seq,
+            Steps::Ops(&seq),
             Start::Initialisation,
             Target::InvariantViolation,
         )?;
@@ -322,6 +327,13 @@ struct Pdr<'a> {
     /// Per operation: BA from copy 0 to copy 1 and its variables (state 0, parameters, outputs,
     /// state 1).
     ops: Vec<(Pred, Vec<TypedName>)>,
+    /// When the one-step transition relation translates to SAT with exact bounds
+    /// (`bmc::unrollable`): the relation (some operation from copy 0 to copy 1) and its variables (states
+    /// 0 and 1). Each step query is then one SAT query instead of one query per operation, and the
+    /// negated cubes of the frames are clauses rather than constraints the native solver checks late.
+    relation: Option<(Pred, Vec<TypedName>)>,
+    /// The user's backend, for the other queries.
+    backend: Backend,
     /// `lemmas[i]`: cubes blocked at level i (index 0 unused: F_0 is INIT).
     lemmas: Vec<Vec<Cube>>,
     nodes: Vec<Node>,
@@ -354,6 +366,12 @@ impl<'a> Pdr<'a> {
                 .collect();
             ops.push((t.pred, vars));
         }
+        let relation = if unrollable(model, Start::Anywhere { simple_path: false }) {
+            let vars = x0.iter().chain(&x1).cloned().collect();
+            Some((any_operation(m, 0, 1)?, vars))
+        } else {
+            None
+        };
         Ok(Pdr {
             model,
             m,
@@ -366,6 +384,8 @@ impl<'a> Pdr<'a> {
             not_inv1: cbc::not(pred_in_copy(m, &m.invariant, 1)),
             x0,
             ops,
+            relation,
+            backend: model.context.settings().backend,
             lemmas: vec![vec![], vec![]],
             nodes: Vec::new(),
             queries: 0,
@@ -374,12 +394,12 @@ impl<'a> Pdr<'a> {
         })
     }
 
-    fn ask(&mut self, vars: &[TypedName], pred: &Pred) -> Q {
+    fn ask(&mut self, backend: Backend, vars: &[TypedName], pred: &Pred) -> Q {
         if let Err(e) = self.model.context.check_deadline(self.m.span) {
             return Q::Stop(e.to_string());
         }
         self.queries += 1;
-        match search(self.model, vars, pred, &self.env) {
+        match search_with(self.model, backend, vars, pred, &self.env) {
             Search::Found(values) => Q::Sat(values),
             Search::Empty { complete: true } => Q::Unsat,
             Search::Empty { complete: false } => {
@@ -445,14 +465,22 @@ impl<'a> Pdr<'a> {
     /// both states.
     fn step(&mut self, before: &Pred, after: &Pred) -> Result<Option<Transition>, String> {
         let n = self.m.variables.len();
+        if let Some((relation, vars)) = self.relation.clone() {
+            let pred = and(vec![before.clone(), relation, after.clone()], self.m.span);
+            return match self.ask(Backend::Kodkod, &vars, &pred) {
+                Q::Sat(values) => Ok(Some((None, values[..n].to_vec(), values[n..].to_vec()))),
+                Q::Unsat => Ok(None),
+                Q::Stop(why) => Err(why),
+            };
+        }
         for op in 0..self.ops.len() {
             let (ba, vars) = self.ops[op].clone();
             let pred = and(vec![before.clone(), ba, after.clone()], self.m.span);
-            match self.ask(&vars, &pred) {
+            match self.ask(self.backend, &vars, &pred) {
                 Q::Sat(values) => {
                     let s0 = values[..n].to_vec();
                     let s1 = values[values.len() - n..].to_vec();
-                    return Ok(Some((op, s0, s1)));
+                    return Ok(Some((Some(op), s0, s1)));
                 }
                 Q::Unsat => {}
                 Q::Stop(why) => return Err(why),
@@ -468,7 +496,7 @@ impl<'a> Pdr<'a> {
             self.m.span,
         );
         let x0 = self.x0.clone();
-        match self.ask(&x0, &pred) {
+        match self.ask(self.backend, &x0, &pred) {
             Q::Sat(_) => Ok(true),
             Q::Unsat => Ok(false),
             Q::Stop(why) => Err(why),
@@ -480,7 +508,7 @@ impl<'a> Pdr<'a> {
         &mut self,
         i: usize,
         cube: &Cube,
-    ) -> Result<Option<(usize, Vec<Value>)>, String> {
+    ) -> Result<Option<Predecessor>, String> {
         let before = and(
             vec![self.frame(i - 1), cbc::not(self.cube_pred(cube, 0))],
             self.m.span,
@@ -526,7 +554,7 @@ impl<'a> Pdr<'a> {
             .any(|c| c.iter().all(|(x, v)| state[*x] == *v))
     }
 
-    fn node(&mut self, state: Vec<Value>, next: Option<(usize, usize)>) -> usize {
+    fn node(&mut self, state: Vec<Value>, next: Option<(Option<usize>, usize)>) -> usize {
         self.nodes.push(Node { state, next });
         self.nodes.len() - 1
     }
@@ -538,7 +566,7 @@ impl<'a> Pdr<'a> {
             self.m.span,
         );
         let x0 = self.x0.clone();
-        match self.ask(&x0, &bad0) {
+        match self.ask(self.backend, &x0, &bad0) {
             Q::Sat(state) => {
                 let n = self.node(state, None);
                 return Ok(self.counterexample(n));
@@ -680,7 +708,7 @@ impl<'a> Pdr<'a> {
                     c,
                     states[i],
                     states[i + 1],
-                    Some(&self.m.operations[op]),
+                    op.map(|o| &self.m.operations[o]),
                 )?);
             }
             Ok(trace)

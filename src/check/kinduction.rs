@@ -21,10 +21,14 @@
 //! (the read/write sets), which keeps the disjunctions short.
 
 use super::Model;
-use super::bmc::{MAX_SEQUENCES, SequenceResult, Start, Target, check_target, extend};
+use super::bmc::{
+    Advance, LengthResult, MAX_SEQUENCES, SequenceResult, Start, Steps, Target, Unrolling,
+    check_target, check_target_with, unrollable,
+};
 use super::cbc::require_variables;
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, Span};
+use crate::solve::Backend;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -50,6 +54,10 @@ pub struct KInductionResult {
 /// How far the base case goes on, as bounded model checking, once the step case is given up: a violation
 /// deeper than `max_k` is still found (the same depth as the usual `bsolve bmc FILE 20`).
 pub const BASE_DEPTH: usize = 21;
+
+/// The same when the base case asks the unrolled transition relation (one SAT query per length, see
+/// `bmc::Unrolling`): deeper violations (Bakery1err2, 25 operations) cost a few more queries.
+pub const UNROLLED_BASE_DEPTH: usize = 64;
 
 /// k-induction with simple-path constraints (see the module documentation).
 pub fn kinduction(model: &Model, max_k: usize) -> Result<KInductionResult, Diagnostic> {
@@ -85,33 +93,37 @@ pub fn kinduction_with(
     let mut base_complete = true;
     let mut base_reason = String::new();
     let mut step_reason = String::new();
-    let mut base: Vec<Vec<usize>> = vec![vec![]];
+    let mut base = Unrolling::new();
     // The longest length up to which the base case is a complete Unsat.
     let mut checked = 0;
     // Operation sequences of length k-1 whose step case was not a complete Unsat; None once the step
     // case is given up (k beyond max_k, or too many sequences).
+    // With the unrolled relation they are not listed: `[[]]` stands for them.
     let mut failing: Option<Vec<Vec<usize>>> = Some(vec![vec![]]);
-    for k in 1..=max_k.max(BASE_DEPTH) {
-        for seq in &base {
-            if let Err(e) = model.context.check_deadline(model.machine().span) {
-                base_complete = false;
-                base_reason = format!("base case at length {}: {e}", k - 1);
-                break;
-            }
-            match check_target(
-                model,
-                seq,
-                Start::Initialisation,
-                Target::InvariantViolation,
-            )? {
-                SequenceResult::Counterexample(trace, violated) => {
+    let step_unrolled = unrollable(model, Start::Anywhere { simple_path });
+    // No path of length k - 1 exists (the base case is over).
+    let mut no_path = false;
+    let mut k = 0;
+    loop {
+        k += 1;
+        let depth = if base.unrolled() {
+            UNROLLED_BASE_DEPTH
+        } else {
+            BASE_DEPTH
+        };
+        if k > max_k.max(depth) {
+            break;
+        }
+        if !no_path {
+            match base.check(model, Target::InvariantViolation)? {
+                LengthResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,
                         violated,
                     }));
                 }
-                SequenceResult::None | SequenceResult::Solution => {}
-                SequenceResult::Undecided(why) => {
+                LengthResult::None => {}
+                LengthResult::Undecided(why) => {
                     base_complete = false;
                     base_reason = format!("base case at length {}: {why}", k - 1);
                 }
@@ -125,7 +137,11 @@ pub fn kinduction_with(
         }
         if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
             model.context.set_deadline(step_budget);
-            let step = step_case(model, &suffixes, simple_path, k, &mut step_reason);
+            let step = if step_unrolled {
+                unrolled_step_case(model, simple_path, k, &mut step_reason)
+            } else {
+                step_case(model, &suffixes, simple_path, k, &mut step_reason)
+            };
             model.context.set_deadline(budget);
             match step? {
                 Ok(still) if still.is_empty() && base_complete => {
@@ -135,18 +151,23 @@ pub fn kinduction_with(
                 Err(why) => step_reason = why,
             }
         }
-        base = match extend(model, &base)? {
-            Ok(next) => next,
-            Err(why) => {
-                base_complete = false;
-                base_reason = format!("base case at length {k}: {why}");
-                break;
+        if !no_path {
+            match base.advance(model)? {
+                Advance::Paths => {}
+                Advance::NoPath => {
+                    no_path = true;
+                    if base_reason.is_empty() {
+                        base_reason = format!(" (no operation sequence of length {k} is feasible)");
+                    }
+                }
+                Advance::GiveUp(why) => {
+                    base_complete = false;
+                    base_reason = format!("base case at length {k}: {why}");
+                    break;
+                }
             }
-        };
-        if base.is_empty() && base_reason.is_empty() {
-            base_reason = format!(" (no operation sequence of length {k} is feasible)");
         }
-        if base.is_empty() && (failing.is_none() || k >= max_k) {
+        if no_path && (failing.is_none() || k >= max_k) {
             break;
         }
     }
@@ -159,6 +180,32 @@ pub fn kinduction_with(
         format!("{step_reason}; {base_reason}")
     };
     Ok(result(KInductionOutcome::Unknown(reason)))
+}
+
+/// The step case for k as one SAT query over the transition relation unrolled k times (when its one-step
+/// form translates with exact bounds: `bmc::unrollable`): `[]` when it is a complete Unsat, else `[[]]`
+/// (`reason` says why).
+fn unrolled_step_case(
+    model: &Model,
+    simple_path: bool,
+    k: usize,
+    reason: &mut String,
+) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
+    if model.context.check_deadline(model.machine().span).is_err() {
+        return Ok(Err(format!(
+            "step case for k = {k}: given up with half of the time budget spent"
+        )));
+    }
+    let start = Start::Anywhere { simple_path };
+    let target = Target::InvariantViolation;
+    match check_target_with(model, Steps::Any(k), start, target, Backend::Kodkod)? {
+        SequenceResult::None => return Ok(Ok(vec![])),
+        SequenceResult::Solution | SequenceResult::Counterexample(..) => {
+            *reason = format!("the invariant is not {k}-inductive");
+        }
+        SequenceResult::Undecided(why) => *reason = format!("step case for k = {k}: {why}"),
+    }
+    Ok(Ok(vec![vec![]]))
 }
 
 /// The step case for k: the sequences of length k (an operation before a failing suffix) whose query is
@@ -182,7 +229,7 @@ fn step_case(
             let mut seq = vec![op];
             seq.extend_from_slice(suffix);
             let start = Start::Anywhere { simple_path };
-            match check_target(model, &seq, start, Target::InvariantViolation)? {
+            match check_target(model, Steps::Ops(&seq), start, Target::InvariantViolation)? {
                 SequenceResult::None => continue,
                 SequenceResult::Solution | SequenceResult::Counterexample(..) => {
                     *reason = format!("the invariant is not {k}-inductive");

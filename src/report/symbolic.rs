@@ -299,7 +299,7 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
         Target::InvariantViolation => "INVARIANT VIOLATION",
         Target::Deadlock => "DEADLOCK",
     };
-    let (status, justification, exit) = match &result.outcome {
+    let (status, mut justification, exit) = match &result.outcome {
         BmcOutcome::Counterexample {
             length, shortest, ..
         } => (
@@ -333,6 +333,11 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
             Exit::Unknown,
         ),
     };
+    if let Some(from) = result.unrolled_from {
+        justification.push_str(&format!(
+            "; lengths {from} and up asked as the transition relation unrolled, decided by SAT"
+        ));
+    }
     let (trace, violated): (&[Step], &[Span]) = match &result.outcome {
         BmcOutcome::Counterexample {
             trace, violated, ..
@@ -342,7 +347,7 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
     if json {
         println!(
             "{}",
-            json!({"command": "bmc", "status": status, "justification": justification, "depth": result.depth, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
+            json!({"command": "bmc", "status": status, "justification": justification, "depth": result.depth, "unrolled_from": result.unrolled_from, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         verdict_text(

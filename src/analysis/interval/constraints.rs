@@ -2,7 +2,9 @@
 
 use super::abstract_eval::value_set_range;
 use super::{Empty, Narrowed, Range, SetRange, State, VarInfo};
-use crate::ir::{ArrowProperties, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, UnaryOp};
+use crate::ir::{
+    ArrowProperties, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp,
+};
 use crate::types::Type;
 use crate::value::Value;
 use num_bigint::BigInt;
@@ -14,6 +16,7 @@ impl State<'_> {
             PredKind::False => Err(Empty),
             PredKind::And(ps) => ps.iter().try_for_each(|q| self.pred(q)),
             PredKind::Or(branches) => self.disjunction(branches),
+            PredKind::Exists(bound, body) => self.existential(bound, body),
             PredKind::Compare(op, a, b) => self.compare(*op, a, b),
             PredKind::Not(q) => match &q.kind {
                 PredKind::Not(r) => self.pred(r),
@@ -57,6 +60,27 @@ impl State<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `#xs.(body)`: the body holds for some values of `xs`, so what it says of the other variables
+    /// holds. The bound variables are analysed beside them for the time of the body (a parameter's
+    /// range bounds the after-state it is added to: `v : 1..10 & t' = t + v` inside an operation's
+    /// before-after predicate, asked as one branch of a disjunction over operations by BMC). Skipped
+    /// when a bound name shadows an analysed one.
+    fn existential(&mut self, bound: &[TypedName], body: &Pred) -> Narrowed {
+        if bound.iter().any(|v| self.index.contains_key(&v.name)) {
+            return Ok(());
+        }
+        let n = self.vars.len();
+        let outer = self.info.clone();
+        let changed = self.changed;
+        self.push_vars(bound);
+        // Twice: a bound variable narrowed late in the body narrows what it is combined with.
+        let result = self.pred(body).and_then(|()| self.pred(body));
+        self.truncate_vars(n);
+        // The bound variables start afresh at each visit: only the outer ranges count as a change.
+        self.changed = changed || self.info != outer;
+        result
     }
 
     fn compare(&mut self, op: CompareOp, a: &Expr, b: &Expr) -> Narrowed {

@@ -40,6 +40,7 @@ use crate::eval::{Context, Env};
 use crate::ir::{
     BinaryOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp, free_names,
 };
+use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
 use num_bigint::BigInt;
@@ -158,8 +159,9 @@ impl SetRange {
 struct State<'a> {
     ctx: &'a Context,
     env: &'a Env,
-    vars: &'a [TypedName],
-    index: FxHashMap<&'a str, usize>,
+    /// The search variables, then the variables of the existentials being analysed (`existential`).
+    vars: Vec<TypedName>,
+    index: FxHashMap<Name, usize>,
     info: Vec<VarInfo>,
     /// Variables known to be functions (from an arrow or a sequence set): their card is their domain's.
     functional: Vec<bool>,
@@ -171,29 +173,16 @@ struct State<'a> {
 }
 
 impl<'a> State<'a> {
-    fn new(ctx: &'a Context, vars: &'a [TypedName], env: &'a Env) -> State<'a> {
-        let info = vars
-            .iter()
-            .map(|v| VarInfo {
-                int: Range::full(),
-                card: match &v.ty {
-                    Type::Set(t) => match type_size(ctx, t) {
-                        Some(n) => Range::new(0, n),
-                        None => Range::at_least(0),
-                    },
-                    _ => Range::full(),
-                },
-                elem: Range::full(),
-            })
-            .collect();
+    fn new(ctx: &'a Context, vars: &[TypedName], env: &'a Env) -> State<'a> {
+        let info = vars.iter().map(|v| unconstrained(ctx, &v.ty)).collect();
         State {
             ctx,
             env,
-            vars,
+            vars: vars.to_vec(),
             index: vars
                 .iter()
                 .enumerate()
-                .map(|(i, v)| (&*v.name, i))
+                .map(|(i, v)| (v.name.clone(), i))
                 .collect(),
             info,
             functional: vec![false; vars.len()],
@@ -201,6 +190,27 @@ impl<'a> State<'a> {
             changed: false,
             constants: RefCell::new(FxHashMap::default()),
         }
+    }
+
+    /// Adds the variables of an existential to the analysed ones (`existential` removes them).
+    fn push_vars(&mut self, bound: &[TypedName]) {
+        for v in bound {
+            self.index.insert(v.name.clone(), self.vars.len());
+            self.info.push(unconstrained(self.ctx, &v.ty));
+            self.vars.push(v.clone());
+            self.functional.push(false);
+            self.sequence.push(false);
+        }
+    }
+
+    /// Drops the variables from the `n`-th on.
+    fn truncate_vars(&mut self, n: usize) {
+        for v in self.vars.drain(n..) {
+            self.index.remove(&v.name);
+        }
+        self.info.truncate(n);
+        self.functional.truncate(n);
+        self.sequence.truncate(n);
     }
 
     fn finish(self, contradiction: Option<usize>) -> Analysis {
@@ -215,6 +225,21 @@ impl<'a> State<'a> {
             ExprKind::Var(n) => self.index.get(&**n).copied(),
             _ => None,
         }
+    }
+}
+
+/// What is known of a variable of type `ty` before any conjunct is read.
+fn unconstrained(ctx: &Context, ty: &Type) -> VarInfo {
+    VarInfo {
+        int: Range::full(),
+        card: match ty {
+            Type::Set(t) => match type_size(ctx, t) {
+                Some(n) => Range::new(0, n),
+                None => Range::at_least(0),
+            },
+            _ => Range::full(),
+        },
+        elem: Range::full(),
     }
 }
 

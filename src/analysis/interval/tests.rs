@@ -90,6 +90,24 @@ fn contradictions() {
 }
 
 #[test]
+fn an_existential_body_bounds_the_outer_variables() {
+    // A parameter's range bounds the after-state it is added to.
+    assert_eq!(int("x : 0..5 & #v.(v : 1..10 & y = x + v)", "y"), r(1, 15));
+    // Inside each branch of a disjunction, as BMC's unrolled relation asks operations.
+    // (The second branch's y = x - w is 0, but intervals do not relate w to x: -5..5.)
+    let text = "x : 0..5 & (#v.(v : 1..3 & y = x + v) or #w.(w = x & y = x - w))";
+    assert_eq!(int(text, "y"), r(-5, 8));
+    // A bound name shadowing an analysed variable: the body is not read.
+    assert_eq!(
+        int("x : 0..5 & #x.(x : 100..200 & y = x)", "y"),
+        Range::full()
+    );
+    assert_eq!(int("x : 0..5 & #x.(x : 100..200 & y = x)", "x"), r(0, 5));
+    // No value of the bound variable satisfies the body: no solution.
+    assert!(contradiction("x : 0..5 & #v.(v : 1..3 & x = v + 10)").is_some());
+}
+
+#[test]
 fn cyclic_constraints_terminate_without_a_false_verdict() {
     let (_, a) = analysed("x < y & y < x");
     assert_eq!(a.contradiction, None);
@@ -186,7 +204,8 @@ fn disjunctions_give_hulls_other_connectives_nothing() {
     assert_eq!(int("x : 1..3 => x = 5", "x"), Range::full());
     assert_eq!(int("not(x : 1..3)", "x"), Range::full());
     assert_eq!(int("!y.(y : 1..3 => x > y)", "x"), Range::full());
-    assert_eq!(int("#y.(y : 1..3 & x = y)", "x"), Range::full());
+    // An existential's body does say something (an_existential_body_bounds_the_outer_variables).
+    assert_eq!(int("#y.(y : 1..3 & x = y)", "x"), r(1, 3));
     // A bound x is not the search variable x: the comprehension is a known set of 5 elements.
     assert_eq!(int("x = card({x | x : 1..5})", "x"), Range::point(5));
     // A quantified y is not the search variable y.

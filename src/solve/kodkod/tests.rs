@@ -206,6 +206,18 @@ fn a_quantifier_over_a_singleton_names_a_value() {
 }
 
 #[test]
+fn an_existential_equal_to_a_term_binds_it() {
+    // `v = t` binds v to the term instead of grounding it over its range (an operation parameter
+    // equal to a state variable in BMC's unrolled relation).
+    assert_eq!(count("t : 0..20 & #v.(v = t & v mod 5 = 0 & u = t - v)"), 5);
+    // u = t + 1 (10 pairs), or u = t or 2t (19: t = 0 gives one), (1, 2) in both: 28.
+    assert_eq!(
+        count("t : 0..9 & (#v.(t = v & u = v + 1) or #w.(w : 1..2 & u = t * w))"),
+        28
+    );
+}
+
+#[test]
 fn powers_with_a_known_exponent() {
     // (0,5), (3,4), (4,3), (5,0).
     assert_eq!(count("x : 0..10 & y : 0..10 & x**2 + y**2 = 25"), 4);

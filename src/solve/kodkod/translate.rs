@@ -1704,6 +1704,7 @@ fn describe(e: &Expr) -> String {
 /// in the Sudoku models), which grounding could not bound when E is over unknowns. The bound variables
 /// must each appear once in the tuple on the left, matched component by component against a tuple of
 /// maplets on the right, and E must not mention them. Same well-definedness: both evaluate E first.
+/// A conjunct `x = E` (or `E = x`) binding the one bound variable is read the same way.
 fn singleton_binding(p: &Pred, xs: &[TypedName], body: &Pred) -> Option<Pred> {
     let forall = matches!(p.kind, PredKind::Forall(..));
     let (domain, claim) = match (&body.kind, forall) {
@@ -1713,14 +1714,19 @@ fn singleton_binding(p: &Pred, xs: &[TypedName], body: &Pred) -> Option<Pred> {
     };
     let bound = |n: &Name| xs.iter().any(|x| x.name == *n);
     let (at, binds) = domain.iter().enumerate().find_map(|(i, q)| {
-        let PredKind::Compare(CompareOp::In, pattern, set) = &q.kind else {
-            return None;
-        };
-        let ExprKind::SetEnum(items) = &set.kind else {
-            return None;
-        };
-        let [e] = items.as_slice() else {
-            return None;
+        let (pattern, e) = match &q.kind {
+            PredKind::Compare(CompareOp::In, pattern, set) => match &set.kind {
+                ExprKind::SetEnum(items) if items.len() == 1 => (&**pattern, &items[0]),
+                _ => return None,
+            },
+            // `x = E` (an operation's parameter equal to a state variable, as BMC's unrolled
+            // relation quantifies it): E bound once instead of grounding x over its range.
+            PredKind::Compare(CompareOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                (ExprKind::Var(n), _) if bound(n) => (&**a, &**b),
+                (_, ExprKind::Var(n)) if bound(n) => (&**b, &**a),
+                _ => return None,
+            },
+            _ => return None,
         };
         if free_names::expr_mentions(e, &bound) {
             return None;
