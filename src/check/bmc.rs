@@ -30,6 +30,7 @@ use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
 use crate::ir::{CompareOp, Expr, ExprKind, Machine, Pred, PredKind, TypedName};
 use crate::solve::{Backend, Problem, kodkod};
+use crate::types::Type;
 use crate::value::Value;
 use std::time::{Duration, Instant};
 
@@ -113,12 +114,15 @@ struct Path {
     vars: Vec<TypedName>,
     parts: Vec<Pred>,
     constants: usize,
+    /// Per step of `Steps::Any`: the index in `vars` of the step's operation selector.
+    selectors: Vec<usize>,
 }
 
 impl Path {
     fn new(m: &Machine, steps: Steps, start: Start) -> Result<Path, Diagnostic> {
         let consts = constant_vars(m);
         let constants = consts.len();
+        let mut selectors = Vec::new();
         let mut vars = consts;
         let mut parts = vec![properties(m)];
         match start {
@@ -137,14 +141,26 @@ impl Path {
                     vars.extend(t.params);
                     parts.push(exists(t.outputs, t.pred, m.operations[op].span));
                 }
-                None => parts.push(any_operation(m, i, i + 1)?),
+                None => {
+                    let (step, selector) = any_operation(m, i, i + 1)?;
+                    selectors.push(vars.len());
+                    vars.push(selector);
+                    parts.push(step);
+                }
             }
         }
         Ok(Path {
             vars,
             parts,
             constants,
+            selectors,
         })
+    }
+
+    /// The operation a `Steps::Any` step took in a solution, from its selector.
+    fn operation(&self, values: &[Value], i: usize) -> Option<usize> {
+        let v = values.get(*self.selectors.get(i)?)?;
+        selected(v)
     }
 
     fn state<'v>(&self, m: &Machine, values: &'v [Value], i: usize) -> &'v [Value] {
@@ -165,16 +181,48 @@ impl Path {
     }
 }
 
-/// Some operation leads from state copy `from` to copy `to`: the disjunction of the operations'
-/// before-after predicates, each with its parameters and outputs existentially quantified.
-pub(crate) fn any_operation(m: &Machine, from: usize, to: usize) -> Result<Pred, Diagnostic> {
+/// Some operation leads from state copy `from` to copy `to`: the disjunction over the operations of
+/// `s = i & #(params, outputs).BA(op_i)`, with `s` (returned) the step's operation selector, an
+/// unknown of `1..n`. The selector makes the disjunction as well-defined as the operation taken: B reads
+/// `A or B` left to right, so a bare `BA(op1) or BA(op2)` is ill-defined where op1's before-after
+/// predicate is (`db(nn)` outside the domain) even in a state where op2 is the step, and the solvers,
+/// which count an ill-defined candidate as no solution, would miss that step; `s = 1 & ...` is plainly
+/// false there. It also names the operation for the replay.
+pub(crate) fn any_operation(
+    m: &Machine,
+    from: usize,
+    to: usize,
+) -> Result<(Pred, TypedName), Diagnostic> {
+    let selector = TypedName {
+        name: format!("operation {from}->{to}").into(),
+        ty: Type::Integer,
+        span: m.span,
+    };
+    let var = Expr::new(ExprKind::Var(selector.name.clone()), Type::Integer, m.span);
     let mut any = Vec::new();
-    for op in &m.operations {
+    for (i, op) in m.operations.iter().enumerate() {
         let t = before_after::operation(m, op, from, to)?;
         let hidden = t.params.into_iter().chain(t.outputs).collect();
-        any.push(exists(hidden, t.pred, op.span));
+        let chosen = Pred::new(
+            PredKind::Compare(
+                CompareOp::Eq,
+                Box::new(var.clone()),
+                Box::new(Expr::new(
+                    ExprKind::Int((i + 1).into()),
+                    Type::Integer,
+                    op.span,
+                )),
+            ),
+            op.span,
+        );
+        any.push(and(vec![chosen, exists(hidden, t.pred, op.span)], op.span));
     }
-    Ok(or(any, m.span))
+    Ok((or(any, m.span), selector))
+}
+
+/// The operation (by index) a selector of `any_operation` names.
+pub(crate) fn selected(v: &Value) -> Option<usize> {
+    v.as_int()?.to_usize()?.checked_sub(1)
 }
 
 /// States 0..=k of the path of `seq` pairwise distinct: for i < j, some variable differs between copies i
@@ -295,7 +343,10 @@ fn confirm(
             c,
             path.state(m, values, i),
             path.state(m, values, i + 1),
-            steps.op(i).map(|op| &m.operations[op]),
+            steps
+                .op(i)
+                .or_else(|| path.operation(values, i))
+                .map(|op| &m.operations[op]),
         )?);
     }
     let last = path.state(m, values, steps.len());
@@ -395,6 +446,8 @@ pub(crate) struct Unrolling {
     sequences: Option<Vec<Vec<usize>>>,
     /// The first length asked as the unrolled relation.
     unrolled_from: Option<usize>,
+    /// Whether the relation translates exactly (`unrollable`), once asked.
+    unrollable: Option<bool>,
 }
 
 impl Unrolling {
@@ -403,6 +456,7 @@ impl Unrolling {
             length: 0,
             sequences: Some(vec![vec![]]),
             unrolled_from: None,
+            unrollable: None,
         }
     }
 
@@ -476,7 +530,11 @@ impl Unrolling {
             None
         };
         let few = matches!(&next, Some(Ok(n)) if n.len() <= UNROLL_BEYOND);
-        if !few && unrollable(model, Start::Initialisation) {
+        if !few
+            && *self
+                .unrollable
+                .get_or_insert_with(|| unrollable(model, Start::Initialisation))
+        {
             self.sequences = None;
             self.unrolled_from = Some(self.length + 1);
         } else {

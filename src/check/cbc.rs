@@ -40,6 +40,9 @@ pub(crate) enum Search {
 pub(crate) const INCOMPLETE: &str =
     "no solution found, but the search was bounded (MININT..MAXINT or default deferred-set sizes)";
 
+/// How an Unknown from an exhaustive search that met ill-defined candidates begins.
+pub(crate) const NO_WELL_DEFINED: &str = "no well-defined counterexample";
+
 /// A search that found nothing but met candidates on which the predicate is ill-defined proves nothing
 /// here: such a state is one where an invariant, a guard or a substitution is ill-defined (ProB reports
 /// an error or a deadlock there), so "no counterexample" would hide it.
@@ -59,7 +62,7 @@ pub(crate) fn search_with(
     match solve::first(&model.context, &Problem::new(vars, pred, env), backend) {
         Answer::Sat(values) => Search::Found(values),
         Answer::Unsat { complete: true } => match model.context.take_ill_defined_note() {
-            Some(note) => Search::Unknown(format!("no well-defined counterexample; {note}")),
+            Some(note) => Search::Unknown(format!("{NO_WELL_DEFINED}; {note}")),
             None => Search::Empty { complete: true },
         },
         Answer::Unsat { complete } => Search::Empty { complete },

@@ -34,10 +34,12 @@
 //! predecessors) is the faster path, left for later.
 
 use super::Model;
-use super::bmc::{SequenceResult, Start, Steps, Target, any_operation, check_target, unrollable};
+use super::bmc::{
+    SequenceResult, Start, Steps, Target, any_operation, check_target, selected, unrollable,
+};
 use super::cbc::{
-    self, CbcOutcome, INCOMPLETE, Search, constant_vars, initial_steps, properties, replay_step,
-    require_variables, search_with, violated_conjuncts,
+    self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, initial_steps,
+    properties, replay_step, require_variables, search_with, violated_conjuncts,
 };
 use super::mc::Step;
 use crate::analysis::before_after::{self, and, copy_name, pred_in_copy, state_copy};
@@ -158,8 +160,9 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
     }
     let mut proofs = Vec::new();
     let mut unknown = None;
+    let unrolled = unrollable(model, Start::Anywhere { simple_path: false });
     for constants in &setups {
-        let mut pdr = match Pdr::new(model, constants, max_frames) {
+        let mut pdr = match Pdr::new(model, constants, max_frames, unrolled) {
             Ok(p) => p,
             Err(d) if d.kind == DiagKind::Unsupported => {
                 return Ok(result(Ic3Outcome::Unknown(d.to_string()), setups.len(), 0));
@@ -329,7 +332,7 @@ struct Pdr<'a> {
     ops: Vec<(Pred, Vec<TypedName>)>,
     /// When the one-step transition relation translates to SAT with exact bounds
     /// (`bmc::unrollable`): the relation (some operation from copy 0 to copy 1) and its variables (states
-    /// 0 and 1). Each step query is then one SAT query instead of one query per operation, and the
+    /// 0 and 1, the operation selector). Each step query is then one SAT query instead of one query per operation, and the
     /// negated cubes of the frames are clauses rather than constraints the native solver checks late.
     relation: Option<(Pred, Vec<TypedName>)>,
     /// The user's backend, for the other queries.
@@ -345,10 +348,12 @@ struct Pdr<'a> {
 }
 
 impl<'a> Pdr<'a> {
+    /// `unrolled`: the one-step relation translates to SAT with exact bounds (`bmc::unrollable`).
     fn new(
         model: &'a Model,
         constants: &'a [Value],
         max_frames: usize,
+        unrolled: bool,
     ) -> Result<Self, Diagnostic> {
         let m = model.machine();
         let env = model.context.constants_env(constants)?;
@@ -366,9 +371,10 @@ impl<'a> Pdr<'a> {
                 .collect();
             ops.push((t.pred, vars));
         }
-        let relation = if unrollable(model, Start::Anywhere { simple_path: false }) {
-            let vars = x0.iter().chain(&x1).cloned().collect();
-            Some((any_operation(m, 0, 1)?, vars))
+        let relation = if unrolled {
+            let (step, selector) = any_operation(m, 0, 1)?;
+            let vars = x0.iter().chain(&x1).cloned().chain([selector]).collect();
+            Some((step, vars))
         } else {
             None
         };
@@ -403,6 +409,13 @@ impl<'a> Pdr<'a> {
             Search::Found(values) => Q::Sat(values),
             Search::Empty { complete: true } => Q::Unsat,
             Search::Empty { complete: false } => {
+                self.bounded = true;
+                Q::Unsat
+            }
+            // The native solver met an ill-defined candidate (it checks each conjunct alone, so a
+            // candidate an earlier conjunct excludes counts too): like a bounded Unsat, no proof
+            // rests on it, but the search for counterexamples goes on.
+            Search::Unknown(why) if why.starts_with(NO_WELL_DEFINED) => {
                 self.bounded = true;
                 Q::Unsat
             }
@@ -467,11 +480,19 @@ impl<'a> Pdr<'a> {
         let n = self.m.variables.len();
         if let Some((relation, vars)) = self.relation.clone() {
             let pred = and(vec![before.clone(), relation, after.clone()], self.m.span);
-            return match self.ask(Backend::Kodkod, &vars, &pred) {
-                Q::Sat(values) => Ok(Some((None, values[..n].to_vec(), values[n..].to_vec()))),
-                Q::Unsat => Ok(None),
-                Q::Stop(why) => Err(why),
-            };
+            match self.ask(Backend::Kodkod, &vars, &pred) {
+                Q::Sat(values) => {
+                    return Ok(Some((
+                        selected(&values[2 * n]),
+                        values[..n].to_vec(),
+                        values[n..2 * n].to_vec(),
+                    )));
+                }
+                Q::Unsat => return Ok(None),
+                // Undecided (a part the SAT translation left to the native solver met an
+                // ill-defined candidate, say): one question per operation, as without the relation.
+                Q::Stop(_) => {}
+            }
         }
         for op in 0..self.ops.len() {
             let (ba, vars) = self.ops[op].clone();
@@ -504,11 +525,7 @@ impl<'a> Pdr<'a> {
     }
 
     /// A predecessor in F_(i-1) outside the cube of a state in the cube, or none (complete Unsat).
-    fn predecessor(
-        &mut self,
-        i: usize,
-        cube: &Cube,
-    ) -> Result<Option<Predecessor>, String> {
+    fn predecessor(&mut self, i: usize, cube: &Cube) -> Result<Option<Predecessor>, String> {
         let before = and(
             vec![self.frame(i - 1), cbc::not(self.cube_pred(cube, 0))],
             self.m.span,
