@@ -113,7 +113,7 @@ def main():
         "Every corpus machine whose `expected.csv` row has `invariant_violated = true` (ErrorMachines/ left",
         "out), each command with a %d s limit (`--timeout %d`). A violation counts only when the trace is" % (opts.limit, opts.limit * 1000),
         "replayed by the interpreter (exit code 1). Produced by `BSOLVE=... python3 benchmarks/symbolic.py`",
-        "(`%s` build, `--jobs %d`) on %s, %s, %d cores shared with other jobs: the times are" % (BINARY.parent.name, opts.jobs, datetime.date.today(), platform.machine(), os.cpu_count()),
+        "(binary `%s`, `--jobs %d`) on %s, %s, %d cores shared with other jobs: the times are" % (BINARY, opts.jobs, datetime.date.today(), platform.machine(), os.cpu_count()),
         "upper bounds.",
         "",
         "Found within %d s: %s (of %d machines)." % (
