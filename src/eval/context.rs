@@ -161,6 +161,13 @@ impl Context {
         result
     }
 
+    /// Moves this thread's stage deadline to `until` when that is earlier, for the rest of the enclosing
+    /// `with_stage_deadline` (which restores the deadline before it): a portfolio stage handing its
+    /// stream over to another backend.
+    pub fn tighten_stage_deadline(&self, until: Instant) {
+        STAGE_DEADLINE.set(Some(STAGE_DEADLINE.get().map_or(until, |d| d.min(until))));
+    }
+
     /// Runs `run` with a deadline for this thread that holds only until `first_solution_reported` (the
     /// portfolio's first turn for native when the user set no time limit). Only `check_deadline` reads it:
     /// shares of the time computed from `deadline()` inside the search must not shrink to it, since the

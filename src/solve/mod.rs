@@ -106,6 +106,8 @@ pub struct Stats {
     /// A search that found nothing met this well-definedness error on a candidate (counted as no
     /// solution): the commands print it beside their "no solution" (`native::solve_one`).
     pub ill_defined: Option<crate::diag::Diagnostic>,
+    /// A stream native began was finished by SAT (`portfolio::STREAM_HANDOFF`).
+    pub handed_over: bool,
 }
 
 /// All solutions found, up to a limit.

@@ -55,6 +55,27 @@ fn relations_and_functions() {
 }
 
 #[test]
+fn projections_of_pairs() {
+    // f(1) with first component 2 (3 ways), f(2) free (9).
+    assert_eq!(
+        count("f : 1..2 --> (1..3)*(1..3) & prj1(INTEGER,INTEGER)(f(1)) = 2"),
+        27
+    );
+    assert_eq!(
+        count(
+            "f : 1..1 --> (1..3)*(1..3) & \
+             prj2(INTEGER,INTEGER)(f(1)) < prj1(INTEGER,INTEGER)(f(1))"
+        ),
+        3
+    );
+    // Defined only for pairs within (1..2)*(1..2): an ill-defined candidate is no solution.
+    assert_eq!(
+        count("f : 1..1 --> (0..2)*(0..2) & prj1(1..2,1..2)(f(1)) = 1"),
+        2
+    );
+}
+
+#[test]
 fn sequences() {
     // Sequences of BOOL of length at most 2: 1 + 2 + 4.
     assert_eq!(count("s : seq(BOOL) & size(s) <= 2"), 7);

@@ -67,6 +67,17 @@ type Tr<T> = Result<T, Diagnostic>;
 /// The most candidate values one term, interval or quantifier may expand to.
 const MAX_CANDIDATES: usize = 100_000;
 
+/// Whether `s` denotes every value of its element type: `INTEGER`, `BOOL`, `STRING` or a given set.
+fn is_whole_carrier(s: &Expr) -> bool {
+    match (&s.kind, &s.ty) {
+        (ExprKind::Const(ExprConst::Integer | ExprConst::BoolSet | ExprConst::StringSet), _) => {
+            true
+        }
+        (ExprKind::Var(n), Type::Set(elem)) => matches!(&**elem, Type::Given(g) if g == n),
+        _ => false,
+    }
+}
+
 pub fn unsupported(span: Span, what: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::unsupported(span, what)
 }
@@ -625,6 +636,22 @@ impl<'a> Translator<'a> {
         Ok(out)
     }
 
+    /// `prj1(S,T)(x)` or `prj2(S,T)(x)`: a component of `x`, well-defined when its components lie in
+    /// S and T (nothing to check where S or T is its type's whole carrier, as `INTEGER` usually is).
+    fn projection(&mut self, first: bool, s: &Expr, t: &Expr, x: &Expr) -> Tr<Term> {
+        let Term::Pair(a, b) = self.expr(x)? else {
+            return Err(unsupported(x.span, "a projection of a non-pair"));
+        };
+        for (c, set) in [(&*a, s), (&*b, t)] {
+            if !is_whole_carrier(set) {
+                let st = self.set(set)?;
+                let inside = self.member(c, &st);
+                self.wd.push(inside);
+            }
+        }
+        Ok(if first { *a } else { *b })
+    }
+
     /// `f : A op S` for a function into sets: `f` is functional by construction, its domain within A
     /// (all of A for a total arrow), and every image a member of S.
     fn fun_arrow(&mut self, f: &FunTerm, op: BinaryOp, a: &Expr, s: &Expr) -> Tr<Lit> {
@@ -680,6 +707,9 @@ impl<'a> Translator<'a> {
 
     /// `f(x)`: well-defined when exactly one pair of f starts with x.
     fn apply(&mut self, e: &Expr, f: &Expr, x: &Expr) -> Tr<Term> {
+        if let ExprKind::Binary(op @ (BinaryOp::Prj1 | BinaryOp::Prj2), s, t) = &f.kind {
+            return self.projection(*op == BinaryOp::Prj1, s, t, x);
+        }
         let fs = self.set(f)?;
         let xt = self.expr(x)?;
         let mut matches = Vec::new();

@@ -65,6 +65,8 @@ pub(crate) struct Solver<'a, 'p> {
     /// How many SIGMA / card binders are being expanded (their points are bound in `scratch`, so the
     /// per-constraint constant caches do not apply).
     pub binder_depth: u32,
+    /// Per distinct group, its values and domains as bits (see `alldiff::hall`).
+    pub(crate) hall_universe: FxHashMap<usize, super::alldiff::GroupBits>,
     /// Points of binders per constraint and node (see `linear::binder_points`).
     pub binder_cache: FxHashMap<(usize, usize), Option<super::linear::BinderPoints>>,
     /// The variable whose candidate's check was cut (`propagate_guess`), while the search backs up
@@ -107,6 +109,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             leaves: 0,
             guess_small_sets: false,
             binder_depth: 0,
+            hall_universe: FxHashMap::default(),
             binder_cache: FxHashMap::default(),
             cut_var: None,
         };

@@ -42,6 +42,28 @@ fn count(text: &str) -> usize {
 }
 
 #[test]
+fn distinct_components_are_counted_as_components() {
+    // Three pairs whose first components must differ, two of them drawn from {1, 2}: the third takes
+    // first component 3, and with only {1, 2} for all three the group fails before any choice.
+    let p1 = |x: &str| format!("prj1(INTEGER,INTEGER)({x})");
+    let group = format!("card({{{}, {}, {}}}) = 3", p1("a"), p1("b"), p1("c"));
+    assert_eq!(
+        count(&format!(
+            "{group} & a : {{1,2}}*{{0,1}} & b : {{1,2}}*{{0,1}} & c : {{1,2,3}}*{{0,1}}"
+        )),
+        16
+    );
+    let (n, nodes) = count_with_nodes(&format!(
+        "{group} & a : {{1,2}}*(1..30) & b : {{1,2}}*(1..30) & c : {{1,2}}*(1..30)"
+    ));
+    assert_eq!(n, 0);
+    assert!(
+        nodes <= 1,
+        "{nodes} search nodes: the pigeonhole over first components needs none"
+    );
+}
+
+#[test]
 fn pigeonhole_fails_without_search() {
     assert_eq!(count("f : 1..12 >-> 1..11"), 0);
     assert_eq!(
