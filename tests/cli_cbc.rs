@@ -161,6 +161,37 @@ fn scheduler_cbc_all_preserves_the_invariant() {
 }
 
 #[test]
+fn after_states_computed_from_an_any_are_decided_completely() {
+    // Wallets' ANY over functions: `mine := m2` types the after-state only through the witness, and
+    // Gift's `yours` is a comprehension over it.
+    let (code, json) = bsolve_json(&["cbc", &model("Wallets.mch"), "all"]);
+    assert_eq!(code, 1, "{json}");
+    let status: Vec<(&str, &str)> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["operation"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("INITIALISATION", "PRESERVED"),
+            ("Earn", "PRESERVED"),
+            ("Spend", "PRESERVED"),
+            ("Gift", "COUNTEREXAMPLE")
+        ],
+        "{json}"
+    );
+    let violated = &json["results"][3]["counterexample"]["violated"][0]["text"];
+    assert_eq!(violated, "yours : Coins --> NAT", "{json}");
+}
+
+#[test]
 fn cbc_reports_the_operation_state_parameters_and_violated_conjunct() {
     let (code, json) = bsolve_json(&["cbc", &model("MutexWrong.mch"), "enter"]);
     assert_eq!(code, 1, "{json}");

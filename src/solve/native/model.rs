@@ -140,6 +140,8 @@ pub(crate) struct Model<'p> {
     pub clipped: bool,
     /// Per atom: label it after all others.
     pub late: Vec<bool>,
+    /// Per atom: a problem variable computed from witnesses, labelled after them.
+    pub after_witnesses: Vec<bool>,
     /// Groups of atoms whose values must be pairwise distinct (injective functions, `card({..}) = n`).
     pub distinct: Vec<Vec<AtomId>>,
     /// The distinct groups each atom belongs to.
@@ -168,10 +170,14 @@ struct Builder<'c, 'p> {
     witness_names: FxHashSet<Name>,
     /// Conjuncts (by address) that hold by construction of the atoms.
     entailed: FxHashSet<usize>,
+    /// The variable being shaped borrows another's typings (`alias_typings`).
+    borrowing: bool,
     /// A set variable's carrier was cut to MININT..MAXINT.
     clipped: bool,
     /// Atoms to label after all others (membership bits over a cut carrier).
     late: Vec<AtomId>,
+    /// Atoms computed from witnesses (`defined_atom`).
+    after_witnesses: Vec<AtomId>,
     /// Whether set variables over types with integers may be guessed within a cut carrier (for users'
     /// questions; not for the model checker's per-state choices, where it multiplies partial searches).
     guess: bool,
@@ -243,8 +249,10 @@ pub(crate) fn build<'p>(
         names: all.iter().map(|v| v.name.clone()).collect(),
         witness_names: all[vars.len()..].iter().map(|v| v.name.clone()).collect(),
         entailed: FxHashSet::default(),
+        borrowing: false,
         clipped: false,
         late: Vec::new(),
+        after_witnesses: Vec::new(),
         guess,
         derived: FxHashMap::default(),
         guard_cache: FxHashMap::default(),
@@ -265,6 +273,10 @@ pub(crate) fn build<'p>(
     let mut late = vec![false; b.initial.len()];
     for &a in &b.late {
         late[a] = true;
+    }
+    let mut after_witnesses = vec![false; b.initial.len()];
+    for &a in &b.after_witnesses {
+        after_witnesses[a] = true;
     }
     let (mut distinct, mut distinct_part): (Vec<_>, Vec<_>) =
         b.distinct_groups().into_iter().unzip();
@@ -296,6 +308,7 @@ pub(crate) fn build<'p>(
         ill_defined: b.ill_defined,
         clipped: b.clipped,
         late,
+        after_witnesses,
         distinct,
         distinct_of,
         distinct_part,
@@ -584,13 +597,57 @@ impl<'p> Builder<'_, 'p> {
         out
     }
 
+    /// The typings of another search variable `y` that a conjunct `name = y` (or `y = name`) equates
+    /// with `name`, when `name` has none of its own: `y : S` then bounds `name` too. The one-point
+    /// pattern of a before-after predicate, `#p2.(p2 : Coins --> NAT & ... & purse' = p2)`, leaves the
+    /// after-state `purse'` untyped, and its witness `p2` is labelled too late to define it.
+    fn alias_typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr, &'p Pred)> {
+        let is = |e: &Expr, n: &str| matches!(&e.kind, ExprKind::Var(x) if &**x == n);
+        for c in &self.conjuncts {
+            let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
+                continue;
+            };
+            for (x, y) in [(l, r), (r, l)] {
+                if let ExprKind::Var(other) = &y.kind
+                    && is(x, name)
+                    && &**other != name
+                    && self.is_search_name(other)
+                {
+                    let found = self.typings(other);
+                    if !found.is_empty() {
+                        return found;
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
     /// Records that a conjunct holds by construction of a variable's atoms (it needs no constraint).
+    /// Not while a variable borrows another's typings (`alias_typings`): they hold for the other one
+    /// only by that one's atoms.
     fn entail(&mut self, c: &Pred) {
-        self.entailed.insert(address(c));
+        if !self.borrowing {
+            self.entailed.insert(address(c));
+        }
     }
 
     fn shape_of(&mut self, v: &TypedName) -> Result<Shape, EvalError> {
-        let typings = self.typings(&v.name);
+        let mut typings = self.typings(&v.name);
+        self.borrowing = typings.is_empty();
+        if self.borrowing {
+            typings = self.alias_typings(&v.name);
+        }
+        let shape = self.shape_from(v, typings);
+        self.borrowing = false;
+        shape
+    }
+
+    fn shape_from(
+        &mut self,
+        v: &TypedName,
+        typings: Vec<(CompareOp, &'p Expr, &'p Pred)>,
+    ) -> Result<Shape, EvalError> {
         if let Type::Set(_) = &v.ty {
             // A set listed explicitly (`s : {[1,2], [3]}`, a constant holding sets) is one choice among
             // the listed values: membership bits over a carrier cut to MININT..MAXINT would be a
@@ -634,8 +691,10 @@ impl<'p> Builder<'_, 'p> {
             }
             // A set defined by an equation over other unknowns (`s = {n}`, `r = f~`) is computed from
             // it once they are labelled, rather than guessed within a cut carrier.
-            if !elem.is_finite() && self.defining_equation(&v.name).is_some() {
-                return Ok(self.dependent_atom());
+            if !elem.is_finite()
+                && let Some(shape) = self.defined_atom(&v.name)
+            {
+                return Ok(shape);
             }
             if let Some(shape) = self.cut_relation_shape(&v.name, &typings) {
                 return Ok(shape);
@@ -665,8 +724,10 @@ impl<'p> Builder<'_, 'p> {
             }
         }
         let mut dom = self.type_domain(&v.ty, v);
-        if matches!(dom, Dom::Any) && self.defining_equation(&v.name).is_some() {
-            return Ok(self.dependent_atom());
+        if matches!(dom, Dom::Any)
+            && let Some(shape) = self.defined_atom(&v.name)
+        {
+            return Ok(shape);
         }
         for (op, s, c) in &typings {
             if *op != CompareOp::In {
@@ -681,21 +742,41 @@ impl<'p> Builder<'_, 'p> {
     }
 
     /// A conjunct `x = E` (or `E = x`) whose E does not mention x: once E's unknowns are labelled, it
-    /// gives x's one candidate (`search::defined_candidates`).
-    fn defining_equation(&self, name: &str) -> Option<&'p Pred> {
-        self.conjuncts.iter().copied().find(|c| {
+    /// gives x's one candidate (`search::defined_candidates`). The flag tells whether E mentions a
+    /// witness; an equation without one is preferred.
+    fn defining_equation(&self, name: &str) -> Option<(&'p Pred, bool)> {
+        let mut with_witness = None;
+        for c in self.conjuncts.iter().copied() {
             let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind else {
-                return false;
+                continue;
             };
             let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if &**n == name);
-            // A witness is labelled after the problem's variables, too late to compute one of them.
-            [(l, r), (r, l)].iter().any(|(x, e)| {
-                is_x(x) && {
-                    let free = ir::free_names::of_expr(e);
-                    !free.contains(name) && free.iter().all(|n| !self.witness_names.contains(n))
+            for (x, e) in [(l, r), (r, l)] {
+                if !is_x(x) {
+                    continue;
                 }
-            })
-        })
+                let free = ir::free_names::of_expr(e);
+                if free.contains(name) {
+                    continue;
+                }
+                if free.iter().all(|n| !self.witness_names.contains(n)) {
+                    return Some((c, false));
+                }
+                with_witness.get_or_insert((c, true));
+            }
+        }
+        with_witness
+    }
+
+    /// The atom of a variable computed from its defining equation, if it has one. One whose equation
+    /// mentions a witness (`purse' = sum(p2, ...)` for an ANY's `p2`) is labelled after the witnesses.
+    fn defined_atom(&mut self, name: &str) -> Option<Shape> {
+        let (_, after_witnesses) = self.defining_equation(name)?;
+        let shape = self.dependent_atom();
+        if after_witnesses && let Shape::Scalar(a) = shape {
+            self.after_witnesses.push(a);
+        }
+        Some(shape)
     }
 
     /// Whether a conjunct gives `name` its candidates at labelling time (`search::defined_candidates`):

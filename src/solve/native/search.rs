@@ -668,8 +668,11 @@ impl<'a, 'p> Solver<'a, 'p> {
             return on_solution(&self.solution());
         };
         // Witness atoms are labelled after the problem's variables (see `choose`): once one witness
-        // assignment completes a solution, other witnesses for the same values add nothing.
-        let witness = self.model.owner[a] >= self.model.outputs;
+        // assignment completes a solution, other witnesses for the same values add nothing — unless
+        // a problem variable computed from witnesses is still open, whose value they decide.
+        let witness = self.model.owner[a] >= self.model.outputs
+            && (0..self.doms.len())
+                .all(|b| !self.model.after_witnesses[b] || self.doms[b].fixed().is_some());
         let leaves_before = self.leaves;
         for branch in self.branches(a)? {
             if witness && self.leaves > leaves_before {
@@ -746,21 +749,31 @@ impl<'a, 'p> Solver<'a, 'p> {
             let late = self.model.late[a]
                 && !(matches!(self.model.initial[a], Dom::Any)
                     && matches!(self.doms[a], Dom::Finite(_)));
+            let mut listed = true;
             let size = match &self.doms[a] {
                 // A guess from a constraint goes after every listed domain but before the values of
                 // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
                 Dom::Any => match self.defined_candidates(a, self.guess_small_sets) {
                     Ok(Some(Candidates::Listed(c, _))) => c.len() as u64,
                     Ok(Some(Candidates::ShortSequences(_, _, n))) => n as u64,
-                    Ok(Some(Candidates::Guess(..))) => u64::MAX - 1,
-                    _ => u64::MAX,
+                    Ok(Some(Candidates::Guess(..))) => {
+                        listed = false;
+                        u64::MAX - 1
+                    }
+                    _ => {
+                        listed = false;
+                        u64::MAX
+                    }
                 },
                 d @ Dom::Range(..) => d.size().min(u64::MAX - 1),
                 Dom::Finite(v) => v.len() as u64,
             };
             let degree = usize::MAX - self.model.watchers[a].len();
-            let witness = self.model.owner[a] >= self.model.outputs;
-            // The problem's variables before the witnesses (see `search`), late atoms last in each.
+            let witness = self.model.owner[a] >= self.model.outputs
+                || (self.model.after_witnesses[a] && !listed);
+            // The problem's variables before the witnesses (see `search`), late atoms last in each;
+            // a variable computed from witnesses waits for them, and is taken as soon as they give
+            // its value (the state between two steps of a path, read by the next step's guard).
             let key = (witness, late, size, degree);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, a));

@@ -64,6 +64,27 @@ fn distinct_components_are_counted_as_components() {
 }
 
 #[test]
+fn a_variable_computed_from_a_witness_is_labelled_after_it() {
+    // The one-point pattern of a before-after predicate: x is p2 (typed through it), so x is a
+    // function, and the search is complete.
+    assert_eq!(
+        count("#p2.(p2 : {1,2} --> 0..4 & x = p2) & not(x : {1,2} --> 0..4)"),
+        0
+    );
+    // A set computed from the witness: one solution per witness (9), none lost to the rule that
+    // stops at a witness's first solution.
+    assert_eq!(
+        count(
+            "#p2.(p2 : {1,2} --> 0..2 & \
+             x = {cc,nn | cc : {1,2} & nn : NATURAL & nn = p2(cc) + 1})"
+        ),
+        9
+    );
+    // Many witnesses for one value: each value once.
+    assert_eq!(count("#p2.(p2 : {1,2} --> 0..2 & x = ran(p2))"), 6);
+}
+
+#[test]
 fn pigeonhole_fails_without_search() {
     assert_eq!(count("f : 1..12 >-> 1..11"), 0);
     assert_eq!(
