@@ -51,7 +51,11 @@ impl Context {
                     Some(solutions) => Ok(!solutions.is_empty()),
                     None => match self.smt_witness(vars, body, env) {
                         Some(found) => Ok(found),
-                        None => Err(search_error.unwrap_or_else(|| undecidable(p, vars, "#"))),
+                        None => {
+                            // A solver cut by the deadline finds no domain: that is a timeout.
+                            self.check_deadline(p.span)?;
+                            Err(search_error.unwrap_or_else(|| undecidable(p, vars, "#")))
+                        }
                     },
                 }
             }
@@ -100,7 +104,12 @@ impl Context {
                                 );
                                 return match self.smt_witness(vars, &counterexample, env) {
                                     Some(found) => Ok(!found),
-                                    None => Err(undecidable(p, vars)),
+                                    None => {
+                                        // A solver cut by the deadline finds no domain: that is
+                                        // a timeout, which a portfolio stage can hand on.
+                                        self.check_deadline(p.span)?;
+                                        Err(undecidable(p, vars))
+                                    }
                                 };
                             }
                         }
