@@ -34,6 +34,7 @@ pub use enumerate::Enumeration;
 pub use settings::Settings;
 pub use subst::Updates;
 pub use symbolic::SymbolicSet;
+pub(crate) use symbolic::is_type_set;
 pub use transitions::{State, Successors, Transition};
 
 use crate::diag::{DiagKind, Diagnostic, Span};

@@ -51,11 +51,7 @@ impl Context {
                     Some(solutions) => Ok(!solutions.is_empty()),
                     None => match self.smt_witness(vars, body, env) {
                         Some(found) => Ok(found),
-                        None => {
-                            // A solver cut by the deadline finds no domain: that is a timeout.
-                            self.check_deadline(p.span)?;
-                            Err(search_error.unwrap_or_else(|| undecidable(p, vars, "#")))
-                        }
+                        None => Err(self.cannot_decide(p, vars, "#", search_error)),
                     },
                 }
             }
@@ -71,11 +67,6 @@ impl Context {
                 if !holds || complete {
                     return Ok(holds);
                 }
-                let undecidable = |p, vars| {
-                    search_error
-                        .clone()
-                        .unwrap_or_else(|| undecidable(p, vars, "!"))
-                };
                 let limit = self.settings().enumeration_limit;
                 // No finite domain: the claim itself may bound where it can fail
                 // (`!i.(i /= 0 => (p + i, q) /: board)` fails only at the i that reach board).
@@ -104,12 +95,7 @@ impl Context {
                                 );
                                 return match self.smt_witness(vars, &counterexample, env) {
                                     Some(found) => Ok(!found),
-                                    None => {
-                                        // A solver cut by the deadline finds no domain: that is
-                                        // a timeout, which a portfolio stage can hand on.
-                                        self.check_deadline(p.span)?;
-                                        Err(undecidable(p, vars))
-                                    }
+                                    None => Err(self.cannot_decide(p, vars, "!", search_error)),
                                 };
                             }
                         }
@@ -292,13 +278,30 @@ fn enumeration_outcome(
     }
 }
 
-fn undecidable(p: &Pred, vars: &[TypedName], q: &str) -> EvalError {
-    let names: Vec<&str> = vars.iter().map(|v| &*v.name).collect();
-    limit_error(
-        p.span,
-        format!(
-            "cannot decide {q}({}): no finite domain found (only MININT..MAXINT was explored)",
-            names.join(",")
-        ),
-    )
+impl Context {
+    /// Why quantifier `q` over `vars` stays undecided once neither enumeration nor a solver found its
+    /// domain: the deadline, when it has passed (a solver cut by it finds no domain, and a timeout is
+    /// what lets a portfolio stage hand on), else the enumeration's resource limit, else "no finite
+    /// domain".
+    fn cannot_decide(
+        &self,
+        p: &Pred,
+        vars: &[TypedName],
+        q: &str,
+        search_error: Option<EvalError>,
+    ) -> EvalError {
+        if let Err(timeout) = self.check_deadline(p.span) {
+            return timeout;
+        }
+        search_error.unwrap_or_else(|| {
+            let names: Vec<&str> = vars.iter().map(|v| &*v.name).collect();
+            limit_error(
+                p.span,
+                format!(
+                    "cannot decide {q}({}): no finite domain found (only MININT..MAXINT was explored)",
+                    names.join(",")
+                ),
+            )
+        })
+    }
 }

@@ -22,7 +22,7 @@ use super::circuit::{Circuit, FALSE, Lit, Node, TRUE};
 use super::integers::{self, BitVec};
 use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
-use crate::eval::{Context, Env, EvalError};
+use crate::eval::{Context, Env, EvalError, is_type_set};
 use crate::ir::{
     ArrowProperties, BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind,
     TypedName, UnaryOp, free_names,
@@ -66,17 +66,6 @@ type Tr<T> = Result<T, Diagnostic>;
 
 /// The most candidate values one term, interval or quantifier may expand to.
 const MAX_CANDIDATES: usize = 100_000;
-
-/// Whether `s` denotes every value of its element type: `INTEGER`, `BOOL`, `STRING` or a given set.
-fn is_whole_carrier(s: &Expr) -> bool {
-    match (&s.kind, &s.ty) {
-        (ExprKind::Const(ExprConst::Integer | ExprConst::BoolSet | ExprConst::StringSet), _) => {
-            true
-        }
-        (ExprKind::Var(n), Type::Set(elem)) => matches!(&**elem, Type::Given(g) if g == n),
-        _ => false,
-    }
-}
 
 pub fn unsupported(span: Span, what: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::unsupported(span, what)
@@ -637,13 +626,18 @@ impl<'a> Translator<'a> {
     }
 
     /// `prj1(S,T)(x)` or `prj2(S,T)(x)`: a component of `x`, well-defined when its components lie in
-    /// S and T (nothing to check where S or T is its type's whole carrier, as `INTEGER` usually is).
+    /// S and T (nothing to check where S or T is a whole type, as `INTEGER` usually is).
     fn projection(&mut self, first: bool, s: &Expr, t: &Expr, x: &Expr) -> Tr<Term> {
         let Term::Pair(a, b) = self.expr(x)? else {
             return Err(unsupported(x.span, "a projection of a non-pair"));
         };
         for (c, set) in [(&*a, s), (&*b, t)] {
-            if !is_whole_carrier(set) {
+            let whole = self.is_known(set)
+                && self
+                    .ctx
+                    .eval_symbolic(set, &self.env)
+                    .is_ok_and(|v| is_type_set(&v));
+            if !whole {
                 let st = self.set(set)?;
                 let inside = self.member(c, &st);
                 self.wd.push(inside);

@@ -274,7 +274,7 @@ impl Solver<'_, '_> {
         // The universe is kept per group: domains only shrink below the node it was built at, and a
         // key outside it (after backtracking) rebuilds it.
         let part = model.distinct_part[g];
-        let cached = self.hall_universe.remove(&g);
+        let cached = self.group_bits.remove(&g);
         let Some((mut cache, mut bits)) = cached
             .and_then(|mut c| c.bits(&doms).map(|b| (c, b)))
             .or_else(|| {
@@ -287,7 +287,7 @@ impl Solver<'_, '_> {
             return Some(Vec::new());
         };
         let Some(touched) = bits.propagate(atoms.len()) else {
-            self.hall_universe.insert(g, cache);
+            self.group_bits.insert(g, cache);
             return None;
         };
         let mut changed = Vec::new();
@@ -303,7 +303,7 @@ impl Solver<'_, '_> {
             self.doms[atoms[j]] = Dom::Finite(dom);
             changed.push(atoms[j]);
         }
-        self.hall_universe.insert(g, cache);
+        self.group_bits.insert(g, cache);
         Some(changed)
     }
 }

@@ -140,8 +140,8 @@ pub(crate) struct Model<'p> {
     pub clipped: bool,
     /// Per atom: label it after all others.
     pub late: Vec<bool>,
-    /// Per atom: a problem variable computed from witnesses, labelled after them.
-    pub after_witnesses: Vec<bool>,
+    /// The atoms of problem variables computed from witnesses, labelled after them (usually none).
+    pub after_witnesses: Vec<AtomId>,
     /// Groups of atoms whose values must be pairwise distinct (injective functions, `card({..}) = n`).
     pub distinct: Vec<Vec<AtomId>>,
     /// The distinct groups each atom belongs to.
@@ -274,10 +274,6 @@ pub(crate) fn build<'p>(
     for &a in &b.late {
         late[a] = true;
     }
-    let mut after_witnesses = vec![false; b.initial.len()];
-    for &a in &b.after_witnesses {
-        after_witnesses[a] = true;
-    }
     let (mut distinct, mut distinct_part): (Vec<_>, Vec<_>) =
         b.distinct_groups().into_iter().unzip();
     let edges = b.extract_disequalities(&mut constraints);
@@ -308,7 +304,7 @@ pub(crate) fn build<'p>(
         ill_defined: b.ill_defined,
         clipped: b.clipped,
         late,
-        after_witnesses,
+        after_witnesses: b.after_witnesses,
         distinct,
         distinct_of,
         distinct_part,

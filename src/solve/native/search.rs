@@ -66,7 +66,7 @@ pub(crate) struct Solver<'a, 'p> {
     /// per-constraint constant caches do not apply).
     pub binder_depth: u32,
     /// Per distinct group, its values and domains as bits (see `alldiff::hall`).
-    pub(crate) hall_universe: FxHashMap<usize, super::alldiff::GroupBits>,
+    pub(crate) group_bits: FxHashMap<usize, super::alldiff::GroupBits>,
     /// Points of binders per constraint and node (see `linear::binder_points`).
     pub binder_cache: FxHashMap<(usize, usize), Option<super::linear::BinderPoints>>,
     /// The variable whose candidate's check was cut (`propagate_guess`), while the search backs up
@@ -109,7 +109,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             leaves: 0,
             guess_small_sets: false,
             binder_depth: 0,
-            hall_universe: FxHashMap::default(),
+            group_bits: FxHashMap::default(),
             binder_cache: FxHashMap::default(),
             cut_var: None,
         };
@@ -671,8 +671,11 @@ impl<'a, 'p> Solver<'a, 'p> {
         // assignment completes a solution, other witnesses for the same values add nothing — unless
         // a problem variable computed from witnesses is still open, whose value they decide.
         let witness = self.model.owner[a] >= self.model.outputs
-            && (0..self.doms.len())
-                .all(|b| !self.model.after_witnesses[b] || self.doms[b].fixed().is_some());
+            && self
+                .model
+                .after_witnesses
+                .iter()
+                .all(|&b| self.doms[b].fixed().is_some());
         let leaves_before = self.leaves;
         for branch in self.branches(a)? {
             if witness && self.leaves > leaves_before {
@@ -749,28 +752,23 @@ impl<'a, 'p> Solver<'a, 'p> {
             let late = self.model.late[a]
                 && !(matches!(self.model.initial[a], Dom::Any)
                     && matches!(self.doms[a], Dom::Finite(_)));
-            let mut listed = true;
             let size = match &self.doms[a] {
                 // A guess from a constraint goes after every listed domain but before the values of
                 // a type: labelling `r : A <-> seq(B)` first gives `(x, y) : r` a list.
                 Dom::Any => match self.defined_candidates(a, self.guess_small_sets) {
                     Ok(Some(Candidates::Listed(c, _))) => c.len() as u64,
                     Ok(Some(Candidates::ShortSequences(_, _, n))) => n as u64,
-                    Ok(Some(Candidates::Guess(..))) => {
-                        listed = false;
-                        u64::MAX - 1
-                    }
-                    _ => {
-                        listed = false;
-                        u64::MAX
-                    }
+                    Ok(Some(Candidates::Guess(..))) => u64::MAX - 1,
+                    _ => u64::MAX,
                 },
                 d @ Dom::Range(..) => d.size().min(u64::MAX - 1),
                 Dom::Finite(v) => v.len() as u64,
             };
             let degree = usize::MAX - self.model.watchers[a].len();
+            // An unbounded atom is listed when its size is below a guess's (`u64::MAX - 1`).
+            let listed = !matches!(self.doms[a], Dom::Any) || size < u64::MAX - 1;
             let witness = self.model.owner[a] >= self.model.outputs
-                || (self.model.after_witnesses[a] && !listed);
+                || (!listed && self.model.after_witnesses.contains(&a));
             // The problem's variables before the witnesses (see `search`), late atoms last in each;
             // a variable computed from witnesses waits for them, and is taken as soon as they give
             // its value (the state between two steps of a path, read by the next step's guard).
