@@ -124,6 +124,36 @@ fn cbc_invariant_rejects_a_non_inductive_predicate() {
     assert!(out.contains("<--invariant>"), "{out}");
 }
 
+/// Violations ProB's corpus records that cubes of values never reached within a minute: Bakery1err's is
+/// 20 steps deep, past the default MAXINT window of its NATURAL tickets (found by widening it);
+/// TimingExample's needs one of 2,500 constant setups (symbolic over bits); LightbotAbstract's
+/// constants are defined by PROPERTIES (values, not bits).
+#[test]
+fn ic3_over_bits_finds_deep_corpus_violations() {
+    let corpus =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
+    if !corpus.exists() {
+        eprintln!("corpus not found next to the repository: skipping");
+        return;
+    }
+    for (name, steps) in [
+        ("B/Demo/Bakery1err.mch", 21),
+        ("B/SymbolicModelChecking/TimingExample.mch", 0),
+        ("B/SymbolicModelChecking/LightbotAbstract.mch", 0),
+    ] {
+        let file = corpus.join(name).display().to_string();
+        let (code, json) = bsolve_json(&["ic3", "--timeout", "60000", &file]);
+        assert_eq!(code, 1, "{name}: {json}");
+        assert_eq!(json["status"], "INVARIANT VIOLATION", "{json}");
+        assert_eq!(json["over_bits"], true, "{json}");
+        let ops = operations(&json["trace"]);
+        assert!(ops[..2].contains(&"INITIALISATION"), "{json}");
+        if steps > 0 {
+            assert_eq!(ops.len(), steps, "{name}: {json}");
+        }
+    }
+}
+
 #[test]
 fn ic3_finds_the_mutex_wrong_violation() {
     let (code, json) = bsolve_json(&["ic3", &model("MutexWrong.mch")]);

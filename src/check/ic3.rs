@@ -29,9 +29,10 @@
 //! each guarded by its constants' values. When the setups are more than MAX_INITIALISATIONS (or their
 //! enumeration is incomplete), a proof is UNKNOWN; counterexamples are still found.
 //!
-//! The queries go through `solve::` and so work with any backend. A SAT-level IC3 over the Kodkod
-//! translation of BA and INVARIANT (incremental solving, cubes over bits, ternary simulation of
-//! predecessors) is the faster path, left for later.
+//! With the `auto` and `kodkod` backends, IC3 over the SAT encoding's state bits (`ic3_sat`: one
+//! incremental solver, cubes of bits, constants symbolic) runs first; this module's cubes of values,
+//! whose queries go through `solve::` and so work with any backend, take what it cannot decide (a
+//! relation that does not translate, a proof CBC does not confirm).
 
 use super::Model;
 use super::bmc::{
@@ -83,6 +84,9 @@ pub struct Ic3Result {
     pub setups: usize,
     /// Solver questions asked.
     pub queries: usize,
+    /// The verdict came from IC3 over the SAT encoding's state bits (`ic3_sat`; constants symbolic,
+    /// `setups` 0), not from cubes of values.
+    pub over_bits: bool,
     pub elapsed: Duration,
 }
 
@@ -109,7 +113,7 @@ struct Node {
 }
 
 /// How one setup's run ended.
-enum Run {
+pub(super) enum Run {
     Proved { lemmas: Vec<Cube>, frame: usize },
     Counterexample(Vec<Step>, Vec<Span>),
     Unknown(String),
@@ -139,8 +143,26 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         max_frames,
         setups,
         queries,
+        over_bits: false,
         elapsed: start.elapsed(),
     };
+    // Over bits first, when the step may go to SAT; what it cannot decide, cubes of values try.
+    let mut over_bits_failed = None;
+    if matches!(
+        model.context.settings().backend,
+        Backend::Auto | Backend::Kodkod
+    ) && !m.operations.is_empty()
+    {
+        match super::ic3_sat::run(model, max_frames) {
+            Ok((outcome, queries)) => {
+                return Ok(Ic3Result {
+                    over_bits: true,
+                    ..result(outcome, 0, queries)
+                });
+            }
+            Err(why) => over_bits_failed = Some(why),
+        }
+    }
     if !constant_vars(m).is_empty()
         && let Some(counterexample) = shallow_violation(model)?
     {
@@ -186,7 +208,10 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         }
     }
     let outcome = if let Some(why) = unknown {
-        Ic3Outcome::Unknown(why)
+        match over_bits_failed {
+            Some(bits) => Ic3Outcome::Unknown(format!("{why}; over bits: {bits}")),
+            None => Ic3Outcome::Unknown(why),
+        }
     } else if !all_setups {
         Ic3Outcome::Unknown(format!(
             "proved for the {} constant setups found, but PROPERTIES may have more (MAX_INITIALISATIONS \
@@ -301,7 +326,7 @@ fn cube_text(m: &Machine, cube: &Cube) -> String {
 }
 
 /// Parses the printed invariant back and has CBC check it is established and preserved.
-fn recheck(model: &Model, invariant: &str) -> Result<(), String> {
+pub(super) fn recheck(model: &Model, invariant: &str) -> Result<(), String> {
     let checks =
         cbc::invariant_preservation_of(model, None, Some(invariant)).map_err(|d| d.to_string())?;
     for c in checks {
@@ -709,8 +734,7 @@ impl<'a> Pdr<'a> {
 
     /// The path from node `n` (an initial state) to a bad state, replayed by the interpreter.
     fn counterexample(&self, n: usize) -> Run {
-        let c = self.constants;
-        let mut states = vec![&self.nodes[n].state];
+        let mut states = vec![self.nodes[n].state.as_slice()];
         let mut ops = Vec::new();
         let mut at = n;
         while let Some((op, next)) = self.nodes[at].next {
@@ -718,32 +742,43 @@ impl<'a> Pdr<'a> {
             states.push(&self.nodes[next].state);
             at = next;
         }
-        let replay = initial_steps(self.model, c, states[0]).and_then(|mut trace| {
-            for (i, &op) in ops.iter().enumerate() {
-                trace.push(replay_step(
-                    self.model,
-                    c,
-                    states[i],
-                    states[i + 1],
-                    op.map(|o| &self.m.operations[o]),
-                )?);
-            }
-            Ok(trace)
-        });
-        let last = states[states.len() - 1];
-        match (replay, violated_conjuncts(self.model, c, last)) {
-            (Ok(trace), Ok(violated)) if !violated.is_empty() => {
-                Run::Counterexample(trace, violated)
-            }
-            (Ok(_), Ok(_)) => Run::Unknown(
-                "internal: the last state of the trace satisfies the invariant when re-evaluated"
-                    .into(),
-            ),
-            (Err(why), _) => Run::Unknown(format!(
-                "counterexample not confirmed by the interpreter: {why}"
-            )),
-            (_, Err(d)) => Run::Unknown(d.to_string()),
+        replayed(self.model, self.constants, &states, &ops)
+    }
+}
+
+/// The path through `states` (the first an initial state), `ops[i]` leading from state i to i + 1
+/// (`None`: the replay finds the operation), replayed by the interpreter; the last state must violate
+/// the invariant.
+pub(super) fn replayed(
+    model: &Model,
+    constants: &[Value],
+    states: &[&[Value]],
+    ops: &[Option<usize>],
+) -> Run {
+    let m = model.machine();
+    let replay = initial_steps(model, constants, states[0]).and_then(|mut trace| {
+        for (i, &op) in ops.iter().enumerate() {
+            trace.push(replay_step(
+                model,
+                constants,
+                states[i],
+                states[i + 1],
+                op.map(|o| &m.operations[o]),
+            )?);
         }
+        Ok(trace)
+    });
+    let last = states[states.len() - 1];
+    match (replay, violated_conjuncts(model, constants, last)) {
+        (Ok(trace), Ok(violated)) if !violated.is_empty() => Run::Counterexample(trace, violated),
+        (Ok(_), Ok(_)) => Run::Unknown(
+            "internal: the last state of the trace satisfies the invariant when re-evaluated"
+                .into(),
+        ),
+        (Err(why), _) => Run::Unknown(format!(
+            "counterexample not confirmed by the interpreter: {why}"
+        )),
+        (_, Err(d)) => Run::Unknown(d.to_string()),
     }
 }
 
@@ -771,10 +806,16 @@ mod tests {
           load = SELECT q = 0 THEN q := 0 END
         END";
 
+    /// Cubes of values (the native backend: not over bits) enumerate the constant setups.
     #[test]
     fn several_constant_setups_give_a_guarded_disjunction() {
-        let m = model("TwoSetups", TWO_SETUPS, &Options::default());
+        let options = Options {
+            backend: Backend::Native,
+            ..Options::default()
+        };
+        let m = model("TwoSetups", TWO_SETUPS, &options);
         let r = ic3(&m, 10).expect("runs");
+        assert!(!r.over_bits);
         assert_eq!(r.setups, 2);
         match r.outcome {
             Ic3Outcome::Proved { invariant, .. } => {
@@ -783,6 +824,47 @@ mod tests {
                 assert!(recheck(&m, &invariant).is_ok());
                 // Without its strengthening the invariant is not inductive.
                 assert!(recheck(&m, "p : 0..n & q : 0..n & p = 0").is_err());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Over bits the constants are symbolic: one run, and the lemmas may mention them.
+    #[test]
+    fn over_bits_the_constants_are_part_of_the_state() {
+        let m = model("TwoSetupsBits", TWO_SETUPS, &Options::default());
+        let r = ic3(&m, 10).expect("runs");
+        assert!(r.over_bits);
+        match r.outcome {
+            Ic3Outcome::Proved {
+                invariant, lemmas, ..
+            } => {
+                assert!(lemmas >= 1, "{invariant}");
+                assert!(recheck(&m, &invariant).is_ok());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// x's window beyond the invariant's bound is a cut (MAXINT = 3): the violation at 8 is found by
+    /// widening it.
+    #[test]
+    fn a_violation_beyond_the_integer_cut_is_found_by_widening() {
+        let text = "MACHINE Count
+            VARIABLES x, y
+            INVARIANT x : NATURAL & y : NATURAL & x < 8
+            INITIALISATION x, y := 0, 0
+            OPERATIONS
+              up = BEGIN y := y + 1 END;
+              copy = BEGIN x := y END
+            END";
+        let m = model("Count", text, &Options::default());
+        let r = ic3(&m, 64).expect("runs");
+        assert!(r.over_bits);
+        match r.outcome {
+            Ic3Outcome::Counterexample { trace, violated } => {
+                assert_eq!(trace.len(), 10, "INITIALISATION, up x 8, copy");
+                assert_eq!(violated.len(), 1);
             }
             other => panic!("{other:?}"),
         }

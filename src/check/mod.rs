@@ -7,6 +7,7 @@ pub mod cbc;
 mod csv_table;
 pub mod evaluate;
 pub mod ic3;
+mod ic3_sat;
 mod invariant_memo;
 pub mod kinduction;
 pub mod mc;

@@ -414,9 +414,12 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
             "PROVED for all reachable states".to_string(),
             format!(
                 "inductive invariant re-checked: established by the INITIALISATION and preserved by \
-                 every operation ({COMPLETE}); frame {frame} converged, {lemmas} blocked cube(s), {} \
-                 constant setup(s)",
-                result.setups
+                 every operation ({COMPLETE}); frame {frame} converged, {lemmas} blocked cube(s), {}",
+                if result.over_bits {
+                    "cubes over the SAT encoding's state bits, constants symbolic".to_string()
+                } else {
+                    format!("cubes of values, {} constant setup(s)", result.setups)
+                }
             ),
             Exit::Holds,
         ),
@@ -438,7 +441,7 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
     if json {
         println!(
             "{}",
-            json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
+            json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "over_bits": result.over_bits, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         verdict_text(

@@ -45,7 +45,13 @@ impl BitVec {
 
     /// A vector of fresh inputs for the values `lo..hi`, and the condition that it lies in the range.
     pub fn fresh(c: &mut Circuit, lo: i64, hi: i64) -> (BitVec, Lit) {
-        let w = width(lo, hi);
+        Self::fresh_of_width(c, lo, hi, width(lo, hi))
+    }
+
+    /// `fresh` with `w` (>= `width(lo, hi)`) bits: vectors of one width for different ranges share
+    /// their bits' meaning.
+    pub fn fresh_of_width(c: &mut Circuit, lo: i64, hi: i64, w: usize) -> (BitVec, Lit) {
+        debug_assert!(w >= width(lo, hi));
         // The range comparisons use the range a vector claims: before the constraint holds, the bits may
         // encode any value of their width.
         let mut v = BitVec {

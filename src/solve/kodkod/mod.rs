@@ -10,6 +10,8 @@
 //!    optionally dumped as DIMACS;
 //! 4. `solutions`: models back into `Value`s; all solutions by blocking clauses over the unknowns' inputs.
 //!
+//! `transition` keeps a machine's one-step relation in one incremental solver for IC3 over bits.
+//!
 //! A problem that does not translate completely (a construct listed as unsupported, an integer the
 //! analysis cannot bound, a higher-order unknown) goes to the native solver, or fails with the construct
 //! and its position under `--kodkod-only`. Every solution is re-checked by the interpreter in `solve::`.
@@ -20,7 +22,10 @@ mod cnf;
 mod derived;
 mod integers;
 mod solutions;
+mod transition;
 mod translate;
+
+pub use transition::{Pieces, Query, TransitionSat};
 
 use super::{Found, Problem, Stats};
 use crate::analysis::interval;
@@ -352,26 +357,7 @@ fn prepare<'a>(
     // Plagge & Leuschel §3.6: deterministic equations are evaluated first and enter as exact bounds
     // (here: known values, so the translation folds them away).
     let mut env = problem.env.clone();
-    let mut fixed: Vec<Option<Value>> = vec![None; vars.len()];
-    // The defining equations hold by construction.
-    let mut defining = vec![false; conjuncts.len()];
-    let known = |n: &str| problem.env.get(n).is_some() || ctx.is_global(n);
-    for d in crate::analysis::deterministic::definitions(&vars, &conjuncts, &known) {
-        let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
-            break;
-        };
-        let is_var = |e: &crate::ir::Expr| matches!(&e.kind, crate::ir::ExprKind::Var(n) if *n == vars[d.var].name);
-        let side = if is_var(l) { r } else { l };
-        match ctx.eval_expr(side, &env) {
-            Ok(v) => {
-                env.bind(vars[d.var].name.clone(), v.clone());
-                fixed[d.var] = Some(v);
-                defining[d.conjunct] = true;
-            }
-            // Later definitions may need this one: leave them to the translation.
-            Err(_) => break,
-        }
-    }
+    let (fixed, defining) = deterministic_values(ctx, &vars, &conjuncts, &mut env);
     let open: Vec<crate::ir::TypedName> = (0..vars.len())
         .filter(|&i| fixed[i].is_none())
         .map(|i| vars[i].clone())
@@ -432,6 +418,37 @@ fn prepare<'a>(
         witnesses,
         main_inputs,
     }))
+}
+
+/// Plagge & Leuschel §3.6: the unknowns a deterministic equation defines, evaluated in order and bound
+/// in `env`, and which conjuncts are those equations (they hold by construction).
+fn deterministic_values(
+    ctx: &Context,
+    vars: &[crate::ir::TypedName],
+    conjuncts: &[&crate::ir::Pred],
+    env: &mut crate::eval::Env,
+) -> (Vec<Option<Value>>, Vec<bool>) {
+    let mut fixed: Vec<Option<Value>> = vec![None; vars.len()];
+    let mut defining = vec![false; conjuncts.len()];
+    let known_env = env.clone();
+    let known = |n: &str| known_env.get(n).is_some() || ctx.is_global(n);
+    for d in crate::analysis::deterministic::definitions(vars, conjuncts, &known) {
+        let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
+            break;
+        };
+        let is_var = |e: &crate::ir::Expr| matches!(&e.kind, crate::ir::ExprKind::Var(n) if *n == vars[d.var].name);
+        let side = if is_var(l) { r } else { l };
+        match ctx.eval_expr(side, env) {
+            Ok(v) => {
+                env.bind(vars[d.var].name.clone(), v.clone());
+                fixed[d.var] = Some(v);
+                defining[d.conjunct] = true;
+            }
+            // Later definitions may need this one: leave them to the translation.
+            Err(_) => break,
+        }
+    }
+    (fixed, defining)
 }
 
 /// `x : S` or `x <: S` for a name x: a conjunct giving a type, domain or range.
