@@ -208,10 +208,7 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         }
     }
     let outcome = if let Some(why) = unknown {
-        match over_bits_failed {
-            Some(bits) => Ic3Outcome::Unknown(format!("{why}; over bits: {bits}")),
-            None => Ic3Outcome::Unknown(why),
-        }
+        Ic3Outcome::Unknown(why)
     } else if !all_setups {
         Ic3Outcome::Unknown(format!(
             "proved for the {} constant setups found, but PROPERTIES may have more (MAX_INITIALISATIONS \
@@ -230,6 +227,12 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
                 "internal: the invariant found is not re-checked by CBC ({why}): {invariant}"
             )),
         }
+    };
+    let outcome = match (outcome, over_bits_failed) {
+        (Ic3Outcome::Unknown(why), Some(bits)) => {
+            Ic3Outcome::Unknown(format!("{why}; over bits: {bits}"))
+        }
+        (outcome, _) => outcome,
     };
     Ok(result(outcome, setups.len(), queries))
 }

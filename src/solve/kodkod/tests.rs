@@ -257,3 +257,17 @@ fn unknowns_defined_over_the_others_are_computed_per_solution() {
     // r is mentioned elsewhere: not derived, and the problem does not translate.
     assert!(solve("a : 1..3 & r = PI(x).(x : {a} | x) & r > 1").is_err());
 }
+
+#[test]
+fn if_expressions_choose_a_branch() {
+    // x = 1 gives y = 10; x = 2, 3 give y = x.
+    assert_eq!(
+        count("x : 1..3 & y : 0..20 & y = IF x = 1 THEN 10 ELSE x END & y > 2"),
+        2
+    );
+    // The branch not taken may be ill-defined: 10 / x with x = 0 is not evaluated.
+    assert_eq!(
+        count("x : 0..2 & y : -5..20 & y = IF x = 0 THEN -1 ELSE 10 / x END"),
+        3
+    );
+}

@@ -388,6 +388,9 @@ impl<'a> TransitionSat<'a> {
             .map(|(_, r)| r)
             .collect();
         let mut tr = Translator::new(ctx, &env);
+        // An ill-defined step or invariant instance is dropped (no step, no violation), never
+        // reported: the interpreter's order of evaluation need not be followed.
+        tr.strict_well_definedness();
         let found = match bounds::declare(&mut tr, &others, &all_conjuncts, &other_ranges) {
             Ok(found) => found.terms,
             Err(_) => {

@@ -82,6 +82,10 @@ pub struct Translator<'a> {
     /// gates they are conjunctions of). A well-definedness condition implied by them is settled as
     /// true: where it could fail, the model is no solution anyway (`f(x)` with `f : A --> B` and x in A).
     facts: FxHashSet<Lit>,
+    /// Quantifiers over instances that may be ill-defined are translated as well-defined only when
+    /// every instance is (stricter than any order the interpreter could take), instead of refused:
+    /// for questions where an ill-defined candidate may just be dropped (`transition`).
+    strict_wd: bool,
 }
 
 /// The values of a finite type, when it is one (BOOL, given sets, pairs of those).
@@ -151,7 +155,13 @@ impl<'a> Translator<'a> {
             unknowns: FxHashMap::default(),
             wd: Vec::new(),
             facts: FxHashSet::default(),
+            strict_wd: false,
         }
+    }
+
+    /// See `strict_wd`.
+    pub fn strict_well_definedness(&mut self) {
+        self.strict_wd = true;
     }
 
     /// Records that `l` is asserted: it and every gate it is a conjunction of are facts.
@@ -796,6 +806,21 @@ impl<'a> Translator<'a> {
                 self.divide(*op == BinaryOp::Div, &x, &y, e.span)
             }
             ExprKind::Binary(BinaryOp::Power, a, b) => self.power(a, b, e.span),
+            ExprKind::If(c, a, b) => {
+                let t = self.pred(c, false)?;
+                self.wd.push(t.defined);
+                // Each branch need be well-defined only when it is taken.
+                let mark = self.wd.len();
+                let x = self.int(a)?;
+                let wa: Vec<Lit> = self.wd.drain(mark..).collect();
+                let y = self.int(b)?;
+                let wb: Vec<Lit> = self.wd.drain(mark..).collect();
+                let (wa, wb) = (self.circuit.and_all(wa), self.circuit.and_all(wb));
+                let taken_a = self.circuit.implies(t.holds, wa);
+                let taken_b = self.circuit.implies(!t.holds, wb);
+                self.wd.extend([taken_a, taken_b]);
+                Ok(BitVec::ite(&mut self.circuit, t.holds, &x, &y))
+            }
             ExprKind::Unary(UnaryOp::Neg, a) => {
                 let x = self.int(a)?;
                 Ok(x.neg(&mut self.circuit))
@@ -1174,9 +1199,13 @@ impl<'a> Translator<'a> {
     /// `{x, y | P}` over the grounded instances of P.
     fn comprehension(&mut self, e: &Expr, xs: &[TypedName], p: &Pred) -> Tr<SetTerm> {
         let mut out = Vec::new();
+        let strict = self.strict_wd;
         self.ground(xs, &p.conjuncts(), e.span, &mut |tr, values| {
             let t = tr.pred(p, false)?;
-            if t.defined != TRUE {
+            if t.defined != TRUE && strict {
+                // The set is well-defined when every instance is.
+                tr.wd.push(t.defined);
+            } else if t.defined != TRUE {
                 return Err(unsupported(
                     e.span,
                     "a set comprehension whose condition may be ill-defined (the interpreter's order decides)",
@@ -1402,16 +1431,19 @@ impl<'a> Translator<'a> {
             }
             PredKind::Forall(xs, body) => self.forall(p, xs, body, top),
             PredKind::Exists(xs, body) => {
-                let mut any = Vec::new();
+                let (mut any, mut defined) = (Vec::new(), Vec::new());
+                let strict = self.strict_wd;
                 self.ground(xs, &body.conjuncts(), p.span, &mut |tr, _| {
                     let t = tr.pred(body, false)?;
-                    if t.defined != TRUE {
+                    if t.defined != TRUE && !strict {
                         return Err(ill_defined_body(p.span));
                     }
                     any.push(t.holds);
+                    defined.push(t.defined);
                     Ok(())
                 })?;
-                Ok(c(self.circuit.or_all(any), TRUE))
+                let defined = self.circuit.and_all(defined);
+                Ok(c(self.circuit.or_all(any), defined))
             }
             PredKind::Compare(op, a, b) => {
                 let mark = self.wd.len();
@@ -1482,7 +1514,8 @@ impl<'a> Translator<'a> {
             PredKind::Implies(a, b) => (&**a, &**b),
             _ => (&truth, body),
         };
-        let mut all = Vec::new();
+        let (mut all, mut defined) = (Vec::new(), Vec::new());
+        let strict = self.strict_wd;
         self.ground(xs, &domain.conjuncts(), p.span, &mut |tr, _| {
             let d = tr.pred(domain, false)?;
             if d.holds == FALSE && d.defined == TRUE {
@@ -1490,16 +1523,18 @@ impl<'a> Translator<'a> {
                 return Ok(());
             }
             let k = tr.pred(claim, top)?;
-            if d.defined != TRUE || (!top && k.defined != TRUE) {
+            if (d.defined != TRUE || (!top && k.defined != TRUE)) && !strict {
                 return Err(ill_defined_body(p.span));
             }
             let ok = tr.circuit.and(k.holds, k.defined);
             all.push(tr.circuit.implies(d.holds, ok));
+            let claim_defined = tr.circuit.implies(d.holds, k.defined);
+            defined.extend([d.defined, claim_defined]);
             Ok(())
         })?;
         Ok(Truth {
             holds: self.circuit.and_all(all),
-            defined: TRUE,
+            defined: self.circuit.and_all(defined),
         })
     }
 
