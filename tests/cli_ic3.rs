@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bsolve, bsolve_json, model_arg as model, operations};
+use common::{bsolve, bsolve_json, corpus_models, model_arg as model, operations};
 
 /// CBC finds a counterexample to induction of the machine's own invariant; IC3 proves it; the printed
 /// invariant is established by the INITIALISATION and preserved by every operation according to
@@ -83,12 +83,10 @@ fn ic3_proves_elevator() {
 
 #[test]
 fn ic3_proves_corpus_invariants_that_cbc_refutes() {
-    let corpus =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
-    if !corpus.exists() {
+    let Some(corpus) = corpus_models() else {
         eprintln!("corpus not found next to the repository: skipping");
         return;
-    }
+    };
     for name in [
         "B/Demo/Lift_inf.mch",
         "B/Simple/VerySimpleDFA.mch",
@@ -135,12 +133,10 @@ fn cbc_invariant_rejects_a_non_inductive_predicate() {
 /// constants are defined by PROPERTIES (values, not bits).
 #[test]
 fn ic3_over_bits_finds_deep_corpus_violations() {
-    let corpus =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
-    if !corpus.exists() {
+    let Some(corpus) = corpus_models() else {
         eprintln!("corpus not found next to the repository: skipping");
         return;
-    }
+    };
     for (name, steps) in [
         ("B/Demo/Bakery1err.mch", 21),
         ("B/SymbolicModelChecking/TimingExample.mch", 0),
@@ -202,12 +198,10 @@ fn bad_input_exits_3() {
 
 #[test]
 fn ic3_finds_corpus_violations_whatever_the_constant_setups() {
-    let corpus =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
-    if !corpus.exists() {
+    let Some(corpus) = corpus_models() else {
         eprintln!("corpus not found next to the repository: skipping");
         return;
-    }
+    };
     // 420 constant setups: the violation after one operation is asked with the constants symbolic.
     // MAX_INITIALISATIONS = 0: one setup is still checked.
     for (name, steps) in [

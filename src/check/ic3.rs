@@ -583,20 +583,13 @@ impl<'a> Pdr<'a> {
         cube
     }
 
-    /// Adds the lemma at level `level`, dropping the cubes it subsumes at lower levels.
     fn add_lemma(&mut self, level: usize, cube: Cube) {
-        for cubes in &mut self.lemmas[1..=level] {
-            cubes.retain(|d| !cube.iter().all(|l| d.contains(l)));
-        }
-        self.lemmas[level].push(cube);
+        add_lemma(&mut self.lemmas, level, cube);
     }
 
     /// Whether a lemma of level >= i excludes the state.
     fn blocked(&self, state: &[Value], i: usize) -> bool {
-        self.lemmas[i..]
-            .iter()
-            .flatten()
-            .any(|c| c.iter().all(|(x, v)| state[*x] == *v))
+        excluded(&self.lemmas, i, |(x, v)| state[*x] == *v)
     }
 
     fn node(&mut self, state: Vec<Value>, next: Option<(Option<usize>, usize)>) -> usize {
@@ -747,6 +740,21 @@ impl<'a> Pdr<'a> {
         }
         replayed(self.model, self.constants, &states, &ops)
     }
+}
+
+/// Adds `cube` (a conjunction of literals) at `level` of `lemmas` (cubes blocked per level), dropping
+/// the cubes it subsumes at that level and below.
+pub(super) fn add_lemma<L: PartialEq>(lemmas: &mut [Vec<Vec<L>>], level: usize, cube: Vec<L>) {
+    for cubes in &mut lemmas[1..=level] {
+        cubes.retain(|d| !cube.iter().all(|l| d.contains(l)));
+    }
+    lemmas[level].push(cube);
+}
+
+/// Whether some lemma of level >= i has every literal true (`holds`): the state it is asked of is
+/// excluded from F_i.
+pub(super) fn excluded<L>(lemmas: &[Vec<Vec<L>>], i: usize, holds: impl Fn(&L) -> bool) -> bool {
+    lemmas[i..].iter().flatten().any(|c| c.iter().all(&holds))
 }
 
 /// The path through `states` (the first an initial state), `ops[i]` leading from state i to i + 1

@@ -24,7 +24,7 @@
 use super::Model;
 use super::bmc::{any_operation, selected};
 use super::cbc::{constant_vars, properties};
-use super::ic3::{Ic3Outcome, MAX_CUBES, Run, recheck, replayed};
+use super::ic3::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, recheck, replayed};
 use crate::analysis::before_after::{self, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Span};
 use crate::solve::kodkod::{Pieces, Query, TransitionSat};
@@ -315,18 +315,12 @@ impl<'a> BitPdr<'a> {
         let mut clause = vec![-self.acts[level]];
         clause.extend(cube.iter().map(|l| -l));
         self.ts.add_clause(clause);
-        for cubes in &mut self.lemmas[1..=level] {
-            cubes.retain(|d| !cube.iter().all(|l| d.contains(l)));
-        }
-        self.lemmas[level].push(cube);
+        add_lemma(&mut self.lemmas, level, cube);
     }
 
     /// Whether a lemma of level >= i excludes the full state `cube`.
     fn blocked(&self, cube: &[i32], i: usize) -> bool {
-        self.lemmas[i..]
-            .iter()
-            .flatten()
-            .any(|c| c.iter().all(|l| cube.contains(l)))
+        excluded(&self.lemmas, i, |l| cube.contains(l))
     }
 
     fn run(&mut self, max_frames: usize) -> Result<Run, Stop> {
