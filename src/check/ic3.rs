@@ -730,14 +730,7 @@ impl<'a> Pdr<'a> {
 
     /// The path from node `n` (an initial state) to a bad state, replayed by the interpreter.
     fn counterexample(&self, n: usize) -> Run {
-        let mut states = vec![self.nodes[n].state.as_slice()];
-        let mut ops = Vec::new();
-        let mut at = n;
-        while let Some((op, next)) = self.nodes[at].next {
-            ops.push(op);
-            states.push(&self.nodes[next].state);
-            at = next;
-        }
+        let (states, ops) = path(&self.nodes, n, |node| (&node.state, node.next));
         replayed(self.model, self.constants, &states, &ops)
     }
 }
@@ -755,6 +748,28 @@ pub(super) fn add_lemma<L: PartialEq>(lemmas: &mut [Vec<Vec<L>>], level: usize, 
 /// excluded from F_i.
 pub(super) fn excluded<L>(lemmas: &[Vec<Vec<L>>], i: usize, holds: impl Fn(&L) -> bool) -> bool {
     lemmas[i..].iter().flatten().any(|c| c.iter().all(&holds))
+}
+
+/// A proof obligation's state and its step to the next node (operation, node index).
+pub(super) type Link<'a> = (&'a [Value], Option<(Option<usize>, usize)>);
+
+/// The states and operations of the path of proof obligations from node `n` to the bad state that
+/// ends it, following each node's `link`.
+pub(super) fn path<'a, N>(
+    nodes: &'a [N],
+    n: usize,
+    link: impl Fn(&'a N) -> Link<'a>,
+) -> (Vec<&'a [Value]>, Vec<Option<usize>>) {
+    let (first, mut next) = link(&nodes[n]);
+    let mut states = vec![first];
+    let mut ops = Vec::new();
+    while let Some((op, at)) = next {
+        let (state, after) = link(&nodes[at]);
+        ops.push(op);
+        states.push(state);
+        next = after;
+    }
+    (states, ops)
 }
 
 /// The path through `states` (the first an initial state), `ops[i]` leading from state i to i + 1

@@ -24,7 +24,7 @@
 use super::Model;
 use super::bmc::{any_operation, selected};
 use super::cbc::{constant_vars, properties};
-use super::ic3::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, recheck, replayed};
+use super::ic3::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, path, recheck, replayed};
 use crate::analysis::before_after::{self, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Span};
 use crate::solve::kodkod::{Pieces, Query, TransitionSat};
@@ -442,14 +442,7 @@ impl<'a> BitPdr<'a> {
 
     /// The path from node `n` (an initial state) to the bad state, replayed by the interpreter.
     fn counterexample(&self, n: usize) -> Run {
-        let mut states = vec![self.nodes[n].state.as_slice()];
-        let mut ops = Vec::new();
-        let mut at = n;
-        while let Some((op, next)) = self.nodes[at].next {
-            ops.push(op);
-            states.push(&self.nodes[next].state);
-            at = next;
-        }
+        let (states, ops) = path(&self.nodes, n, |node| (&node.state, node.next));
         replayed(self.model, &self.nodes[n].constants, &states, &ops)
     }
 
