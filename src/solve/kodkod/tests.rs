@@ -271,3 +271,12 @@ fn if_expressions_choose_a_branch() {
         3
     );
 }
+
+#[test]
+fn a_known_function_into_functions_into_sets_is_refused_not_a_crash() {
+    let text = "f = {1 |-> {2 |-> {3}}} & y : 3..4 & f = {1 |-> {2 |-> {y}}}";
+    match solve(text) {
+        Err(e) => assert!(e.to_string().contains("functions into sets"), "{e}"),
+        Ok((n, _)) => assert_eq!(n, 1, "{text}"),
+    }
+}

@@ -233,8 +233,12 @@ impl<'a> Translator<'a> {
                     let (x, image) = item
                         .as_pair()
                         .ok_or_else(|| unsupported(span, "a pair value of an unexpected shape"))?;
+                    // An image that is itself a function into sets has no set term.
                     let Term::Set(image) = self.constant(image, image_ty, span)? else {
-                        unreachable!("a set constant is a set term")
+                        return Err(unsupported(
+                            span,
+                            "a known function whose images are functions into sets",
+                        ));
                     };
                     if f.insert(x.clone(), (TRUE, image)).is_some() {
                         return Err(unsupported(
