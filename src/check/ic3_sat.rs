@@ -160,7 +160,7 @@ const MAX_WIDEN: u32 = 10;
 
 struct BitPdr<'a> {
     model: &'a Model,
-    ts: TransitionSat<'a>,
+    ts: TransitionSat,
     /// Position of each before-copy bit variable among the state bits.
     index: FxHashMap<i32, usize>,
     /// Activation literal of each level (index 0 unused: F_0 is INIT).
@@ -174,7 +174,7 @@ struct BitPdr<'a> {
 }
 
 impl<'a> BitPdr<'a> {
-    fn new(model: &'a Model, ts: TransitionSat<'a>) -> Self {
+    fn new(model: &'a Model, ts: TransitionSat) -> Self {
         let index = ts
             .bits(0)
             .iter()

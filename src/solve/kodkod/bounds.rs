@@ -21,6 +21,7 @@ use super::translate::{
 };
 use crate::analysis::interval::{Range, VarInfo};
 use crate::diag::{Diagnostic, Span};
+use crate::eval::Context;
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp, free_names};
 use crate::types::Type;
 use crate::value::{Value, set};
@@ -220,7 +221,7 @@ fn scalar(
             );
             let cut = match known {
                 (Some(_), Some(_)) => None,
-                _ => cut_range(tr, range),
+                _ => cut_range(tr.ctx, range),
             };
             b.cut |= cut.is_some();
             let (lo, hi) = match cut.map_or(known, |(lo, hi)| (Some(lo), Some(hi))) {
@@ -288,8 +289,8 @@ fn scalar(
 /// The cut of an integer range the analysis left open at one end or both, as the native solver
 /// enumerates it: MININT..MAXINT, or a window as wide from the known end when that lies outside it;
 /// `None` when a known end cannot be read or the cut is empty.
-fn cut_range(tr: &Translator<'_>, range: &Range) -> Option<(i64, i64)> {
-    let settings = tr.ctx.settings();
+pub(super) fn cut_range(ctx: &Context, range: &Range) -> Option<(i64, i64)> {
+    let settings = ctx.settings();
     let (minint, maxint) = (settings.minint.to_i64()?, settings.maxint.to_i64()?);
     let width = maxint.checked_sub(minint)?;
     let (lo, hi) = match (&range.lo, &range.hi) {
@@ -405,7 +406,7 @@ fn set_candidates(
                         range.hi.as_ref().and_then(|x| x.to_i64()),
                     ) {
                         (Some(lo), Some(hi)) => (lo, hi),
-                        _ => cut_range(tr, range)?,
+                        _ => cut_range(tr.ctx, range)?,
                     };
                     (hi.saturating_sub(lo) < MAX_ELEMENTS as i64)
                         .then(|| (lo..=hi).map(Value::int).collect())

@@ -171,33 +171,33 @@ fn int_term(
     Term::Int(v)
 }
 
-/// The candidates of an integer the analysis bounded by `r`: `r` when both ends are known, else a cut
-/// as the bounds pass makes (MININT..MAXINT, or a window as wide from the known end), widened by
-/// 2^widen - 1 windows on the open sides. The flag says whether it is a cut.
+/// The candidates of an integer the analysis bounded by `r`: `r` when both ends are known, else the
+/// bounds pass's cut (`bounds::cut_range`) widened by 2^widen - 1 windows of MININT..MAXINT's width on
+/// its open sides. The flag says whether it is a cut.
 fn int_domain(ctx: &Context, r: &Range, widen: u32) -> Option<(i64, i64, bool)> {
+    let known = |end: &Option<num_bigint::BigInt>| end.as_ref().and_then(|v| v.to_i64());
+    if let (Some(lo), Some(hi)) = (known(&r.lo), known(&r.hi)) {
+        return (lo <= hi && integers::in_limits(lo, hi)).then_some((lo, hi, false));
+    }
+    let (lo, hi) = bounds::cut_range(ctx, r)?;
     let settings = ctx.settings();
-    let (minint, maxint) = (settings.minint.to_i64()?, settings.maxint.to_i64()?);
-    let window = maxint.checked_sub(minint)?.max(1);
+    let window = settings
+        .maxint
+        .to_i64()?
+        .checked_sub(settings.minint.to_i64()?)?
+        .max(1);
     let extra = window.checked_mul((1i64 << widen.min(40)) - 1)?;
-    let (lo, hi) = (
-        r.lo.as_ref().and_then(|v| v.to_i64()),
-        r.hi.as_ref().and_then(|v| v.to_i64()),
-    );
-    let (lo, hi, cut) = match (lo, hi) {
-        (Some(l), Some(h)) => (l, h, false),
-        (Some(l), None) => (
-            l,
-            maxint.max(l.checked_add(window)?).checked_add(extra)?,
-            true,
-        ),
-        (None, Some(h)) => (
-            minint.min(h.checked_sub(window)?).checked_sub(extra)?,
-            h,
-            true,
-        ),
-        (None, None) => (minint.checked_sub(extra)?, maxint.checked_add(extra)?, true),
+    let lo = if r.lo.is_none() {
+        lo.checked_sub(extra)?
+    } else {
+        lo
     };
-    (lo <= hi && integers::in_limits(lo, hi)).then_some((lo, hi, cut))
+    let hi = if r.hi.is_none() {
+        hi.checked_add(extra)?
+    } else {
+        hi
+    };
+    integers::in_limits(lo, hi).then_some((lo, hi, true))
 }
 
 /// `lo <= x & x <= hi`.
@@ -244,8 +244,7 @@ pub enum Query {
 }
 
 /// The transition system of one machine in one SAT solver.
-pub struct TransitionSat<'a> {
-    tr: Translator<'a>,
+pub struct TransitionSat {
     enc: Encoder,
     /// Per constant: its value when PROPERTIES defines it, else its term.
     constants: Vec<Result<Value, Term>>,
@@ -280,15 +279,15 @@ pub struct Pieces<'p> {
     pub ops: &'p [(Pred, Vec<TypedName>)],
 }
 
-impl<'a> TransitionSat<'a> {
+impl TransitionSat {
     /// Translates the pieces; an error names what does not translate (or what has no shared encoding).
     /// `widen`: integers the analysis leaves unbounded get windows 2^widen times as wide as the
     /// bounds pass's cut (`int_domain`), for a rerun when a run within the cut proved nothing.
     pub fn new(
-        ctx: &'a Context,
+        ctx: &Context,
         pieces: &Pieces<'_>,
         widen: u32,
-    ) -> Result<TransitionSat<'a>, Diagnostic> {
+    ) -> Result<TransitionSat, Diagnostic> {
         let span = pieces.step.span;
         // Constants a deterministic equation of PROPERTIES defines are values, not bits.
         let mut env = Env::new();
@@ -545,7 +544,6 @@ impl<'a> TransitionSat<'a> {
             }
         }
         Ok(TransitionSat {
-            tr,
             enc,
             constants: {
                 let mut open = constants.into_iter();
@@ -629,10 +627,5 @@ impl<'a> TransitionSat<'a> {
     /// The step's operation selector in the last model.
     pub fn selector(&self) -> Value {
         value_of(&self.enc, &self.selector)
-    }
-
-    /// The translator (for its circuit size in statistics).
-    pub fn gates(&self) -> usize {
-        self.tr.circuit.len()
     }
 }
