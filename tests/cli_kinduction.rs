@@ -127,6 +127,29 @@ fn finds_the_corpus_violations_with_every_symbolic_check() {
     }
 }
 
+/// Deep violations on branching machines whose transition relation has no exact SAT translation
+/// (CarlaTravelAgencyErr: 4 operations among thousands of sequences, each a hard value-level question;
+/// TheSystem: 8; LightbotAbstract: 14, its constants defined by PROPERTIES): `bmc` and k-induction's base
+/// case find them by the search over bits; the trace is replayed, and not claimed shortest.
+#[test]
+fn bmc_and_kinduction_find_deep_violations_over_bits() {
+    for (name, length) in [
+        ("B/Demo/CarlaTravelAgencyErr.mch", 4),
+        ("B/ABCD/TheSystem.mch", 8),
+        ("B/SymbolicModelChecking/LightbotAbstract.mch", 14),
+    ] {
+        let Some(file) = corpus(name) else { return };
+        let json = finds_violation(&["bmc", &file, "20", "--timeout", "60000"]);
+        assert_eq!(
+            json["status"],
+            format!("INVARIANT VIOLATION at depth {length}")
+        );
+        let justification = json["justification"].as_str().expect("justification");
+        assert!(justification.contains("searched over bits"), "{json}");
+        finds_violation(&["kinduction", "--timeout", "30000", &file]);
+    }
+}
+
 /// The violation of SimpleInvViolation needs 11 operations, beyond the default --max-k 8: the base case
 /// goes on as bounded model checking once the step case is given up.
 #[test]

@@ -16,7 +16,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
     AssignTarget, BinaryOp, CompareOp, Expr, ExprKind, Machine, Operation, Pred, PredKind, Subst,
-    SubstKind, TypedName,
+    SubstKind, TypedName, free_names,
 };
 use crate::syntax::ast::Name;
 use crate::types::Type;
@@ -60,6 +60,48 @@ pub struct TransitionPred {
     pub params: Vec<TypedName>,
     /// The outputs, renamed `o@to`.
     pub outputs: Vec<TypedName>,
+}
+
+impl TransitionPred {
+    /// The relation without the outputs' defining equations (`o@to = E` in a conjunction, under
+    /// disjunctions and existentials) where nothing else mentions the output, and without those
+    /// outputs. Questions about the state alone (invariant violations, deadlocks, reachable states)
+    /// need no outputs; dropping a conjunct in a positive position only adds steps (those whose output
+    /// expression is ill-defined or hard to bound: TwoPurses' `rr := {cc,nn | ...}`), so an Unsat
+    /// stays an Unsat, and a path found is replayed by the interpreter anyway.
+    pub fn without_outputs(self) -> TransitionPred {
+        let mut pred = self.pred;
+        let mut outputs = Vec::new();
+        for o in self.outputs {
+            let dropped = drop_definition(&pred, &o.name);
+            if free_names::pred_mentions(&dropped, &|n| *n == o.name) {
+                outputs.push(o);
+            } else {
+                pred = dropped;
+            }
+        }
+        TransitionPred {
+            pred,
+            params: self.params,
+            outputs,
+        }
+    }
+}
+
+/// `p` with each conjunct `o = E` in a positive position replaced by `TRUE`.
+fn drop_definition(p: &Pred, o: &Name) -> Pred {
+    let kind = match &p.kind {
+        PredKind::Compare(CompareOp::Eq, lhs, _) if matches!(&lhs.kind, ExprKind::Var(x) if x == o) => {
+            PredKind::True
+        }
+        PredKind::And(ps) => PredKind::And(ps.iter().map(|q| drop_definition(q, o)).collect()),
+        PredKind::Or(ps) => PredKind::Or(ps.iter().map(|q| drop_definition(q, o)).collect()),
+        PredKind::Exists(xs, body) => {
+            PredKind::Exists(xs.clone(), Box::new(drop_definition(body, o)))
+        }
+        _ => return p.clone(),
+    };
+    Pred::new(kind, p.span)
 }
 
 /// The before-after predicate of operation `op` from copy `from` to copy `to`.
@@ -1514,5 +1556,47 @@ mod tests {
         };
         assert!(holds(2));
         assert!(!holds(3));
+    }
+
+    #[test]
+    fn outputs_only_defined_are_dropped_and_the_others_kept() {
+        let model = load(
+            "outputs",
+            "MACHINE O\nVARIABLES x\nINVARIANT x : 0..9\nINITIALISATION x := 0\n\
+             OPERATIONS a, b <-- op(p) = PRE p : 1..3 THEN \
+             ANY c WHERE c : 0..9 & c > p THEN a := {c} || x := c END; b := a END\nEND",
+        );
+        let m = model.machine();
+        let t = operation(m, &m.operations[0], 0, 1).expect("translates");
+        let names = |xs: &[TypedName]| xs.iter().map(|o| o.name.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&t.outputs), ["a@1", "b@1"]);
+        let lean = t.clone().without_outputs();
+        // `b := a` reads the output a: a stays; b is only defined.
+        assert_eq!(names(&lean.outputs), ["a@1"]);
+        assert!(!free_names::pred_mentions(&lean.pred, &|n| &**n == "b@1"));
+        // The steps are the same (b's definition is well-defined).
+        let vars: Vec<TypedName> = t.params.iter().cloned().chain(state_copy(m, 1)).collect();
+        let mut env = Env::new();
+        env.bind(copy_name("x", 0), Value::int(0));
+        let all = |pred: &Pred, hidden: &[TypedName]| {
+            let p = Pred::new(
+                PredKind::Exists(hidden.to_vec(), Box::new(pred.clone())),
+                pred.span,
+            );
+            let found = solve::solve_all(
+                &model.context,
+                &Problem::new(&vars, &p, &env),
+                Backend::Auto,
+                100,
+            )
+            .expect("solves");
+            assert!(found.complete);
+            let mut s = found.solutions;
+            s.sort();
+            s
+        };
+        let before = all(&t.pred, &t.outputs);
+        assert_eq!(before.len(), 8 + 7 + 6);
+        assert_eq!(all(&lean.pred, &lean.outputs), before);
     }
 }

@@ -18,6 +18,7 @@
 //! costs SAT nothing, and a branching machine's sequences would be thousands.
 
 use super::Model;
+use super::bmc_bits;
 use super::cbc::{
     INCOMPLETE, Search, constant_vars, initial_steps, not, properties, replay_step,
     require_variables, search_with, violated_conjuncts,
@@ -193,6 +194,33 @@ pub(crate) fn any_operation(
     from: usize,
     to: usize,
 ) -> Result<(Pred, TypedName), Diagnostic> {
+    Ok(any_of(m, from, to, &operations(m, from, to)?))
+}
+
+/// Per operation: its before-after predicate from copy `from` to copy `to` and its parameters and
+/// outputs, without the outputs nothing but their definition mentions (`without_outputs`: paths and
+/// steps are about states).
+pub(crate) fn operations(
+    m: &Machine,
+    from: usize,
+    to: usize,
+) -> Result<Vec<(Pred, Vec<TypedName>)>, Diagnostic> {
+    m.operations
+        .iter()
+        .map(|op| {
+            let t = before_after::operation(m, op, from, to)?.without_outputs();
+            Ok((t.pred, t.params.into_iter().chain(t.outputs).collect()))
+        })
+        .collect()
+}
+
+/// `any_operation` from the operations' before-after predicates (`operations(m, from, to)`).
+pub(crate) fn any_of(
+    m: &Machine,
+    from: usize,
+    to: usize,
+    ops: &[(Pred, Vec<TypedName>)],
+) -> (Pred, TypedName) {
     let selector = TypedName {
         name: format!("operation {from}->{to}").into(),
         ty: Type::Integer,
@@ -200,9 +228,7 @@ pub(crate) fn any_operation(
     };
     let var = Expr::new(ExprKind::Var(selector.name.clone()), Type::Integer, m.span);
     let mut any = Vec::new();
-    for (i, op) in m.operations.iter().enumerate() {
-        let t = before_after::operation(m, op, from, to)?;
-        let hidden = t.params.into_iter().chain(t.outputs).collect();
+    for (i, (op, (ba, hidden))) in m.operations.iter().zip(ops).enumerate() {
         let chosen = Pred::new(
             PredKind::Compare(
                 CompareOp::Eq,
@@ -215,9 +241,12 @@ pub(crate) fn any_operation(
             ),
             op.span,
         );
-        any.push(and(vec![chosen, exists(hidden, t.pred, op.span)], op.span));
+        any.push(and(
+            vec![chosen, exists(hidden.clone(), ba.clone(), op.span)],
+            op.span,
+        ));
     }
-    Ok((or(any, m.span), selector))
+    (or(any, m.span), selector)
 }
 
 /// The operation (by index) a selector of `any_operation` names.
@@ -410,6 +439,10 @@ const SEQUENCE_LENGTHS: usize = 2;
 /// See `SEQUENCE_LENGTHS`.
 const UNROLL_BEYOND: usize = 32;
 
+/// The length from which paths are searched over bits (`Unrolling::search_bits`): the shorter ones
+/// cost little one operation sequence at a time.
+const BITS_FROM: usize = 2;
+
 /// What the check of every path of one length gave.
 pub(crate) enum LengthResult {
     /// A replayed trace and the violated invariant conjuncts (none for a deadlock).
@@ -448,15 +481,28 @@ pub(crate) struct Unrolling {
     unrolled_from: Option<usize>,
     /// Whether the relation translates exactly (`unrollable`), once asked.
     unrollable: Option<bool>,
+    /// What the paths should end in.
+    target: Target,
+    /// The longest paths asked for.
+    max_length: usize,
+    /// Whether the search over bits (`search_bits`) was made.
+    bits_searched: bool,
+    /// What it found, for `check` to report.
+    found: Option<bmc_bits::Found>,
 }
 
 impl Unrolling {
-    pub(crate) fn new() -> Self {
+    /// Paths of up to `max_length` operations ending in `target`.
+    pub(crate) fn new(max_length: usize, target: Target) -> Self {
         Unrolling {
             length: 0,
             sequences: Some(vec![vec![]]),
             unrolled_from: None,
             unrollable: None,
+            target,
+            max_length,
+            bits_searched: false,
+            found: None,
         }
     }
 
@@ -474,9 +520,15 @@ impl Unrolling {
         self.unrolled_from
     }
 
-    /// Checks every path of the current length for the target.
-    pub(crate) fn check(&self, model: &Model, target: Target) -> Result<LengthResult, Diagnostic> {
+    /// Checks every path of the current length for the target (after a violation found over bits,
+    /// that violation: `length()` is then its length).
+    pub(crate) fn check(&mut self, model: &Model) -> Result<LengthResult, Diagnostic> {
         let span = model.machine().span;
+        let target = self.target;
+        if let Some((length, trace, violated)) = self.found.take() {
+            self.length = length;
+            return Ok(LengthResult::Counterexample(trace, violated));
+        }
         let Some(sequences) = &self.sequences else {
             if let Err(e) = model.context.check_deadline(span) {
                 return Ok(LengthResult::Undecided(e.to_string()));
@@ -518,8 +570,42 @@ impl Unrolling {
         Ok(result)
     }
 
+    /// Once, before the paths reach length `BITS_FROM` while they are asked one operation sequence at
+    /// a time and the relation has no exact translation: a search for a violation over bits
+    /// (`bmc_bits`) of all lengths from `BITS_FROM` up to the longest, with half the time left. A deep
+    /// violation on a branching machine is found there in a few SAT queries (finding the feasible
+    /// sequences of the next length alone can take longer); what it does not find, the sequences
+    /// still settle.
+    fn search_bits(&mut self, model: &Model) -> Option<bmc_bits::Found> {
+        if self.bits_searched
+            || self.length + 1 != BITS_FROM
+            || self.sequences.is_none()
+            || self.target != Target::InvariantViolation
+            || self.max_length < BITS_FROM
+        {
+            return None;
+        }
+        self.bits_searched = true;
+        if *self
+            .unrollable
+            .get_or_insert_with(|| unrollable(model, Start::Initialisation))
+        {
+            return None;
+        }
+        let until = model
+            .context
+            .deadline()
+            .map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 2);
+        bmc_bits::search(model, BITS_FROM, self.max_length, until).ok()
+    }
+
     /// Moves on to the paths one operation longer.
     pub(crate) fn advance(&mut self, model: &Model) -> Result<Advance, Diagnostic> {
+        if let Some(found) = self.search_bits(model) {
+            self.found = Some(found);
+            self.length += 1;
+            return Ok(Advance::Paths);
+        }
         let Some(sequences) = &self.sequences else {
             self.length += 1;
             return Ok(Advance::Paths);
@@ -591,17 +677,19 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
     }
     let start = Instant::now();
     let mut undecided: Vec<(usize, String)> = Vec::new();
-    let mut paths = Unrolling::new();
+    let mut paths = Unrolling::new(depth, target);
     loop {
         let k = paths.length();
-        match paths.check(model, target)? {
+        match paths.check(model)? {
             LengthResult::Counterexample(trace, violated) => {
+                // Found over bits beyond this length, it is the shortest within the encoding only.
+                let length = paths.length();
                 return Ok(BmcResult {
                     outcome: BmcOutcome::Counterexample {
-                        length: k,
+                        length,
                         trace,
                         violated,
-                        shortest: undecided.iter().all(|(l, _)| *l >= k),
+                        shortest: length == k && undecided.iter().all(|(l, _)| *l >= k),
                     },
                     depth,
                     unrolled_from: paths.unrolled_from(),

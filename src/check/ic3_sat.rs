@@ -22,12 +22,11 @@
 //! re-checked by CBC, which also covers what the encoding bounded (an integer cut to MININT..MAXINT).
 
 use super::Model;
-use super::bmc::{any_operation, selected};
-use super::cbc::{constant_vars, properties};
+use super::bmc::selected;
 use super::ic3::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, path, recheck, replayed};
-use crate::analysis::before_after::{self, pred_in_copy, state_copy};
+use super::transition_pieces::Transition;
 use crate::diag::{DiagKind, Span};
-use crate::solve::kodkod::{Pieces, Query, TransitionSat};
+use crate::solve::kodkod::{Query, TransitionSat};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -64,35 +63,12 @@ pub(super) type Outcome = (Ic3Outcome, usize);
 /// `max_frames`, or a proof CBC does not confirm.
 pub(super) fn run(model: &Model, max_frames: usize) -> Result<Outcome, String> {
     let m = model.machine();
-    let consts = constant_vars(m);
-    let x0 = state_copy(m, 0);
-    let x1 = state_copy(m, 1);
-    let (step, selector) = any_operation(m, 0, 1).map_err(|d| d.to_string())?;
-    let props = properties(m);
-    let init0 = before_after::initialisation(m, 0).map_err(|d| d.to_string())?;
-    let inv0 = pred_in_copy(m, &m.invariant, 0);
-    let inv1 = pred_in_copy(m, &m.invariant, 1);
-    let mut ops = Vec::new();
-    for op in &m.operations {
-        let t = before_after::operation(m, op, 0, 1).map_err(|d| d.to_string())?;
-        ops.push((t.pred, t.params.into_iter().chain(t.outputs).collect()));
-    }
-    let pieces = Pieces {
-        constants: &consts,
-        states: [&x0, &x1],
-        selector: &selector,
-        properties: &props,
-        init0: &init0,
-        inv0: &inv0,
-        inv1: &inv1,
-        step: &step,
-        ops: &ops,
-    };
+    let transition = Transition::of(model).map_err(|d| d.to_string())?;
     let mut queries = 0;
     let mut why = String::new();
     let mut proved = None;
     for widen in 0..=MAX_WIDEN {
-        let ts = match TransitionSat::new(&model.context, &pieces, widen) {
+        let ts = match transition.translate(model, widen) {
             Ok(ts) => ts,
             // The deadline passed while translating: the caller would stop at once too.
             Err(d) if d.kind == DiagKind::Limit => {

@@ -96,7 +96,7 @@ pub fn kinduction_with(
     let mut base_complete = true;
     let mut base_reason = String::new();
     let mut step_reason = String::new();
-    let mut base = Unrolling::new();
+    let mut base = Unrolling::new(max_k.max(UNROLLED_BASE_DEPTH), Target::InvariantViolation);
     // The longest length up to which the base case is a complete Unsat.
     let mut checked = 0;
     // Operation sequences of length k-1 whose step case was not a complete Unsat; None once the step
@@ -118,7 +118,7 @@ pub fn kinduction_with(
             break;
         }
         if !no_path {
-            match base.check(model, Target::InvariantViolation)? {
+            match base.check(model)? {
                 LengthResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bmc;
+mod bmc_bits;
 pub mod cbc;
 mod csv_table;
 pub mod evaluate;
@@ -14,6 +15,7 @@ pub mod mc;
 pub mod model;
 pub mod setup;
 pub mod solve_cmd;
+mod transition_pieces;
 pub mod unsat_core;
 
 pub use model::{Model, Options};

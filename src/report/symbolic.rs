@@ -307,7 +307,9 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
             if *shortest {
                 format!("{REPLAYED}; shortest: every shorter length is a complete Unsat")
             } else {
-                format!("{REPLAYED}; a shorter one may exist (some shorter length was undecided)")
+                format!(
+                    "{REPLAYED}; a shorter one may exist (not every shorter length is a complete Unsat: undecided, or searched over bits only)"
+                )
             },
             Exit::Counterexample,
         ),

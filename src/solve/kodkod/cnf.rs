@@ -125,6 +125,11 @@ impl Encoder {
 
     /// The value of an encoded literal in the solver's model.
     pub fn value(&self, l: Lit) -> bool {
+        self.value_with(l, |v| self.solver.value(v))
+    }
+
+    /// The value of `l` when SAT literal `v` has value `model(v)`; an unencoded literal is false.
+    pub fn value_with(&self, l: Lit, model: impl Fn(i32) -> bool) -> bool {
         if l.is_const() {
             return l == TRUE;
         }
@@ -132,7 +137,7 @@ impl Encoder {
         if v == 0 {
             return false;
         }
-        self.solver.value(if l.is_negated() { -v } else { v })
+        model(if l.is_negated() { -v } else { v })
     }
 
     /// The number of SAT variables used so far.

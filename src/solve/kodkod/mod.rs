@@ -24,8 +24,10 @@ mod integers;
 mod solutions;
 mod transition;
 mod translate;
+mod unroll;
 
 pub use transition::{Pieces, Query, TransitionSat};
+pub use unroll::Unrolled;
 
 use super::{Found, Problem, Stats};
 use crate::analysis::interval;

@@ -1,6 +1,7 @@
 //! Models mapped back into B values, blocking clauses for enumerating all solutions, and the orbit test
 //! used when the question asks for one solution per permutation of the deferred sets.
 
+use super::circuit::Lit;
 use super::cnf::Encoder;
 use super::translate::Term;
 use crate::value::Value;
@@ -8,30 +9,35 @@ use std::sync::Arc;
 
 /// The value of an unknown's term in the current model.
 pub fn value_of(enc: &Encoder, term: &Term) -> Value {
+    value_in(term, &|l| enc.value(l))
+}
+
+/// The value of an unknown's term when circuit literal `l` has value `holds(l)`.
+pub fn value_in(term: &Term, holds: &dyn Fn(Lit) -> bool) -> Value {
     match term {
         Term::Scalar(choices) => choices
             .iter()
-            .find(|(_, l)| enc.value(*l))
+            .find(|(_, l)| holds(*l))
             .or(choices.first())
             .map(|(v, _)| v.clone())
             .expect("a scalar unknown has candidates"),
-        Term::Int(b) => Value::int(b.value(|l| enc.value(l))),
-        Term::Pair(a, b) => Value::pair(value_of(enc, a), value_of(enc, b)),
-        Term::Set(s) => set_value(enc, s),
+        Term::Int(b) => Value::int(b.value(holds)),
+        Term::Pair(a, b) => Value::pair(value_in(a, holds), value_in(b, holds)),
+        Term::Set(s) => set_value(s, holds),
         // The arguments are in order, so the pairs are too.
         Term::Fun(f) => Value::set_from_sorted(
             f.iter()
-                .filter(|(_, (d, _))| enc.value(*d))
-                .map(|(x, (_, s))| Value::pair(x.clone(), set_value(enc, s)))
+                .filter(|(_, (d, _))| holds(*d))
+                .map(|(x, (_, s))| Value::pair(x.clone(), set_value(s, holds)))
                 .collect(),
         ),
     }
 }
 
-fn set_value(enc: &Encoder, s: &super::translate::SetTerm) -> Value {
+fn set_value(s: &super::translate::SetTerm, holds: &dyn Fn(Lit) -> bool) -> Value {
     Value::set_from_sorted(
         s.iter()
-            .filter(|(_, l)| enc.value(**l))
+            .filter(|(_, l)| holds(**l))
             .map(|(k, _)| k.clone())
             .collect(),
     )

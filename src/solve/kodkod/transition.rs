@@ -245,11 +245,15 @@ pub enum Query {
 
 /// The transition system of one machine in one SAT solver.
 pub struct TransitionSat {
-    enc: Encoder,
+    pub(super) enc: Encoder,
+    /// The clauses of the translation (before any clause a caller adds), over SAT variables
+    /// 1..=template_vars: what `Unrolled` copies once per further step.
+    pub(super) template: Vec<Vec<i32>>,
+    pub(super) template_vars: usize,
     /// Per constant: its value when PROPERTIES defines it, else its term.
     constants: Vec<Result<Value, Term>>,
-    states: [Vec<Term>; 2],
-    selector: Term,
+    pub(super) states: [Vec<Term>; 2],
+    pub(super) selector: Term,
     /// The SAT literal of each state bit in copy 0 and copy 1 (a constant's bits are the same in both).
     bits: [Vec<i32>; 2],
     /// Per state bit, the B predicate saying it is set, when printable.
@@ -515,7 +519,7 @@ impl TransitionSat {
         // Violated, not ill-defined: an ill-defined INVARIANT is no counterexample to report.
         let bad1 = tr.circuit.and(inv1.defined, !inv1.holds);
         let settings = ctx.settings();
-        let mut enc = Encoder::new(settings.sat_solver.create(), false);
+        let mut enc = Encoder::new(settings.sat_solver.create(), true);
         enc.solver.set_deadline(ctx.deadline());
         for &l in &conditions {
             enc.assert(&tr.circuit, l);
@@ -543,8 +547,12 @@ impl TransitionSat {
                 }
             }
         }
+        let template = enc.clauses.take().unwrap_or_default();
+        let template_vars = enc.num_vars();
         Ok(TransitionSat {
             enc,
+            template,
+            template_vars,
             constants: {
                 let mut open = constants.into_iter();
                 fixed

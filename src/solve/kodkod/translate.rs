@@ -928,6 +928,7 @@ impl<'a> Translator<'a> {
     /// `SIGMA(x).(P | E)` over the grounded instances of P.
     fn sigma(&mut self, e: &Expr, xs: &[TypedName], cond: &Pred, body: &Expr) -> Tr<BitVec> {
         let mut parts = Vec::new();
+        let strict = self.strict_wd;
         self.ground(xs, &cond.conjuncts(), e.span, &mut |tr, _| {
             let c = tr.pred(cond, false)?;
             let mark = tr.wd.len();
@@ -935,7 +936,11 @@ impl<'a> Translator<'a> {
             let d = tr.circuit.and_all(tr.wd.drain(mark..).collect::<Vec<_>>());
             let d = tr.settle(d);
             let defined = tr.circuit.implies(c.holds, d);
-            if c.defined != TRUE || defined != TRUE {
+            if strict {
+                // The sum is well-defined when every instance is.
+                let both = tr.circuit.and(c.defined, defined);
+                tr.wd.push(both);
+            } else if c.defined != TRUE || defined != TRUE {
                 return Err(unsupported(
                     e.span,
                     "a SIGMA whose body may be ill-defined (the interpreter's order decides)",

@@ -1,0 +1,124 @@
+//! Bounded model checking over bits: the SAT encoding of the one-step relation that IC3 over bits
+//! uses (`TransitionSat`: PROPERTIES-defined constants as values, one shared encoding of both state
+//! copies, quantifiers with possibly ill-defined instances translated strictly), unrolled at the CNF
+//! level (`Unrolled`) and asked one length after the other in one incremental solver.
+//!
+//! It serves `bmc` and k-induction's base case on machines whose relation does not translate with
+//! exact bounds (`bmc::unrollable`), where paths are otherwise asked one operation sequence at a time:
+//! a branching machine with deep violations (CarlaTravelAgency: thousands of operation sequences of
+//! length 4, each a hard value-level question) is one SAT query per length here.
+//!
+//! It only looks for counterexamples. An Unsat is relative to the encoding — integers cut to windows,
+//! steps the strict translation counts as ill-defined dropped, an after-state outside the before-
+//! state's candidates not represented — so it proves nothing, and the caller goes on asking the
+//! lengths it could not settle. A path it finds is replayed by the interpreter before it is reported.
+
+use super::Model;
+use super::bmc::selected;
+use super::ic3::{Run, replayed};
+use super::mc::Step;
+use super::transition_pieces::Transition;
+use crate::diag::Span;
+use crate::solve::kodkod::{Query, Unrolled};
+use std::time::Instant;
+
+/// A violation: the number of operations, the replayed trace and the violated invariant conjuncts.
+pub(super) type Found = (usize, Vec<Step>, Vec<Span>);
+
+/// The shortest path (within the encoding) of `from..=max` operations from the INITIALISATION to a
+/// state violating the invariant, searched until `until`; `Err` says why none was found.
+pub(super) fn search(
+    model: &Model,
+    from: usize,
+    max: usize,
+    until: Option<Instant>,
+) -> Result<Found, String> {
+    let budget = model.context.deadline();
+    model.context.set_deadline(match (budget, until) {
+        (Some(b), Some(u)) => Some(b.min(u)),
+        (b, u) => b.or(u),
+    });
+    let found = lengths(model, from, max);
+    model.context.set_deadline(budget);
+    found
+}
+
+fn lengths(model: &Model, from: usize, max: usize) -> Result<Found, String> {
+    let span = model.machine().span;
+    let transition = Transition::of(model).map_err(|d| d.to_string())?;
+    let ts = transition
+        .translate(model, 0)
+        .map_err(|d| format!("not over bits: {}", d.message))?;
+    let mut path = Unrolled::new(ts);
+    path.add_clause(vec![path.init()]);
+    path.add_clause(vec![path.step(0)]);
+    for length in 1..=max {
+        while path.steps() < length {
+            path.unroll();
+            path.add_clause(vec![path.step(path.steps() - 1)]);
+        }
+        // The states before the last satisfy the invariant: a path through a violation is longer
+        // than the shortest one, which is asked at its own length.
+        path.add_clause(vec![path.invariant(length - 1)]);
+        if length < from {
+            continue;
+        }
+        let bad = path.bad_after(length - 1);
+        match path.solve(&[bad], span).map_err(|d| d.to_string())? {
+            Query::Unsat => continue,
+            Query::Sat => {}
+        }
+        let states: Vec<_> = (0..=length).map(|i| path.state(i)).collect();
+        let states: Vec<&[_]> = states.iter().map(Vec::as_slice).collect();
+        let ops: Vec<_> = (0..length).map(|i| selected(&path.selector(i))).collect();
+        return match replayed(model, &path.constants(), &states, &ops) {
+            Run::Counterexample(trace, violated) => Ok((length, trace, violated)),
+            Run::Unknown(why) => Err(why),
+            Run::Proved { .. } => Err("internal: a replay proved something".into()),
+        };
+    }
+    Err(format!(
+        "no violation over bits within {max} operations{}",
+        if path.cut() { " (integers cut)" } else { "" }
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Options;
+
+    fn model(name: &str, text: &str) -> Model {
+        let path =
+            std::env::temp_dir().join(format!("bsolve-bmcbits-{}-{name}.mch", std::process::id()));
+        std::fs::write(&path, text).expect("writes");
+        Model::load(&path, &Options::default()).expect("loads")
+    }
+
+    /// Two counters, one step of either at a time, the violation when both reach their targets: 7 + 5
+    /// operations, reached only through paths the unrolling has to keep apart step by step.
+    #[test]
+    fn a_deep_violation_is_found_at_its_length_and_replayed() {
+        let m = model(
+            "TwoCounters",
+            "MACHINE TwoCounters
+             VARIABLES x, y INVARIANT x : 0..9 & y : 0..9 & not(x = 7 & y = 5)
+             INITIALISATION x, y := 0, 0
+             OPERATIONS
+               incx = SELECT x < 9 THEN x := x + 1 END;
+               incy(d) = PRE d : 1..2 & y + d <= 9 THEN y := y + d END
+             END",
+        );
+        let (length, trace, violated) = search(&m, 2, 20, None).expect("found");
+        // y reaches 5 in three steps at best (2 + 2 + 1).
+        assert_eq!(length, 7 + 3);
+        assert_eq!(trace.len(), length + 1, "INITIALISATION and the steps");
+        assert_eq!(violated.len(), 1);
+        // Below the shortest length nothing is found.
+        let none = search(&m, 2, 9, None).expect_err("too short");
+        assert!(
+            none.starts_with("no violation over bits within 9"),
+            "{none}"
+        );
+    }
+}
