@@ -137,6 +137,8 @@ fn bmc_and_kinduction_find_deep_violations_over_bits() {
         ("B/Demo/CarlaTravelAgencyErr.mch", 4),
         ("B/ABCD/TheSystem.mch", 8),
         ("B/SymbolicModelChecking/LightbotAbstract.mch", 14),
+        // A function into sets updated by override (`has_keys(person) := ...`).
+        ("B/Demo/RussianPostalPuzzle2.mch", 18),
     ] {
         let Some(file) = corpus(name) else { return };
         let json = finds_violation(&["bmc", &file, "20", "--timeout", "60000"]);

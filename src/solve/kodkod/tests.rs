@@ -135,6 +135,27 @@ fn functions_into_sets_are_curried() {
 }
 
 #[test]
+fn functions_into_sets_are_overridden() {
+    // g is f with the image of x extended: one g per f (16) and x (2).
+    assert_eq!(
+        count(
+            "f : 1..2 --> POW(1..2) & g : 1..2 --> POW(1..2) & x : 1..2 & g = f <+ {x |-> (f(x) \\/ {1})}"
+        ),
+        32
+    );
+    // Each of three arguments outside the domain or mapped to one of four subsets; g adds 3 |-> {}.
+    assert_eq!(
+        count("f : 1..3 +-> POW(1..2) & g : 1..3 +-> POW(1..2) & g = f <+ {3 |-> {}}"),
+        125
+    );
+    assert_eq!(
+        count("f : 1..3 +-> POW(1..2) & f <+ {3 |-> {}} = f & card(f) = 1"),
+        1
+    );
+    assert_eq!(count("f : 1..2 --> POW(1..2) & f <+ {1 |-> {2}} = f"), 4);
+}
+
+#[test]
 fn well_definedness_follows_from_typing() {
     // `b(x)` is well-defined for x in 1..3 since b is total there: the comprehension translates.
     assert_eq!(

@@ -20,7 +20,7 @@ use super::circuit::{Lit, TRUE};
 use super::cnf::Encoder;
 use super::integers::{self, BitVec, width};
 use super::solutions::value_of;
-use super::translate::{SetTerm, Term, Translator, unsupported};
+use super::translate::{FunTerm, SetTerm, Term, Translator, unsupported};
 use crate::analysis::interval::Range;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{Context, Env};
@@ -30,6 +30,7 @@ use crate::value::Value;
 use crate::value::display::display_with_type;
 use num_traits::ToPrimitive;
 use solver_bridges::SolveResult;
+use std::rc::Rc;
 
 /// The candidates of one state variable, shared by its two copies.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +41,9 @@ enum Shape {
     /// A subset of these elements (one input per element).
     Set(Vec<Value>),
     Pair(Box<Shape>, Box<Shape>),
+    /// A function into sets: per candidate argument, whether it is always in the domain (a total
+    /// function) and the candidate elements of its image.
+    Fun(Vec<(Value, bool, Vec<Value>)>),
 }
 
 fn shape(t: &Term) -> Option<Shape> {
@@ -51,8 +55,11 @@ fn shape(t: &Term) -> Option<Shape> {
         Term::Int(b) => Shape::Int(b.lo, b.hi),
         Term::Set(s) => Shape::Set(s.keys().cloned().collect()),
         Term::Pair(a, b) => Shape::Pair(Box::new(shape(a)?), Box::new(shape(b)?)),
-        // Functions into sets have per-argument domain inputs; no hull of two of them yet.
-        Term::Fun(_) => return None,
+        Term::Fun(f) => Shape::Fun(
+            f.iter()
+                .map(|(x, (d, s))| (x.clone(), *d == TRUE, s.keys().cloned().collect()))
+                .collect(),
+        ),
     })
 }
 
@@ -70,6 +77,29 @@ fn hull(a: Shape, b: Shape) -> Option<Shape> {
         (Shape::Set(x), Shape::Set(y)) => Shape::Set(union(&x, &y)),
         (Shape::Pair(a1, b1), Shape::Pair(a2, b2)) => {
             Shape::Pair(Box::new(hull(*a1, *a2)?), Box::new(hull(*b1, *b2)?))
+        }
+        (Shape::Fun(f), Shape::Fun(g)) => {
+            let xs: Vec<Value> = f.iter().chain(&g).map(|(x, _, _)| x.clone()).collect();
+            let find = |h: &[(Value, bool, Vec<Value>)], x: &Value| {
+                h.iter()
+                    .find(|(y, _, _)| y == x)
+                    .map(|(_, t, i)| (*t, i.clone()))
+            };
+            Shape::Fun(
+                union(&xs, &[])
+                    .into_iter()
+                    .map(|x| {
+                        let (a, b) = (find(&f, &x), find(&g, &x));
+                        // Total only when always in both domains.
+                        let total = matches!((&a, &b), (Some((true, _)), Some((true, _))));
+                        let image = union(
+                            &a.map(|(_, i)| i).unwrap_or_default(),
+                            &b.map(|(_, i)| i).unwrap_or_default(),
+                        );
+                        (x, total, image)
+                    })
+                    .collect(),
+            )
         }
         _ => return None,
     })
@@ -140,6 +170,45 @@ fn instantiate(
                 s.insert(e.clone(), l);
             }
             Term::Set(s)
+        }
+        Shape::Fun(args) => {
+            let (arg_ty, elem_ty) = match ty {
+                Type::Set(p) => match &**p {
+                    Type::Pair(a, s) => match &**s {
+                        Type::Set(e) => ((**a).clone(), (**e).clone()),
+                        other => ((**a).clone(), other.clone()),
+                    },
+                    other => (other.clone(), other.clone()),
+                },
+                other => (other.clone(), other.clone()),
+            };
+            let mut f = FunTerm::new();
+            for (x, total, image) in args {
+                let x_text = display_with_type(x, &arg_ty);
+                let d = if *total {
+                    TRUE
+                } else {
+                    let d = tr.circuit.input();
+                    let text = name.map(|n| format!("{x_text} : dom({n})"));
+                    bits.push(Bit { input: d, text });
+                    d
+                };
+                let mut s = SetTerm::new();
+                for e in image {
+                    let l = tr.circuit.input();
+                    // Canonical: no image outside the domain, so the bit is exactly its text.
+                    conditions.push(tr.circuit.implies(l, d));
+                    let e_text = display_with_type(e, &elem_ty);
+                    let text = name.map(|n| match total {
+                        true => format!("{e_text} : {n}({x_text})"),
+                        false => format!("({x_text} : dom({n}) & {e_text} : {n}({x_text}))"),
+                    });
+                    bits.push(Bit { input: l, text });
+                    s.insert(e.clone(), l);
+                }
+                f.insert(x.clone(), (d, s));
+            }
+            Term::Fun(Rc::new(f))
         }
         Shape::Pair(a, b) => {
             let (ta, tb) = match ty {

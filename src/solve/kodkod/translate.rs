@@ -32,7 +32,7 @@ use crate::types::Type;
 use crate::value::Value;
 use num_traits::ToPrimitive;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// A set as a sparse membership matrix (no `FALSE` entries).
@@ -566,6 +566,9 @@ impl<'a> Translator<'a> {
         {
             return Ok(t.clone());
         }
+        if let Some(f) = self.fun(e)? {
+            return Ok(Term::Fun(f));
+        }
         match &e.ty {
             Type::Integer => return Ok(Term::Int(self.int(e)?)),
             Type::Set(_) => return Ok(Term::Set(self.set(e)?)),
@@ -613,7 +616,59 @@ impl<'a> Translator<'a> {
         {
             return Ok(Some(f));
         }
-        Ok(None)
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::Override, f, g) => {
+                let (Some(f), Some(g)) = (self.fun(f)?, self.fun(g)?) else {
+                    return Ok(None);
+                };
+                Ok(Some(Rc::new(self.override_fun(&f, &g))))
+            }
+            // `{x |-> S}`: a function whatever x is (more maplets could share an argument).
+            ExprKind::SetEnum(items) if items.len() == 1 => match &items[0].kind {
+                ExprKind::Binary(BinaryOp::Maplet, x, image) => {
+                    let xt = self.expr(x)?;
+                    let args = self.candidates(&xt, e.span)?;
+                    let image = self.set(image)?;
+                    let mut f = FunTerm::new();
+                    for (a, at) in args {
+                        let mut s = SetTerm::new();
+                        for (k, l) in &image {
+                            let both = self.circuit.and(at, *l);
+                            self.add_to(&mut s, k.clone(), both);
+                        }
+                        f.insert(a, (at, s));
+                    }
+                    Ok(Some(Rc::new(f)))
+                }
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// `f <+ g` for functions into sets: g's image where g is defined, else f's.
+    fn override_fun(&mut self, f: &FunTerm, g: &FunTerm) -> FunTerm {
+        let empty = SetTerm::new();
+        let keys: BTreeSet<&Value> = f.keys().chain(g.keys()).collect();
+        let mut out = FunTerm::new();
+        for k in keys {
+            let (df, sf) = f.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
+            let (dg, sg) = g.get(k).map_or((FALSE, &empty), |(d, s)| (*d, s));
+            let d = self.circuit.or(dg, df);
+            if d == FALSE {
+                continue;
+            }
+            let elements: BTreeSet<&Value> = sf.keys().chain(sg.keys()).collect();
+            let mut image = SetTerm::new();
+            for x in elements {
+                let lf = sf.get(x).copied().unwrap_or(FALSE);
+                let lg = sg.get(x).copied().unwrap_or(FALSE);
+                let l = self.circuit.ite(dg, lg, lf);
+                self.add_to(&mut image, x.clone(), l);
+            }
+            out.insert(k.clone(), (d, image));
+        }
+        out
     }
 
     /// `f(x)` for a function into sets: the image of the argument x equals; well-defined when x is in
