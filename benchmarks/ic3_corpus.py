@@ -70,6 +70,9 @@ def main():
         if r["invariant_violated"] == "true" and status.startswith("PROVED"):
             print("contradiction: " + r["model"])
             bad.append(r)
+        if status.startswith("exit") and not status.startswith("exit 3"):
+            # Every answer but a usage error should come as JSON with a status.
+            print("no JSON status: %s %s" % (r["model"], status))
         if "panicked" in status or status == "killed" or status.startswith("exit 4"):
             print("crash or kill: %s %s" % (r["model"], status))
             bad.append(r)
