@@ -47,6 +47,9 @@ def main():
             return r, "killed", None
         try:
             j = json.loads(p.stdout)
+            if "error" in j:
+                # A diagnostic (unsupported construct, bad input) is a JSON error object.
+                return r, "error %s: %s" % (j["error"]["kind"], j["error"]["message"][:120]), None
             return r, j["status"], j.get("over_bits")
         except (ValueError, KeyError):
             return r, "exit %d: %s" % (p.returncode, p.stderr.strip()[:160]), None
@@ -71,8 +74,8 @@ def main():
             print("contradiction: " + r["model"])
             bad.append(r)
         if status.startswith("exit") and not status.startswith("exit 3"):
-            # Every answer but a usage error should come as JSON with a status.
-            print("no JSON status: %s %s" % (r["model"], status))
+            # Every answer comes as JSON: a status, or an error object.
+            print("no JSON answer: %s %s" % (r["model"], status))
         if "panicked" in status or status == "killed" or status.startswith("exit 4"):
             print("crash or kill: %s %s" % (r["model"], status))
             bad.append(r)
