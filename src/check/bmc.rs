@@ -575,10 +575,11 @@ impl Unrolling {
     /// (`bmc_bits`) of all lengths from `BITS_FROM` up to the longest, with half the time left. A deep
     /// violation on a branching machine is found there in a few SAT queries (finding the feasible
     /// sequences of the next length alone can take longer); what it does not find, the sequences
-    /// still settle.
+    /// still settle. `advance` asks it on the way to length `BITS_FROM`, k-induction earlier
+    /// (`search_ahead`).
     fn search_bits(&mut self, model: &Model) -> Option<bmc_bits::Found> {
         if self.bits_searched
-            || self.length + 1 != BITS_FROM
+            || self.length >= BITS_FROM
             || self.sequences.is_none()
             || self.target != Target::InvariantViolation
             || self.max_length < BITS_FROM
@@ -599,9 +600,19 @@ impl Unrolling {
         bmc_bits::search(model, BITS_FROM, self.max_length, until).ok()
     }
 
+    /// The search over bits (`search_bits`) now, whatever the current length: k-induction asks it
+    /// before its step cases spend their share of the time. A violation found is not the shortest
+    /// one necessarily.
+    pub(crate) fn search_ahead(&mut self, model: &Model) -> Option<(Vec<Step>, Vec<Span>)> {
+        self.search_bits(model)
+            .map(|(_, trace, violated)| (trace, violated))
+    }
+
     /// Moves on to the paths one operation longer.
     pub(crate) fn advance(&mut self, model: &Model) -> Result<Advance, Diagnostic> {
-        if let Some(found) = self.search_bits(model) {
+        if self.length + 1 == BITS_FROM
+            && let Some(found) = self.search_bits(model)
+        {
             self.found = Some(found);
             self.length += 1;
             return Ok(Advance::Paths);

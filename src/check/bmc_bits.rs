@@ -86,20 +86,12 @@ fn lengths(model: &Model, from: usize, max: usize) -> Result<Found, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Options;
-
-    fn model(name: &str, text: &str) -> Model {
-        let path =
-            std::env::temp_dir().join(format!("bsolve-bmcbits-{}-{name}.mch", std::process::id()));
-        std::fs::write(&path, text).expect("writes");
-        Model::load(&path, &Options::default()).expect("loads")
-    }
 
     /// Two counters, one step of either at a time, the violation when both reach their targets: 7 + 5
     /// operations, reached only through paths the unrolling has to keep apart step by step.
     #[test]
     fn a_deep_violation_is_found_at_its_length_and_replayed() {
-        let m = model(
+        let m = Model::from_text(
             "TwoCounters",
             "MACHINE TwoCounters
              VARIABLES x, y INVARIANT x : 0..9 & y : 0..9 & not(x = 7 & y = 5)

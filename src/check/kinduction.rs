@@ -131,6 +131,16 @@ pub fn kinduction_with(
                     base_reason = format!("base case at length {}: {why}", k - 1);
                 }
             }
+            // Deep violations over bits before the step cases take their time (a no-op where the
+            // relation unrolls exactly).
+            if k == 1
+                && let Some((trace, violated)) = base.search_ahead(model)
+            {
+                return Ok(result(KInductionOutcome::Counterexample {
+                    trace,
+                    violated,
+                }));
+            }
         }
         if model.context.check_deadline(model.machine().span).is_err() {
             break;
@@ -254,15 +264,6 @@ fn step_case(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Options;
-
-    fn model(name: &str, text: &str) -> Model {
-        let dir = std::env::temp_dir().join(format!("bsolve-kind-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join(format!("{name}.mch"));
-        std::fs::write(&path, text).expect("writes");
-        Model::load(&path, &Options::default()).expect("loads")
-    }
 
     /// x = 2 is unreachable and loops on itself through `stay`; from it `leave` violates the invariant.
     /// Only the simple-path constraint rules out the loop: x = 2, 2, ..., 2, 3.
@@ -277,7 +278,7 @@ mod tests {
 
     #[test]
     fn simple_paths_prove_an_invariant_with_an_unreachable_loop() {
-        let m = model("UnreachableLoop", UNREACHABLE_LOOP);
+        let m = Model::from_text("UnreachableLoop", UNREACHABLE_LOOP);
         let proved = kinduction_with(&m, 4, true).expect("runs");
         assert!(
             matches!(proved.outcome, KInductionOutcome::Proved { k: 2 }),

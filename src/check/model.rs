@@ -45,6 +45,13 @@ impl Model {
         Model::from_ast(PathBuf::from("<command line>"), ast, options)
     }
 
+    /// The model of a machine given as text, with the default options (unit tests: no file).
+    #[cfg(test)]
+    pub(crate) fn from_text(name: &str, text: &str) -> Model {
+        let ast = machine::load_text(name, text, Path::new(".")).expect("parses");
+        Model::from_ast(PathBuf::from(name), ast, &Options::default()).expect("loads")
+    }
+
     fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {
         let machine = types::check_machine(&ast)?;
         let mut settings = Settings::for_machine(&machine, &options.prefs)?;
