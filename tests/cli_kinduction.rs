@@ -6,8 +6,9 @@
 
 mod common;
 
-use common::{bsolve, bsolve_json, model_arg as model, operations};
-use std::path::PathBuf;
+use common::{
+    bsolve, bsolve_json, corpus_model, model_arg as model, operations, replayed_violation,
+};
 
 /// `cbc` finds a counterexample to induction; `kinduction` proves the invariant with the step case for
 /// `k` (a complete Unsat).
@@ -26,16 +27,6 @@ fn proves_non_inductive(file: &str, k: usize) {
         justification.ends_with(&format!("step case for k = {k}")),
         "{file}: {json}"
     );
-}
-
-/// A corpus machine's path, or None when the corpus is not next to the repository.
-fn corpus(name: &str) -> Option<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/models");
-    if !dir.exists() {
-        eprintln!("corpus not found next to the repository: skipping");
-        return None;
-    }
-    Some(dir.join(name).display().to_string())
 }
 
 #[test]
@@ -92,24 +83,11 @@ fn proves_corpus_invariants_that_cbc_refutes() {
         ("B/CBC/BinarySearchEvents_Overflow.mch", 4),
         ("B/EventB/ETH_Elevator/elevator3.mch", 2),
     ] {
-        let Some(file) = corpus(name) else { return };
+        let Some(file) = corpus_model(name) else {
+            return;
+        };
         proves_non_inductive(&file, k);
     }
-}
-
-/// `bsolve ARGS --json` answers a violation whose trace, from the INITIALISATION, the interpreter replayed.
-fn finds_violation(args: &[&str]) -> serde_json::Value {
-    let (code, json) = bsolve_json(args);
-    assert_eq!(code, 1, "{args:?}: {json}");
-    let status = json["status"].as_str().expect("status");
-    assert!(status.starts_with("INVARIANT VIOLATION"), "{json}");
-    let justification = json["justification"].as_str().expect("justification");
-    assert!(justification.contains("trace replayed"), "{json}");
-    assert!(
-        operations(&json["trace"]).contains(&"INITIALISATION"),
-        "{json}"
-    );
-    json
 }
 
 #[test]
@@ -120,10 +98,12 @@ fn finds_the_corpus_violations_with_every_symbolic_check() {
         "B/Demo/phonebook4.mch",
         "B/SymbolicModelChecking/Counters/InfiniteAndFiniteCounterWrong.mch",
     ] {
-        let Some(file) = corpus(name) else { return };
-        finds_violation(&["bmc", &file, "10"]);
-        finds_violation(&["kinduction", &file]);
-        finds_violation(&["ic3", &file]);
+        let Some(file) = corpus_model(name) else {
+            return;
+        };
+        replayed_violation(&["bmc", &file, "10"]);
+        replayed_violation(&["kinduction", &file]);
+        replayed_violation(&["ic3", &file]);
     }
 }
 
@@ -140,15 +120,17 @@ fn bmc_and_kinduction_find_deep_violations_over_bits() {
         // A function into sets updated by override (`has_keys(person) := ...`).
         ("B/Demo/RussianPostalPuzzle2.mch", 18),
     ] {
-        let Some(file) = corpus(name) else { return };
-        let json = finds_violation(&["bmc", &file, "20", "--timeout", "60000"]);
+        let Some(file) = corpus_model(name) else {
+            return;
+        };
+        let json = replayed_violation(&["bmc", &file, "20", "--timeout", "60000"]);
         assert_eq!(
             json["status"],
             format!("INVARIANT VIOLATION at depth {length}")
         );
         let justification = json["justification"].as_str().expect("justification");
         assert!(justification.contains("searched over bits"), "{json}");
-        finds_violation(&["kinduction", "--timeout", "30000", &file]);
+        replayed_violation(&["kinduction", "--timeout", "30000", &file]);
     }
 }
 
@@ -156,10 +138,10 @@ fn bmc_and_kinduction_find_deep_violations_over_bits() {
 /// goes on as bounded model checking once the step case is given up.
 #[test]
 fn kinduction_finds_a_violation_deeper_than_max_k() {
-    let Some(file) = corpus("B/CBC/SimpleInvViolation.mch") else {
+    let Some(file) = corpus_model("B/CBC/SimpleInvViolation.mch") else {
         return;
     };
-    let json = finds_violation(&["kinduction", "--max-k", "2", &file]);
+    let json = replayed_violation(&["kinduction", "--max-k", "2", &file]);
     let ops = operations(&json["trace"]);
     assert_eq!(
         ops.iter().filter(|o| **o == "AddReservation").count(),

@@ -97,6 +97,32 @@ pub fn corpus_models() -> Option<PathBuf> {
     root.is_dir().then_some(root)
 }
 
+/// A corpus machine's path as a command-line argument, or None (said on stderr) when the corpus is not
+/// next to the repository.
+pub fn corpus_model(name: &str) -> Option<String> {
+    let Some(dir) = corpus_models() else {
+        eprintln!("corpus not found next to the repository: skipping");
+        return None;
+    };
+    Some(dir.join(name).display().to_string())
+}
+
+/// `bsolve ARGS --json` answers an invariant violation (exit 1) whose trace, from the INITIALISATION,
+/// the interpreter replayed; the JSON answer.
+pub fn replayed_violation(args: &[&str]) -> serde_json::Value {
+    let (code, json) = bsolve_json(args);
+    assert_eq!(code, 1, "{args:?}: {json}");
+    let status = json["status"].as_str().expect("status");
+    assert!(status.starts_with("INVARIANT VIOLATION"), "{json}");
+    let justification = json["justification"].as_str().expect("justification");
+    assert!(justification.contains("trace replayed"), "{json}");
+    assert!(
+        operations(&json["trace"]).contains(&"INITIALISATION"),
+        "{json}"
+    );
+    json
+}
+
 /// The corpus files with one of the extensions `exts`, sorted (none when the corpus is absent).
 pub fn corpus_files(exts: &[&str]) -> Vec<PathBuf> {
     fn walk(dir: &std::path::Path, exts: &[&str], out: &mut Vec<PathBuf>) {

@@ -30,6 +30,7 @@ use crate::value::Value;
 use crate::value::display::display_with_type;
 use num_traits::ToPrimitive;
 use solver_bridges::SolveResult;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The candidates of one state variable, shared by its two copies.
@@ -43,7 +44,7 @@ enum Shape {
     Pair(Box<Shape>, Box<Shape>),
     /// A function into sets: per candidate argument, whether it is always in the domain (a total
     /// function) and the candidate elements of its image.
-    Fun(Vec<(Value, bool, Vec<Value>)>),
+    Fun(BTreeMap<Value, (bool, Vec<Value>)>),
 }
 
 fn shape(t: &Term) -> Option<Shape> {
@@ -57,7 +58,7 @@ fn shape(t: &Term) -> Option<Shape> {
         Term::Pair(a, b) => Shape::Pair(Box::new(shape(a)?), Box::new(shape(b)?)),
         Term::Fun(f) => Shape::Fun(
             f.iter()
-                .map(|(x, (d, s))| (x.clone(), *d == TRUE, s.keys().cloned().collect()))
+                .map(|(x, (d, s))| (x.clone(), (*d == TRUE, s.keys().cloned().collect())))
                 .collect(),
         ),
     })
@@ -78,28 +79,23 @@ fn hull(a: Shape, b: Shape) -> Option<Shape> {
         (Shape::Pair(a1, b1), Shape::Pair(a2, b2)) => {
             Shape::Pair(Box::new(hull(*a1, *a2)?), Box::new(hull(*b1, *b2)?))
         }
-        (Shape::Fun(f), Shape::Fun(g)) => {
-            let xs: Vec<Value> = f.iter().chain(&g).map(|(x, _, _)| x.clone()).collect();
-            let find = |h: &[(Value, bool, Vec<Value>)], x: &Value| {
-                h.iter()
-                    .find(|(y, _, _)| y == x)
-                    .map(|(_, t, i)| (*t, i.clone()))
-            };
-            Shape::Fun(
-                union(&xs, &[])
-                    .into_iter()
-                    .map(|x| {
-                        let (a, b) = (find(&f, &x), find(&g, &x));
-                        // Total only when always in both domains.
-                        let total = matches!((&a, &b), (Some((true, _)), Some((true, _))));
-                        let image = union(
-                            &a.map(|(_, i)| i).unwrap_or_default(),
-                            &b.map(|(_, i)| i).unwrap_or_default(),
-                        );
-                        (x, total, image)
-                    })
-                    .collect(),
-            )
+        (Shape::Fun(mut f), Shape::Fun(g)) => {
+            // Total only where always in both domains.
+            for (x, (total, _)) in f.iter_mut() {
+                *total &= g.contains_key(x);
+            }
+            for (x, (total, image)) in g {
+                match f.get_mut(&x) {
+                    Some((t, i)) => {
+                        *t &= total;
+                        *i = union(i, &image);
+                    }
+                    None => {
+                        f.insert(x, (false, image));
+                    }
+                }
+            }
+            Shape::Fun(f)
         }
         _ => return None,
     })
@@ -183,7 +179,7 @@ fn instantiate(
                 other => (other.clone(), other.clone()),
             };
             let mut f = FunTerm::new();
-            for (x, total, image) in args {
+            for (x, (total, image)) in args {
                 let x_text = display_with_type(x, &arg_ty);
                 let d = if *total {
                     TRUE

@@ -48,11 +48,10 @@ impl Unrolled {
 
     /// The SAT literal of step `i` for template literal `l`.
     fn at(&self, i: usize, l: i32) -> i32 {
-        if i == 0 {
-            return l;
+        match i {
+            0 => l,
+            _ => renamed(&self.renamings[i - 1], l),
         }
-        let v = self.renamings[i - 1][l.unsigned_abs() as usize];
-        if l < 0 { -v } else { v }
     }
 
     /// Adds one more step: the template's clauses renamed.
@@ -60,8 +59,7 @@ impl Unrolled {
         let last = self.steps() - 1;
         let n = self.ts.template_vars;
         let mut renaming = vec![0; n + 1];
-        let (before, after) = (self.ts.bits(0).to_vec(), self.ts.bits(1).to_vec());
-        for (&b, &a) in before.iter().zip(&after) {
+        for (&b, &a) in self.ts.bits(0).iter().zip(self.ts.bits(1)) {
             // A constant's bit is the same in both copies and stays; a variable's before-bit is the
             // previous step's after-bit.
             renaming[b as usize] = if a == b { b } else { self.at(last, a) };
@@ -71,15 +69,11 @@ impl Unrolled {
                 *v = self.ts.new_var();
             }
         }
-        let rename = |l: &i32| {
-            let v = renaming[l.unsigned_abs() as usize];
-            if *l < 0 { -v } else { v }
-        };
         let clauses: Vec<Vec<i32>> = self
             .ts
             .template
             .iter()
-            .map(|c| c.iter().map(rename).collect())
+            .map(|c| c.iter().map(|&l| renamed(&renaming, l)).collect())
             .collect();
         for c in clauses {
             self.ts.add_clause(c);
@@ -140,4 +134,10 @@ impl Unrolled {
     pub fn selector(&self, i: usize) -> Value {
         self.value(i, &self.ts.selector)
     }
+}
+
+/// Literal `l` under a renaming of its variable (sign kept).
+fn renamed(renaming: &[i32], l: i32) -> i32 {
+    let v = renaming[l.unsigned_abs() as usize];
+    if l < 0 { -v } else { v }
 }
