@@ -149,3 +149,22 @@ fn kinduction_finds_a_violation_deeper_than_max_k() {
         "{json}"
     );
 }
+
+/// countdown's set of naturals grows by products: no finite encoding, every operation sequence a
+/// non-linear question; the breadth-first search of concrete states that k-induction and IC3 ask first
+/// reaches the violation (6 operations, through a reset) and says so.
+#[test]
+fn kinduction_and_ic3_find_countdowns_violation_among_concrete_states() {
+    let Some(file) = corpus_model("B/Demo/countdown.mch") else {
+        return;
+    };
+    for command in ["kinduction", "ic3"] {
+        let json = replayed_violation(&[command, "--timeout", "60000", &file]);
+        assert_eq!(json["explicit_search"], true, "{json}");
+        let justification = json["justification"].as_str().expect("justification");
+        assert!(justification.contains("concrete states"), "{json}");
+        let ops = operations(&json["trace"]);
+        assert_eq!(ops.len(), 7, "{json}");
+        assert_eq!(ops[1], "reset", "{json}");
+    }
+}

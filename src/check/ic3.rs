@@ -42,6 +42,7 @@ use super::cbc::{
     self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, initial_steps,
     properties, replay_step, require_variables, search_with, violated_conjuncts,
 };
+use super::explicit_search;
 use super::mc::Step;
 use crate::analysis::before_after::{self, and, copy_name, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Diagnostic, Span};
@@ -87,6 +88,9 @@ pub struct Ic3Result {
     /// The verdict came from IC3 over the SAT encoding's state bits (`ic3_sat`; constants symbolic,
     /// `setups` 0), not from cubes of values.
     pub over_bits: bool,
+    /// The counterexample came from the breadth-first search of concrete states (`explicit_search`)
+    /// asked before the cubes of values.
+    pub explicit_search: bool,
     pub elapsed: Duration,
 }
 
@@ -144,6 +148,7 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         setups,
         queries,
         over_bits: false,
+        explicit_search: false,
         elapsed: start.elapsed(),
     };
     // Over bits first, when the step may go to SAT; what it cannot decide, cubes of values try.
@@ -162,6 +167,18 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
             }
             Err(why) => over_bits_failed = Some(why),
         }
+    }
+    // Cubes of values block one concrete state at a time and their predecessor questions may be
+    // non-linear and unbounded: first concrete states breadth-first, with an eighth of the time left
+    // (B/Demo/countdown.mch: IC3's first frame never settles, 18,000 states reach the violation; see
+    // `explicit_search`).
+    if let Some((trace, violated)) =
+        explicit_search::violation(model, explicit_search::share_of_budget(model, 8))
+    {
+        return Ok(Ic3Result {
+            explicit_search: true,
+            ..result(Ic3Outcome::Counterexample { trace, violated }, 0, 0)
+        });
     }
     if !constant_vars(m).is_empty()
         && let Some(counterexample) = shallow_violation(model)?

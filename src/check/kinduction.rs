@@ -26,6 +26,7 @@ use super::bmc::{
     check_target, check_target_with, unrollable,
 };
 use super::cbc::require_variables;
+use super::explicit_search;
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::solve::Backend;
@@ -48,6 +49,8 @@ pub enum KInductionOutcome {
 pub struct KInductionResult {
     pub outcome: KInductionOutcome,
     pub max_k: usize,
+    /// The counterexample came from the breadth-first search of concrete states (`explicit_search`).
+    pub explicit_search: bool,
     pub elapsed: Duration,
 }
 
@@ -91,6 +94,7 @@ pub fn kinduction_with(
     let result = |outcome| KInductionResult {
         outcome,
         max_k,
+        explicit_search: false,
         elapsed: start.elapsed(),
     };
     let mut base_complete = true;
@@ -140,6 +144,21 @@ pub fn kinduction_with(
                     trace,
                     violated,
                 }));
+            }
+            // Where the paths are asked one operation sequence at a time, concrete states breadth-first
+            // with an eighth of the time left, before the step cases too: a machine without a finite
+            // encoding may reach its violation only through thousands of non-linear sequences
+            // (B/Demo/countdown.mch: the step case for k = 1 and the base case at length 1 took 6 s,
+            // 18,000 concrete states reach the violation in 0.3 s; see `explicit_search`).
+            if k == 1
+                && !base.unrolled()
+                && let Some((trace, violated)) =
+                    explicit_search::violation(model, explicit_search::share_of_budget(model, 8))
+            {
+                return Ok(KInductionResult {
+                    explicit_search: true,
+                    ..result(KInductionOutcome::Counterexample { trace, violated })
+                });
             }
         }
         if model.context.check_deadline(model.machine().span).is_err() {

@@ -7,6 +7,7 @@ mod bmc_bits;
 pub mod cbc;
 mod csv_table;
 pub mod evaluate;
+mod explicit_search;
 pub mod ic3;
 mod ic3_sat;
 mod invariant_memo;

@@ -377,7 +377,7 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
         ),
         KInductionOutcome::Counterexample { .. } => (
             "INVARIANT VIOLATION".to_string(),
-            REPLAYED.to_string(),
+            replayed_by(result.explicit_search),
             Exit::Counterexample,
         ),
         KInductionOutcome::Unknown(r) => (
@@ -393,7 +393,7 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
     if json {
         println!(
             "{}",
-            json!({"command": "kinduction", "status": status, "justification": justification, "max_k": result.max_k, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
+            json!({"command": "kinduction", "status": status, "justification": justification, "max_k": result.max_k, "explicit_search": result.explicit_search, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         verdict_text(
@@ -406,6 +406,16 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
         );
     }
     exit
+}
+
+/// A counterexample's justification, naming the breadth-first search of concrete states when it came
+/// from there rather than from the symbolic questions.
+fn replayed_by(explicit_search: bool) -> String {
+    if explicit_search {
+        format!("{REPLAYED}; found by the breadth-first search of concrete states")
+    } else {
+        REPLAYED.to_string()
+    }
 }
 
 /// `bsolve ic3`: a proof prints the inductive invariant (re-checkable with `bsolve cbc --invariant`).
@@ -427,7 +437,7 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
         ),
         Ic3Outcome::Counterexample { .. } => (
             "INVARIANT VIOLATION".to_string(),
-            REPLAYED.to_string(),
+            replayed_by(result.explicit_search),
             Exit::Counterexample,
         ),
         Ic3Outcome::Unknown(r) => ("UNKNOWN".to_string(), r.clone(), Exit::Unknown),
@@ -443,7 +453,7 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
     if json {
         println!(
             "{}",
-            json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "over_bits": result.over_bits, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
+            json!({"command": "ic3", "status": status, "justification": justification, "max_frames": result.max_frames, "invariant": invariant, "trace": trace_json(&printer, trace), "violated": conjuncts_json(violated), "queries": result.queries, "over_bits": result.over_bits, "explicit_search": result.explicit_search, "time_ms": ms(result.elapsed), "settings": settings_json(model)})
         );
     } else {
         verdict_text(
