@@ -111,16 +111,15 @@ pub fn operation(
     from: usize,
     to: usize,
 ) -> Result<TransitionPred, Diagnostic> {
-    no_variable_named_like_a_parameter(m, op)?;
     let mut input: Renaming = state_renaming(m, from);
-    let params = renamed(&op.params, from);
+    let params = renamed(m, &op.params, from);
     input.extend(
         op.params
             .iter()
             .zip(&params)
             .map(|(p, r)| (p.name.clone(), r.name.clone())),
     );
-    let outputs = renamed(&op.outputs, to);
+    let outputs = renamed(m, &op.outputs, to);
     let mut translator = Translator::new(m, &op.outputs);
     let writes = writes(&op.body);
     let mut output: Renaming = FxHashMap::default();
@@ -152,27 +151,6 @@ pub fn operation(
     })
 }
 
-/// Parameters and outputs are renamed into the same copies (`p@k`) as the state variables, so one with a
-/// variable's name would merge with it. B forbids the clash within a machine, but an operation may reuse
-/// the name of an included machine's variable (B/Daniel/hierachy/M1.mch: `Set(yy)` beside M2's `yy`).
-fn no_variable_named_like_a_parameter(m: &Machine, op: &Operation) -> Result<(), Diagnostic> {
-    match op
-        .params
-        .iter()
-        .chain(&op.outputs)
-        .find(|p| m.variables.iter().any(|v| v.name == p.name))
-    {
-        Some(p) => Err(Diagnostic::unsupported(
-            p.span,
-            format!(
-                "operation {} has a parameter or output named like the state variable {}",
-                op.name, p.name
-            ),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// The before-after predicate of the INITIALISATION into copy `to` (the constants keep their names).
 pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
     let writes = writes(&m.initialisation);
@@ -197,9 +175,8 @@ pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
 /// The enabling predicate of `op` in copy `at`: its parameters exist and its guards (PRE, SELECT, ANY
 /// conditions, feasibility of `::` and `:(P)`) hold.
 pub fn enabling(m: &Machine, op: &Operation, at: usize) -> Result<Pred, Diagnostic> {
-    no_variable_named_like_a_parameter(m, op)?;
     let mut input = state_renaming(m, at);
-    let params = renamed(&op.params, at);
+    let params = renamed(m, &op.params, at);
     input.extend(
         op.params
             .iter()
@@ -220,7 +197,10 @@ pub struct ReadWrite {
 }
 
 pub fn read_write(m: &Machine, op: &Operation) -> ReadWrite {
-    let is_var = |n: &Name| m.variables.iter().any(|v| v.name == *n);
+    // A parameter named like a variable hides it in the whole body.
+    let is_var = |n: &Name| {
+        m.variables.iter().any(|v| v.name == *n) && !op.params.iter().any(|p| p.name == *n)
+    };
     let mut reads = BTreeSet::new();
     subst_reads(&op.body, &mut reads);
     ReadWrite {
@@ -578,11 +558,21 @@ fn state_renaming(m: &Machine, k: usize) -> Renaming {
         .collect()
 }
 
-fn renamed(names: &[TypedName], k: usize) -> Vec<TypedName> {
+/// Parameters and outputs in copy `k`. A parameter named like a state variable hides it in the
+/// operation's body — an operation may reuse the name of an included machine's variable
+/// (B/Daniel/hierachy/M1.mch: `Set(yy)` beside M2's `yy`), and ProB accepts a parameter named like the
+/// machine's own (B/CBC/Enabling/OpParameterTestsComplex.mch: `TestParaXX(xx)`) — so it gets a copy name
+/// of its own (`xx@p0`), which `@`-stripping still shows as `xx`. (The type checker refuses an output
+/// named like a variable.)
+fn renamed(m: &Machine, names: &[TypedName], k: usize) -> Vec<TypedName> {
     names
         .iter()
         .map(|n| TypedName {
-            name: copy_name(&n.name, k),
+            name: if m.variables.iter().any(|v| v.name == n.name) {
+                format!("{}@p{k}", n.name).into()
+            } else {
+                copy_name(&n.name, k)
+            },
             ..n.clone()
         })
         .collect()
@@ -1556,6 +1546,47 @@ mod tests {
         };
         assert!(holds(2));
         assert!(!holds(3));
+    }
+
+    /// A parameter named like a state variable hides it in the body: the parameter is an input of its
+    /// own (a merged name would force it to equal the variable: no step from xx = 0).
+    #[test]
+    fn parameters_named_like_variables_hide_them() {
+        let model = load(
+            "hiding",
+            "MACHINE H\nVARIABLES xx, yy\nINVARIANT xx : 0..9 & yy : 0..9\nINITIALISATION xx, yy := 0, 0\n\
+             OPERATIONS set(xx) = PRE xx : {yy + 1, yy + 2} & xx < 10 THEN yy := xx END;\n\
+             get(xx) = BEGIN yy := xx END\nEND",
+        );
+        let m = model.machine();
+        let mut env = Env::new();
+        env.bind(copy_name("xx", 0), Value::int(0));
+        env.bind(copy_name("yy", 0), Value::int(3));
+        let steps = |op: usize| {
+            let t = operation(m, &m.operations[op], 0, 1).expect("translates");
+            let vars: Vec<TypedName> = (t.params.iter().chain(&t.outputs).cloned())
+                .chain(state_copy(m, 1))
+                .collect();
+            let found = solve::solve_all(
+                &model.context,
+                &Problem::new(&vars, &t.pred, &env),
+                Backend::Auto,
+                100,
+            )
+            .expect("solves");
+            assert!(found.complete);
+            let mut got: Vec<Vec<Value>> = found.solutions;
+            got.sort();
+            got
+        };
+        // set(xx): the parameter, then xx' and yy'.
+        assert_eq!(steps(0), vec![ints(&[4, 0, 4]), ints(&[5, 0, 5])]);
+        // get(xx) reads the parameter, not the variable.
+        let rw = read_write(m, &m.operations[1]);
+        assert!(rw.reads.is_empty(), "{rw:?}");
+        assert_eq!(rw.writes, [Name::from("yy")].into_iter().collect());
+        let guard = enabling(m, &m.operations[0], 0).expect("guard");
+        assert!(model.context.eval_pred(&guard, &env).expect("evaluates"));
     }
 
     #[test]

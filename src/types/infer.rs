@@ -452,6 +452,23 @@ impl Checker {
             .map(|n| (n, "parameter"))
             .chain(outputs.iter().map(|n| (n, "output")))
         {
+            // A parameter named like a variable hides it in the body (ProB accepts it: the corpus'
+            // OpParameterTestsComplex); an output is assigned, and `xx := E` would name both.
+            if what == "output"
+                && self
+                    .globals
+                    .get(&n.name)
+                    .is_some_and(|g| matches!(g.kind, GlobalKind::Variable))
+            {
+                return Err(Diagnostic::type_error(
+                    n.span,
+                    format!(
+                        "output `{}` of operation `{}` is named like a variable: assigning it would \
+                         name both",
+                        n.name, op.name.name
+                    ),
+                ));
+            }
             self.declared.push(Declared {
                 ty: n.ty.clone(),
                 span: n.span,

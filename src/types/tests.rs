@@ -298,6 +298,28 @@ fn only_variables_outputs_and_var_identifiers_are_assignable() {
     .expect("outputs and VAR identifiers are assignable");
 }
 
+/// A parameter may hide a variable (ProB accepts it); an output may not: `v := 1` would name both.
+#[test]
+fn an_output_named_like_a_variable_is_refused_a_parameter_hides_it() {
+    let text = |op: &str| {
+        format!(
+            "MACHINE M\nVARIABLES v, w\nINVARIANT v : NAT & w : NAT\nINITIALISATION v, w := 0, 0\nOPERATIONS\n  {op}\nEND"
+        )
+    };
+    let err = check("output_clash.mch", &text("v <-- get = BEGIN v := w END"))
+        .expect_err("output named like a variable");
+    assert_eq!(
+        err.to_string(),
+        "output_clash.mch:6:3: output `v` of operation `get` is named like a variable: \
+         assigning it would name both"
+    );
+    check(
+        "param_hides.mch",
+        &text("set(v) = PRE v : NAT THEN w := v END"),
+    )
+    .expect("a parameter hides the variable");
+}
+
 #[test]
 fn machine_parameters_are_typed_by_constraints_and_hidden_from_properties() {
     let m = check(
