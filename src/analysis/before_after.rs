@@ -1444,16 +1444,13 @@ fn rename_expr(e: &Expr, map: &Renaming) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Model, Options};
+    use crate::check::Model;
     use crate::eval::Env;
     use crate::solve::{self, Backend, Problem};
     use crate::value::Value;
 
     fn load(name: &str, text: &str) -> Model {
-        let path =
-            std::env::temp_dir().join(format!("bsolve-ba-{}-{name}.mch", std::process::id()));
-        std::fs::write(&path, text).expect("write temp machine");
-        Model::load(&path, &Options::default()).expect("loads")
+        Model::from_text(name, text)
     }
 
     /// The after-states of the machine's first operation from `state` (no parameters), by solving BA.

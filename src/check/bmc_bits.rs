@@ -33,21 +33,16 @@ pub(super) fn search(
     max: usize,
     until: Option<Instant>,
 ) -> Result<Found, String> {
-    let budget = model.context.deadline();
-    model.context.set_deadline(match (budget, until) {
-        (Some(b), Some(u)) => Some(b.min(u)),
-        (b, u) => b.or(u),
-    });
-    let found = lengths(model, from, max);
-    model.context.set_deadline(budget);
-    found
+    model
+        .context
+        .with_deadline_until(until, || lengths(model, from, max))
 }
 
 fn lengths(model: &Model, from: usize, max: usize) -> Result<Found, String> {
     let span = model.machine().span;
     let transition = Transition::of(model).map_err(|d| d.to_string())?;
     let ts = transition
-        .translate(model, 0)
+        .translate(model, 0, true)
         .map_err(|d| format!("not over bits: {}", d.message))?;
     let mut path = Unrolled::new(ts);
     path.add_clause(vec![path.init()]);

@@ -831,11 +831,7 @@ mod tests {
     use crate::check::Options;
 
     fn model(name: &str, text: &str, options: &Options) -> Model {
-        let dir = std::env::temp_dir().join(format!("bsolve-ic3-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join(format!("{name}.mch"));
-        std::fs::write(&path, text).expect("writes");
-        Model::load(&path, options).expect("loads")
+        Model::from_text_with(name, text, options)
     }
 
     /// DelayedCopy with the register's width a constant of two possible values.

@@ -68,7 +68,7 @@ pub(super) fn run(model: &Model, max_frames: usize) -> Result<Outcome, String> {
     let mut why = String::new();
     let mut proved = None;
     for widen in 0..=MAX_WIDEN {
-        let ts = match transition.translate(model, widen) {
+        let ts = match transition.translate(model, widen, false) {
             Ok(ts) => ts,
             // The deadline passed while translating: the caller would stop at once too.
             Err(d) if d.kind == DiagKind::Limit => {

@@ -169,13 +169,15 @@ pub fn kinduction_with(
         }
         if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
             let round = round_budget.map(|r| Instant::now() + r);
-            model.context.set_deadline(step_budget.min(round));
-            let step = if step_unrolled {
-                unrolled_step_case(model, simple_path, k, &mut step_reason)
-            } else {
-                step_case(model, &suffixes, simple_path, k, &mut step_reason)
-            };
-            model.context.set_deadline(budget);
+            let step = model
+                .context
+                .with_deadline_until(step_budget.min(round), || {
+                    if step_unrolled {
+                        unrolled_step_case(model, simple_path, k, &mut step_reason)
+                    } else {
+                        step_case(model, &suffixes, simple_path, k, &mut step_reason)
+                    }
+                });
             match step? {
                 Ok(still) if still.is_empty() && base_complete => {
                     return Ok(result(KInductionOutcome::Proved { k }));

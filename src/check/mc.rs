@@ -1094,17 +1094,13 @@ impl Edge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::model::Options;
 
     fn check(name: &str, text: &str) -> McResult {
         check_with(name, text, &McOptions::default())
     }
 
     fn check_with(name: &str, text: &str, options: &McOptions) -> McResult {
-        let path =
-            std::env::temp_dir().join(format!("bsolve-mc-{}-{name}.mch", std::process::id()));
-        std::fs::write(&path, text).expect("write temp machine");
-        let model = Model::load(&path, &Options::default()).expect("loads");
+        let model = Model::from_text(name, text);
         model_check(&model, options).expect("checks")
     }
 

@@ -48,8 +48,14 @@ impl Model {
     /// The model of a machine given as text, with the default options (unit tests: no file).
     #[cfg(test)]
     pub(crate) fn from_text(name: &str, text: &str) -> Model {
+        Model::from_text_with(name, text, &Options::default())
+    }
+
+    /// The same with `options`.
+    #[cfg(test)]
+    pub(crate) fn from_text_with(name: &str, text: &str, options: &Options) -> Model {
         let ast = machine::load_text(name, text, Path::new(".")).expect("parses");
-        Model::from_ast(PathBuf::from(name), ast, &Options::default()).expect("loads")
+        Model::from_ast(PathBuf::from(name), ast, options).expect("loads")
     }
 
     fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {

@@ -45,8 +45,13 @@ impl Transition {
         })
     }
 
-    /// The SAT encoding (see `TransitionSat::new` for `widen`).
-    pub(super) fn translate(&self, model: &Model, widen: u32) -> Result<TransitionSat, Diagnostic> {
+    /// The SAT encoding (see `TransitionSat::new` for `widen` and `template`).
+    pub(super) fn translate(
+        &self,
+        model: &Model,
+        widen: u32,
+        template: bool,
+    ) -> Result<TransitionSat, Diagnostic> {
         let pieces = Pieces {
             constants: &self.constants,
             states: [&self.x0, &self.x1],
@@ -58,6 +63,6 @@ impl Transition {
             step: &self.step,
             ops: &self.ops,
         };
-        TransitionSat::new(&model.context, &pieces, widen)
+        TransitionSat::new(&model.context, &pieces, widen, template)
     }
 }

@@ -139,6 +139,21 @@ impl Context {
         self.deadline.store(ns, Ordering::Relaxed);
     }
 
+    /// Runs `run` with the shared deadline moved to `until` when that is earlier (every thread, every
+    /// share computed from `deadline()` and every SAT call sees it), then restores the deadline: a
+    /// check giving one of its questions a share of the time.
+    pub fn with_deadline_until<R>(&self, until: Option<Instant>, run: impl FnOnce() -> R) -> R {
+        let saved = self.deadline.load(Ordering::Relaxed);
+        let shared = (saved != 0).then(|| self.epoch + std::time::Duration::from_nanos(saved));
+        self.set_deadline(match (shared, until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        });
+        let result = run();
+        self.deadline.store(saved, Ordering::Relaxed);
+        result
+    }
+
     /// The instant after which searches stop, if any (for solvers that poll a clock of their own): the
     /// context's deadline, or the current thread's stage deadline when that is earlier.
     pub fn deadline(&self) -> Option<Instant> {

@@ -352,10 +352,12 @@ impl TransitionSat {
     /// Translates the pieces; an error names what does not translate (or what has no shared encoding).
     /// `widen`: integers the analysis leaves unbounded get windows 2^widen times as wide as the
     /// bounds pass's cut (`int_domain`), for a rerun when a run within the cut proved nothing.
+    /// `template`: keep the translation's clauses for `Unrolled` (IC3 never unrolls: no copy).
     pub fn new(
         ctx: &Context,
         pieces: &Pieces<'_>,
         widen: u32,
+        template: bool,
     ) -> Result<TransitionSat, Diagnostic> {
         let span = pieces.step.span;
         // Constants a deterministic equation of PROPERTIES defines are values, not bits.
@@ -584,7 +586,7 @@ impl TransitionSat {
         // Violated, not ill-defined: an ill-defined INVARIANT is no counterexample to report.
         let bad1 = tr.circuit.and(inv1.defined, !inv1.holds);
         let settings = ctx.settings();
-        let mut enc = Encoder::new(settings.sat_solver.create(), true);
+        let mut enc = Encoder::new(settings.sat_solver.create(), template);
         enc.solver.set_deadline(ctx.deadline());
         for &l in &conditions {
             enc.assert(&tr.circuit, l);

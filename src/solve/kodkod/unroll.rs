@@ -30,7 +30,12 @@ pub struct Unrolled {
 
 impl Unrolled {
     /// The relation over one step (the template itself).
+    /// `ts` must be translated with its template (`TransitionSat::new(.., true)`).
     pub fn new(ts: TransitionSat) -> Unrolled {
+        assert!(
+            !ts.template.is_empty(),
+            "internal: unrolling a transition encoding translated without its template"
+        );
         Unrolled {
             ts,
             renamings: Vec::new(),
