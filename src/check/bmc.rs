@@ -290,7 +290,7 @@ fn pairwise_distinct(m: &Machine, steps: Steps) -> Vec<Pred> {
 }
 
 /// The target at state k.
-fn target_at(m: &Machine, target: Target, k: usize) -> Result<Pred, Diagnostic> {
+pub(crate) fn target_at(m: &Machine, target: Target, k: usize) -> Result<Pred, Diagnostic> {
     match target {
         Target::InvariantViolation => Ok(not(pred_in_copy(m, &m.invariant, k))),
         Target::Deadlock => {
@@ -364,22 +364,38 @@ fn confirm(
     target: Target,
 ) -> Result<(Vec<Step>, Vec<Span>), String> {
     let m = model.machine();
-    let c = &values[..path.constants];
-    let mut trace = initial_steps(model, c, path.state(m, values, 0))?;
-    for i in 0..steps.len() {
+    let states: Vec<&[Value]> = (0..=steps.len())
+        .map(|i| path.state(m, values, i))
+        .collect();
+    let ops: Vec<Option<usize>> = (0..steps.len())
+        .map(|i| steps.op(i).or_else(|| path.operation(values, i)))
+        .collect();
+    confirm_states(model, &values[..path.constants], &states, &ops, target)
+}
+
+/// Replays the path through `states` (the first an initial state; `ops[i]` leads from state i to
+/// i + 1, `None`: the replay finds the operation) and checks its last state is what was asked: the
+/// trace and the violated invariant conjuncts (none for a deadlock), or why not.
+pub(crate) fn confirm_states(
+    model: &Model,
+    constants: &[Value],
+    states: &[&[Value]],
+    ops: &[Option<usize>],
+    target: Target,
+) -> Result<(Vec<Step>, Vec<Span>), String> {
+    let m = model.machine();
+    let mut trace = initial_steps(model, constants, states[0])?;
+    for (i, op) in ops.iter().enumerate() {
         trace.push(replay_step(
             model,
-            c,
-            path.state(m, values, i),
-            path.state(m, values, i + 1),
-            steps
-                .op(i)
-                .or_else(|| path.operation(values, i))
-                .map(|op| &m.operations[op]),
+            constants,
+            states[i],
+            states[i + 1],
+            op.map(|op| &m.operations[op]),
         )?);
     }
-    let last = path.state(m, values, steps.len());
-    let violated = violated_conjuncts(model, c, last).map_err(|d| d.to_string())?;
+    let last = states[ops.len()];
+    let violated = violated_conjuncts(model, constants, last).map_err(|d| d.to_string())?;
     match target {
         Target::InvariantViolation if violated.is_empty() => {
             Err("the last state satisfies the invariant".into())
@@ -389,7 +405,7 @@ fn confirm(
             let st = crate::eval::State {
                 values: last.to_vec(),
             };
-            match model.context.successors(c, &st, 1) {
+            match model.context.successors(constants, &st, 1) {
                 Ok(ts) if ts.is_empty() => Ok((trace, vec![])),
                 Ok(_) => Err("the last state enables an operation".into()),
                 Err(e) => Err(e.to_string()),
@@ -581,7 +597,6 @@ impl Unrolling {
         if self.bits_searched
             || self.length >= BITS_FROM
             || self.sequences.is_none()
-            || self.target != Target::InvariantViolation
             || self.max_length < BITS_FROM
         {
             return None;
@@ -597,7 +612,7 @@ impl Unrolling {
             .context
             .deadline()
             .map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 2);
-        bmc_bits::search(model, BITS_FROM, self.max_length, until).ok()
+        bmc_bits::search(model, self.target, BITS_FROM, self.max_length, until).ok()
     }
 
     /// The search over bits (`search_bits`) now, whatever the current length: k-induction asks it

@@ -36,11 +36,12 @@
 
 use super::Model;
 use super::bmc::{
-    SequenceResult, Start, Steps, Target, any_operation, check_target, selected, unrollable,
+    SequenceResult, Start, Steps, Target, any_operation, check_target, confirm_states, selected,
+    unrollable,
 };
 use super::cbc::{
-    self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, initial_steps,
-    properties, replay_step, require_variables, search_with, violated_conjuncts,
+    self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, properties,
+    require_variables, search_with,
 };
 use super::explicit_search;
 use super::mc::Step;
@@ -798,30 +799,11 @@ pub(super) fn replayed(
     states: &[&[Value]],
     ops: &[Option<usize>],
 ) -> Run {
-    let m = model.machine();
-    let replay = initial_steps(model, constants, states[0]).and_then(|mut trace| {
-        for (i, &op) in ops.iter().enumerate() {
-            trace.push(replay_step(
-                model,
-                constants,
-                states[i],
-                states[i + 1],
-                op.map(|o| &m.operations[o]),
-            )?);
-        }
-        Ok(trace)
-    });
-    let last = states[states.len() - 1];
-    match (replay, violated_conjuncts(model, constants, last)) {
-        (Ok(trace), Ok(violated)) if !violated.is_empty() => Run::Counterexample(trace, violated),
-        (Ok(_), Ok(_)) => Run::Unknown(
-            "internal: the last state of the trace satisfies the invariant when re-evaluated"
-                .into(),
-        ),
-        (Err(why), _) => Run::Unknown(format!(
+    match confirm_states(model, constants, states, ops, Target::InvariantViolation) {
+        Ok((trace, violated)) => Run::Counterexample(trace, violated),
+        Err(why) => Run::Unknown(format!(
             "counterexample not confirmed by the interpreter: {why}"
         )),
-        (_, Err(d)) => Run::Unknown(d.to_string()),
     }
 }
 

@@ -3,8 +3,8 @@
 //! (`ic3_sat`) and bounded model checking over bits (`bmc_bits`).
 
 use super::Model;
-use super::bmc::{any_of, operations};
-use super::cbc::{constant_vars, properties};
+use super::bmc::{Target, any_of, operations, target_at};
+use super::cbc::{constant_vars, not, properties};
 use crate::analysis::before_after::{self, pred_in_copy, state_copy};
 use crate::diag::Diagnostic;
 use crate::ir::{Pred, TypedName};
@@ -25,12 +25,22 @@ pub(super) struct Transition {
 }
 
 impl Transition {
-    /// From copy 0 of the variables to copy 1; an error when a substitution has no before-after
-    /// predicate.
+    /// From copy 0 of the variables to copy 1, the invariant violated in copy 1 as the bad states;
+    /// an error when a substitution has no before-after predicate.
     pub(super) fn of(model: &Model) -> Result<Transition, Diagnostic> {
+        Transition::with_target(model, Target::InvariantViolation)
+    }
+
+    /// The same with `target` in copy 1 as the bad states: for a deadlock, the invariant holds and
+    /// no operation is enabled (`TransitionSat`'s "INVARIANT violated in copy 1" literal is then that).
+    pub(super) fn with_target(model: &Model, target: Target) -> Result<Transition, Diagnostic> {
         let m = model.machine();
         let ops = operations(m, 0, 1)?;
         let (step, selector) = any_of(m, 0, 1, &ops);
+        let inv1 = match target {
+            Target::InvariantViolation => pred_in_copy(m, &m.invariant, 1),
+            Target::Deadlock => not(target_at(m, target, 1)?),
+        };
         Ok(Transition {
             constants: constant_vars(m),
             x0: state_copy(m, 0),
@@ -40,7 +50,7 @@ impl Transition {
             properties: properties(m),
             init0: before_after::initialisation(m, 0)?,
             inv0: pred_in_copy(m, &m.invariant, 0),
-            inv1: pred_in_copy(m, &m.invariant, 1),
+            inv1,
             ops,
         })
     }
