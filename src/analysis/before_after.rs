@@ -1453,6 +1453,14 @@ mod tests {
         Model::from_text(name, text)
     }
 
+    /// Every solution of `pred` for `vars` (a complete search).
+    fn solutions(model: &Model, vars: &[TypedName], pred: &Pred, env: &Env) -> Vec<Vec<Value>> {
+        let problem = Problem::new(vars, pred, env);
+        let found = solve::solve_all(&model.context, &problem, Backend::Auto, 100).expect("solves");
+        assert!(found.complete);
+        found.solutions
+    }
+
     /// The after-states of the machine's first operation from `state` (no parameters), by solving BA.
     fn after_states(model: &Model, state: &[Value]) -> Vec<Vec<Value>> {
         let m = model.machine();
@@ -1462,16 +1470,7 @@ mod tests {
             env.bind(copy_name(&v.name, 0), x.clone());
         }
         let vars: Vec<TypedName> = t.outputs.iter().cloned().chain(state_copy(m, 1)).collect();
-        let found = solve::solve_all(
-            &model.context,
-            &Problem::new(&vars, &t.pred, &env),
-            Backend::Auto,
-            100,
-        )
-        .expect("solves");
-        assert!(found.complete);
-        let mut out: Vec<Vec<Value>> = found
-            .solutions
+        let mut out: Vec<Vec<Value>> = solutions(model, &vars, &t.pred, &env)
             .into_iter()
             .map(|s| s[t.outputs.len()..].to_vec())
             .collect();
@@ -1564,15 +1563,7 @@ mod tests {
             let vars: Vec<TypedName> = (t.params.iter().chain(&t.outputs).cloned())
                 .chain(state_copy(m, 1))
                 .collect();
-            let found = solve::solve_all(
-                &model.context,
-                &Problem::new(&vars, &t.pred, &env),
-                Backend::Auto,
-                100,
-            )
-            .expect("solves");
-            assert!(found.complete);
-            let mut got: Vec<Vec<Value>> = found.solutions;
+            let mut got = solutions(&model, &vars, &t.pred, &env);
             got.sort();
             got
         };
