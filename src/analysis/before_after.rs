@@ -111,14 +111,7 @@ pub fn operation(
     from: usize,
     to: usize,
 ) -> Result<TransitionPred, Diagnostic> {
-    let mut input: Renaming = state_renaming(m, from);
-    let params = renamed(m, &op.params, from);
-    input.extend(
-        op.params
-            .iter()
-            .zip(&params)
-            .map(|(p, r)| (p.name.clone(), r.name.clone())),
-    );
+    let (input, params) = inputs(m, op, from);
     let outputs = renamed(m, &op.outputs, to);
     let mut translator = Translator::new(m, &op.outputs);
     let writes = writes(&op.body);
@@ -175,14 +168,7 @@ pub fn initialisation(m: &Machine, to: usize) -> Result<Pred, Diagnostic> {
 /// The enabling predicate of `op` in copy `at`: its parameters exist and its guards (PRE, SELECT, ANY
 /// conditions, feasibility of `::` and `:(P)`) hold.
 pub fn enabling(m: &Machine, op: &Operation, at: usize) -> Result<Pred, Diagnostic> {
-    let mut input = state_renaming(m, at);
-    let params = renamed(m, &op.params, at);
-    input.extend(
-        op.params
-            .iter()
-            .zip(&params)
-            .map(|(p, r)| (p.name.clone(), r.name.clone())),
-    );
+    let (input, params) = inputs(m, op, at);
     let mut translator = Translator::new(m, &op.outputs);
     let guard = translator.guard(&op.body, &input)?;
     Ok(exists(params, guard, op.span))
@@ -556,6 +542,20 @@ fn state_renaming(m: &Machine, k: usize) -> Renaming {
         .iter()
         .map(|v| (v.name.clone(), copy_name(&v.name, k)))
         .collect()
+}
+
+/// What `op`'s body reads in copy `k`: the state variables and the parameters (renamed), and the
+/// parameters' copies.
+fn inputs(m: &Machine, op: &Operation, k: usize) -> (Renaming, Vec<TypedName>) {
+    let mut input = state_renaming(m, k);
+    let params = renamed(m, &op.params, k);
+    input.extend(
+        op.params
+            .iter()
+            .zip(&params)
+            .map(|(p, r)| (p.name.clone(), r.name.clone())),
+    );
+    (input, params)
 }
 
 /// Parameters and outputs in copy `k`. A parameter named like a state variable hides it in the
@@ -1558,17 +1558,12 @@ mod tests {
         let mut env = Env::new();
         env.bind(copy_name("xx", 0), Value::int(0));
         env.bind(copy_name("yy", 0), Value::int(3));
-        let steps = |op: usize| {
-            let t = operation(m, &m.operations[op], 0, 1).expect("translates");
-            let vars: Vec<TypedName> = (t.params.iter().chain(&t.outputs).cloned())
-                .chain(state_copy(m, 1))
-                .collect();
-            let mut got = solutions(&model, &vars, &t.pred, &env);
-            got.sort();
-            got
-        };
+        let t = operation(m, &m.operations[0], 0, 1).expect("translates");
+        let vars: Vec<TypedName> = t.params.iter().cloned().chain(state_copy(m, 1)).collect();
+        let mut steps = solutions(&model, &vars, &t.pred, &env);
+        steps.sort();
         // set(xx): the parameter, then xx' and yy'.
-        assert_eq!(steps(0), vec![ints(&[4, 0, 4]), ints(&[5, 0, 5])]);
+        assert_eq!(steps, vec![ints(&[4, 0, 4]), ints(&[5, 0, 5])]);
         // get(xx) reads the parameter, not the variable.
         let rw = read_write(m, &m.operations[1]);
         assert!(rw.reads.is_empty(), "{rw:?}");
