@@ -168,3 +168,13 @@ fn kinduction_and_ic3_find_countdowns_violation_among_concrete_states() {
         assert_eq!(ops[1], "reset", "{json}");
     }
 }
+
+/// Where the transition relation translates exactly, the symbolic base case answers: no search of
+/// concrete states is asked (MutexWrong's violation, 4 operations deep, was reported by it when the
+/// search ran on every machine).
+#[test]
+fn kinduction_leaves_exactly_translated_machines_to_the_symbolic_base_case() {
+    let json = replayed_violation(&["kinduction", &model("MutexWrong.mch")]);
+    assert_eq!(json["explicit_search"], false, "{json}");
+    assert_eq!(operations(&json["trace"]).len(), 5, "{json}");
+}

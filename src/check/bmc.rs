@@ -531,6 +531,12 @@ impl Unrolling {
         self.sequences.is_none()
     }
 
+    /// Whether the transition relation from the INITIALISATION translates exactly (`unrollable`,
+    /// asked once): the paths are then asked as the unrolled relation once they are many.
+    pub(crate) fn exact(&mut self, model: &Model) -> bool {
+        exact(&mut self.unrollable, model)
+    }
+
     /// The first length asked as the unrolled transition relation.
     pub(crate) fn unrolled_from(&self) -> Option<usize> {
         self.unrolled_from
@@ -602,10 +608,7 @@ impl Unrolling {
             return None;
         }
         self.bits_searched = true;
-        if *self
-            .unrollable
-            .get_or_insert_with(|| unrollable(model, Start::Initialisation))
-        {
+        if self.exact(model) {
             return None;
         }
         let until = model
@@ -642,11 +645,7 @@ impl Unrolling {
             None
         };
         let few = matches!(&next, Some(Ok(n)) if n.len() <= UNROLL_BEYOND);
-        if !few
-            && *self
-                .unrollable
-                .get_or_insert_with(|| unrollable(model, Start::Initialisation))
-        {
+        if !few && exact(&mut self.unrollable, model) {
             self.sequences = None;
             self.unrolled_from = Some(self.length + 1);
         } else {
@@ -689,6 +688,12 @@ pub(crate) fn unrollable(model: &Model, start: Start) -> bool {
         kodkod::check_translation(&model.context, &problem),
         Ok(true)
     )
+}
+
+/// `unrollable` from the INITIALISATION, asked once and kept in `cache` (a field of `Unrolling`, so
+/// that it can be asked while the paths are borrowed).
+fn exact(cache: &mut Option<bool>, model: &Model) -> bool {
+    *cache.get_or_insert_with(|| unrollable(model, Start::Initialisation))
 }
 
 /// `bsolve bmc FILE DEPTH`: paths of 0..=depth operations.

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 const MAX_STATES: usize = 1_000_000;
 
 /// How long the search runs when the command has no time budget.
-pub(super) const DEFAULT_SHARE: Duration = Duration::from_secs(2);
+const DEFAULT_SHARE: Duration = Duration::from_secs(2);
 
 /// The time a search started now may take: `share` of what is left of the command's budget, or
 /// `DEFAULT_SHARE` without one.

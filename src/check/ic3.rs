@@ -169,8 +169,13 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
             Err(why) => over_bits_failed = Some(why),
         }
     }
+    if !constant_vars(m).is_empty()
+        && let Some(counterexample) = shallow_violation(model)?
+    {
+        return Ok(result(counterexample, 0, m.operations.len() + 1));
+    }
     // Cubes of values block one concrete state at a time and their predecessor questions may be
-    // non-linear and unbounded: first concrete states breadth-first, with an eighth of the time left
+    // non-linear and unbounded: then concrete states breadth-first, with an eighth of the time left
     // (B/Demo/countdown.mch: IC3's first frame never settles, 18,000 states reach the violation; see
     // `explicit_search`).
     if let Some((trace, violated)) =
@@ -180,11 +185,6 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
             explicit_search: true,
             ..result(Ic3Outcome::Counterexample { trace, violated }, 0, 0)
         });
-    }
-    if !constant_vars(m).is_empty()
-        && let Some(counterexample) = shallow_violation(model)?
-    {
-        return Ok(result(counterexample, 0, m.operations.len() + 1));
     }
     let (setups, all_setups) = match constant_setups(model) {
         Ok(s) => s,

@@ -135,30 +135,26 @@ pub fn kinduction_with(
                     base_reason = format!("base case at length {}: {why}", k - 1);
                 }
             }
-            // Deep violations over bits before the step cases take their time (a no-op where the
-            // relation unrolls exactly).
-            if k == 1
-                && let Some((trace, violated)) = base.search_ahead(model)
-            {
-                return Ok(result(KInductionOutcome::Counterexample {
-                    trace,
-                    violated,
-                }));
-            }
-            // Where the paths are asked one operation sequence at a time, concrete states breadth-first
-            // with an eighth of the time left, before the step cases too: a machine without a finite
-            // encoding may reach its violation only through thousands of non-linear sequences
-            // (B/Demo/countdown.mch: the step case for k = 1 and the base case at length 1 took 6 s,
-            // 18,000 concrete states reach the violation in 0.3 s; see `explicit_search`).
-            if k == 1
-                && !base.unrolled()
-                && let Some((trace, violated)) =
-                    explicit_search::violation(model, explicit_search::share_of_budget(model, 8))
-            {
-                return Ok(KInductionResult {
-                    explicit_search: true,
-                    ..result(KInductionOutcome::Counterexample { trace, violated })
-                });
+            // Where the relation does not translate exactly (the paths are asked one operation
+            // sequence at a time), deep violations before the step cases take their time: over bits,
+            // then among concrete states breadth-first with an eighth of the time left — a machine
+            // without a finite encoding may reach its violation only through thousands of non-linear
+            // sequences (B/Demo/countdown.mch: the step case for k = 1 and the base case at length 1
+            // took 6 s, 18,000 concrete states reach the violation in 0.3 s; see `explicit_search`).
+            if k == 1 && !base.exact(model) {
+                if let Some((trace, violated)) = base.search_ahead(model) {
+                    return Ok(result(KInductionOutcome::Counterexample {
+                        trace,
+                        violated,
+                    }));
+                }
+                let until = explicit_search::share_of_budget(model, 8);
+                if let Some((trace, violated)) = explicit_search::violation(model, until) {
+                    return Ok(KInductionResult {
+                        explicit_search: true,
+                        ..result(KInductionOutcome::Counterexample { trace, violated })
+                    });
+                }
             }
         }
         if model.context.check_deadline(model.machine().span).is_err() {
