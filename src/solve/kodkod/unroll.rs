@@ -29,8 +29,8 @@ pub struct Unrolled {
 }
 
 impl Unrolled {
-    /// The relation over one step (the template itself).
-    /// `ts` must be translated with its template (`TransitionSat::new(.., true)`).
+    /// The relation over one step (the template itself); `ts` must be translated with its template
+    /// (`TransitionSat::new(.., true)`).
     pub fn new(ts: TransitionSat) -> Unrolled {
         assert!(
             !ts.template.is_empty(),
@@ -101,7 +101,8 @@ impl Unrolled {
         self.at(i, self.ts.step)
     }
 
-    /// INVARIANT violated (well-defined) in state `i + 1`.
+    /// The bad states in state `i + 1`: `TransitionSat`'s "INVARIANT violated (well-defined)" literal,
+    /// or the deadlock it was built with for `bmc --deadlock`.
     pub fn bad_after(&self, i: usize) -> i32 {
         self.at(i, self.ts.bad1)
     }
