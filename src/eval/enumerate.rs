@@ -127,6 +127,15 @@ impl Context {
         env: &Env,
         span: Span,
     ) -> Result<Vec<Value>, EvalError> {
+        // Hundreds of names read from as many fresh bindings (a solution of a large setup): index them
+        // once instead of scanning the bindings for every name.
+        let frozen;
+        let env = if vars.len() >= super::INDEXED_BASE && env.len() >= super::INDEXED_BASE {
+            frozen = env.clone().freeze();
+            &frozen
+        } else {
+            env
+        };
         vars.iter()
             .map(|v| match env.get(&v.name) {
                 Some(val) => self.to_value(val.clone(), span),

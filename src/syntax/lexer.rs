@@ -115,10 +115,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn push(&mut self, tok: Tok, start: usize) {
+        // Spans are u32 offsets throughout (`diag::Span`).
         self.tokens.push(Token {
             tok,
-            start,
-            end: self.pos,
+            start: start as u32,
+            end: self.pos as u32,
         });
     }
 
@@ -144,12 +145,12 @@ impl<'a> Lexer<'a> {
                 b'"' => {
                     self.pos += 1;
                     let s = self.string_body("\"", start)?;
-                    self.push(Tok::Str(s), start);
+                    self.push(Tok::Str(s.into()), start);
                 }
                 b'\'' if self.rest().starts_with("'''") => {
                     self.pos += 3;
                     let s = self.string_body("'''", start)?;
-                    self.push(Tok::Str(s), start);
+                    self.push(Tok::Str(s.into()), start);
                 }
                 b'`' if self.rest().starts_with("```") => {
                     let Some(len) = self.rest()[3..].find("```") else {
@@ -175,12 +176,8 @@ impl<'a> Lexer<'a> {
                 _ => self.unicode()?,
             }
         }
-        let end = self.bytes.len();
-        self.tokens.push(Token {
-            tok: Tok::Eof,
-            start: end,
-            end,
-        });
+        self.pos = self.bytes.len();
+        self.push(Tok::Eof, self.pos);
         Ok(())
     }
 

@@ -15,22 +15,23 @@ pub enum Tok {
     /// An operator or punctuation, in its ASCII spelling.
     Sym(&'static str),
     /// An integer literal, as written (decimal digits or `0x..`).
-    Int(String),
+    Int(Box<str>),
     /// A decimal literal such as `1.5` or `1.0E10` (ProB REAL extension).
     Real,
     /// A string literal with escapes resolved.
-    Str(String),
+    Str(Box<str>),
     /// A ProB template string ```` ```...``` ````.
     Template,
     Eof,
 }
 
-/// A token with its byte range in the source.
+/// A token with its byte range in the source. Kept small (32 bytes): a large machine has tens of
+/// thousands of tokens, all alive while it is parsed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     pub tok: Tok,
-    pub start: usize,
-    pub end: usize,
+    pub start: u32,
+    pub end: u32,
 }
 
 /// Reserved words. Builtin function names (`card`, `dom`, ...) are not reserved here: the parser recognises

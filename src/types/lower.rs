@@ -278,7 +278,7 @@ impl Checker {
         }
         let kind = match op {
             Op::And | Op::Or => {
-                let mut parts = Vec::new();
+                let mut parts = Vec::with_capacity(args.len());
                 self.flatten(op, args, &mut parts)?;
                 if op == Op::And {
                     PredKind::And(parts)

@@ -25,11 +25,17 @@ impl Unifier {
 
     /// Follows variable bindings at the top of `t` only.
     pub fn shallow(&self, t: &Type) -> Type {
-        let mut cur = t.clone();
+        self.head(t).clone()
+    }
+
+    /// `shallow` without the copy: type checking unifies once or twice per node of the syntax tree, so
+    /// cloning every type it looks at (boxes included) was most of its cost.
+    fn head<'a>(&'a self, t: &'a Type) -> &'a Type {
+        let mut cur = t;
         while let Type::Var(v) = cur {
-            match self.bindings.get(v as usize).and_then(|b| b.as_ref()) {
-                Some(bound) => cur = bound.clone(),
-                None => return Type::Var(v),
+            match self.bindings.get(*v as usize).and_then(|b| b.as_ref()) {
+                Some(bound) => cur = bound,
+                None => break,
             }
         }
         cur
@@ -37,23 +43,23 @@ impl Unifier {
 
     /// Replaces every bound variable in `t` by its binding, recursively.
     pub fn resolve(&self, t: &Type) -> Type {
-        match self.shallow(t) {
-            Type::Set(e) => Type::set(self.resolve(&e)),
-            Type::Pair(a, b) => Type::pair(self.resolve(&a), self.resolve(&b)),
+        match self.head(t) {
+            Type::Set(e) => Type::set(self.resolve(e)),
+            Type::Pair(a, b) => Type::pair(self.resolve(a), self.resolve(b)),
             Type::Struct(fs) => Type::Struct(
                 fs.iter()
                     .map(|(n, t)| (n.clone(), self.resolve(t)))
                     .collect(),
             ),
-            other => other,
+            other => other.clone(),
         }
     }
 
     fn occurs(&self, v: u32, t: &Type) -> bool {
-        match self.shallow(t) {
-            Type::Var(w) => v == w,
-            Type::Set(e) => self.occurs(v, &e),
-            Type::Pair(a, b) => self.occurs(v, &a) || self.occurs(v, &b),
+        match self.head(t) {
+            Type::Var(w) => v == *w,
+            Type::Set(e) => self.occurs(v, e),
+            Type::Pair(a, b) => self.occurs(v, a) || self.occurs(v, b),
             Type::Struct(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
             _ => false,
         }
@@ -72,22 +78,33 @@ impl Unifier {
     }
 
     fn unify_inner(&mut self, a: &Type, b: &Type) -> bool {
-        let a = self.shallow(a);
-        let b = self.shallow(b);
+        let (a, b) = (self.head(a), self.head(b));
         match (a, b) {
             (Type::Var(x), Type::Var(y)) if x == y => true,
             (Type::Var(x), t) | (t, Type::Var(x)) => {
-                if self.occurs(x, &t) {
+                let x = *x;
+                if self.occurs(x, t) {
                     return false;
                 }
-                self.bindings[x as usize] = Some(t);
+                self.bindings[x as usize] = Some(t.clone());
                 true
             }
-            (Type::Set(x), Type::Set(y)) => self.unify_inner(&x, &y),
+            // The components may live in `bindings`, which the recursive calls extend: copied first.
+            (Type::Set(x), Type::Set(y)) => {
+                let (x, y) = ((**x).clone(), (**y).clone());
+                self.unify_inner(&x, &y)
+            }
             (Type::Pair(a1, b1), Type::Pair(a2, b2)) => {
+                let (a1, b1, a2, b2) = (
+                    (**a1).clone(),
+                    (**b1).clone(),
+                    (**a2).clone(),
+                    (**b2).clone(),
+                );
                 self.unify_inner(&a1, &a2) && self.unify_inner(&b1, &b2)
             }
             (Type::Struct(f1), Type::Struct(f2)) => {
+                let (f1, f2) = (f1.clone(), f2.clone());
                 f1.len() == f2.len()
                     && f1
                         .iter()

@@ -525,6 +525,12 @@ impl<'a> Translator<'a> {
     /// infinite set). An ill-defined one makes the predicate around it ill-defined; any value of its
     /// type stands in for it.
     fn known_value(&mut self, e: &Expr) -> Tr<Option<Value>> {
+        // Literals need no interpreter (a clause's `TRUE`, a bound's `3`: the bulk of large inputs).
+        match &e.kind {
+            ExprKind::Bool(b) => return Ok(Some(Value::Bool(*b))),
+            ExprKind::Int(i) => return Ok(Some(Value::big(i.clone()))),
+            _ => {}
+        }
         if !self.is_known(e) {
             return Ok(None);
         }
@@ -558,13 +564,14 @@ impl<'a> Translator<'a> {
     }
 
     pub fn expr(&mut self, e: &Expr) -> Tr<Term> {
-        if let Some(v) = self.known_value(e)? {
-            return self.constant(&v, &e.ty, e.span);
-        }
+        // An unknown first: asking whether it is known would look it up as well.
         if let ExprKind::Var(n) = &e.kind
             && let Some(t) = self.unknowns.get(n)
         {
             return Ok(t.clone());
+        }
+        if let Some(v) = self.known_value(e)? {
+            return self.constant(&v, &e.ty, e.span);
         }
         if let Some(f) = self.fun(e)? {
             return Ok(Term::Fun(f));
@@ -1602,9 +1609,43 @@ impl<'a> Translator<'a> {
         })
     }
 
+    /// `x = v` (or `v = x`) for a scalar unknown x and a known v: the literal of x's candidate v, without
+    /// building either term (`equal` would give the same literal; SAT inputs are mostly such atoms).
+    fn scalar_is_value(&mut self, a: &Expr, b: &Expr) -> Tr<Option<Lit>> {
+        let is_scalar = |t: &Translator, e: &Expr| match &e.kind {
+            ExprKind::Var(n) => matches!(t.unknowns.get(n), Some(Term::Scalar(_))),
+            _ => false,
+        };
+        let (var, other) = if is_scalar(self, a) {
+            (a, b)
+        } else if is_scalar(self, b) {
+            (b, a)
+        } else {
+            return Ok(None);
+        };
+        let Some(v) = self.known_value(other)? else {
+            return Ok(None);
+        };
+        let ExprKind::Var(n) = &var.kind else {
+            unreachable!("is_scalar holds for variables only")
+        };
+        let Some(Term::Scalar(candidates)) = self.unknowns.get(n) else {
+            unreachable!("is_scalar checked the unknown's term")
+        };
+        Ok(Some(
+            candidates
+                .iter()
+                .find(|(w, _)| *w == v)
+                .map_or(FALSE, |(_, lit)| *lit),
+        ))
+    }
+
     fn compare(&mut self, op: CompareOp, a: &Expr, b: &Expr, span: Span) -> Tr<Lit> {
         match op {
             CompareOp::Eq | CompareOp::NotEq => {
+                if let Some(eq) = self.scalar_is_value(a, b)? {
+                    return Ok(if op == CompareOp::Eq { eq } else { !eq });
+                }
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
                 let eq = self.equal(&x, &y, span)?;
                 Ok(if op == CompareOp::Eq { eq } else { !eq })

@@ -394,7 +394,7 @@ impl Parser {
         let mut items = vec![];
         while !self.peek().ends_clause() {
             if let Tok::Str(file) = self.peek().clone() {
-                items.push(DefinitionsItem::Include(file, self.span()));
+                items.push(DefinitionsItem::Include(file.into(), self.span()));
                 self.advance();
             } else {
                 items.push(DefinitionsItem::Definition(Box::new(self.definition()?)));

@@ -64,7 +64,11 @@ impl Parser {
 
     fn span_at(&self, index: usize) -> Span {
         let t = &self.tokens[index.min(self.tokens.len() - 1)];
-        Span::new(self.file, t.start, t.end)
+        Span {
+            file: self.file,
+            start: t.start,
+            end: t.end,
+        }
     }
 
     fn span(&self) -> Span {

@@ -218,7 +218,7 @@ impl Parser {
             }
             Tok::Str(s) => {
                 self.advance();
-                TermKind::Str(s)
+                TermKind::Str(s.into())
             }
             Tok::Template => {
                 self.advance();
