@@ -60,6 +60,7 @@ impl Model {
 
     fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {
         let machine = types::check_machine(&ast)?;
+        let ast = declarations_only(ast);
         let mut settings = Settings::for_machine(&machine, &options.prefs)?;
         settings.set_sizes = options
             .cards
@@ -74,4 +75,18 @@ impl Model {
     pub fn machine(&self) -> &crate::ir::Machine {
         self.context.machine()
     }
+}
+
+/// What formulas posed later (`eval`, `solve`, CBC's goals) are checked against: the declarations and
+/// definitions. The clause bodies are typed already; freeing them now lets the solvers reuse their memory
+/// (on a machine of thousands of conjuncts, a megabyte the process would otherwise touch afresh).
+fn declarations_only(mut ast: ast::Machine) -> ast::Machine {
+    ast.constraints = None;
+    ast.properties = None;
+    ast.invariant = None;
+    ast.assertions = Vec::new();
+    ast.initialisation = None;
+    ast.operations = Vec::new();
+    ast.values = Vec::new();
+    ast
 }

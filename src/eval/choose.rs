@@ -34,6 +34,7 @@ impl Context {
         let (complete, _) =
             solve::stream(self, &problem, self.settings().backend, &mut |values| {
                 let mark = env.len();
+                env.reserve(values.len());
                 for (v, x) in vars.iter().zip(values) {
                     env.bind(v.name.clone(), x.clone());
                 }

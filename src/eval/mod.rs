@@ -180,6 +180,11 @@ impl Env {
         self.bindings.push((name, Val::Value(value)));
     }
 
+    /// Room for `n` more bindings (a setup binds hundreds of constants at once).
+    pub fn reserve(&mut self, n: usize) {
+        self.bindings.reserve(n);
+    }
+
     pub fn bind_val(&mut self, name: Name, value: Val) {
         self.bindings.push((name, value));
     }

@@ -258,7 +258,7 @@ impl Loader {
 fn expand_declaration_lists(m: &mut Machine) {
     let defs = crate::machine::definitions::Definitions::new(&m.definitions);
     let expand = |list: &[(Ident, bool)]| -> Vec<(Ident, bool)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(list.len());
         for (id, concrete) in list {
             let body = defs.get(&id.name).and_then(|d| match &d.body {
                 DefinitionBody::Term(t) if d.params.is_empty() => identifier_list(t),

@@ -283,6 +283,7 @@ fn is_solution(
     witnesses: &[(Name, Value)],
 ) -> Result<bool, EvalError> {
     let mut env = problem.env.clone();
+    env.reserve(values.len());
     for (v, x) in problem.vars.iter().zip(values) {
         env.bind(v.name.clone(), x.clone());
     }

@@ -310,7 +310,9 @@ fn check_flattened(m: &ast::Machine) -> Result<ir::Machine> {
             });
         }
     }
-    let mut constants = Vec::new();
+    let mut constants = Vec::with_capacity(m.constants.len());
+    c.declared
+        .reserve(m.params.len() + m.constants.len() + m.variables.len());
     for (id, _) in &m.constants {
         let ty = c.u.fresh();
         c.declare(id, ty.clone(), GlobalKind::Constant)?;

@@ -201,15 +201,17 @@ impl Parser {
     fn prefix_term(&mut self) -> PResult<Term> {
         let start = self.pos;
         let span = self.span();
-        let kind = match self.peek().clone() {
-            Tok::Ident(name) => return self.ident_term(name),
+        // Matched by reference: identifiers and literals are most of a large formula's tokens, and a
+        // copy of each would be made only to be dropped.
+        let kind = match self.peek() {
+            Tok::Ident(_) => return self.ident_term(),
             Tok::Int(text) => {
-                self.advance();
                 let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
                     Some(hex) => BigInt::from_str_radix(hex, 16),
-                    None => BigInt::from_str_radix(&text, 10),
+                    None => BigInt::from_str_radix(text, 10),
                 }
                 .map_err(|_| Diagnostic::syntax(span, "malformed integer literal"))?;
+                self.advance();
                 TermKind::Int(value)
             }
             Tok::Real => {
@@ -217,14 +219,15 @@ impl Parser {
                 TermKind::Unsupported("REAL literal".into())
             }
             Tok::Str(s) => {
+                let s = s.to_string();
                 self.advance();
-                TermKind::Str(s.into())
+                TermKind::Str(s)
             }
             Tok::Template => {
                 self.advance();
                 TermKind::Unsupported("template string".into())
             }
-            Tok::Kw(k) => {
+            &Tok::Kw(k) => {
                 if let Some(c) = keyword_constant(k) {
                     self.advance();
                     TermKind::Const(c)
@@ -232,15 +235,19 @@ impl Parser {
                     return self.keyword_term(k);
                 }
             }
-            Tok::Sym(s) => return self.symbol_term(s),
+            &Tok::Sym(s) => return self.symbol_term(s),
             Tok::Eof => return Err(self.error_expected("a formula", "here")),
         };
         Ok(Term::new(kind, self.span_from(start)))
     }
 
-    fn ident_term(&mut self, name: crate::syntax::ast::Name) -> PResult<Term> {
+    /// A term starting with the identifier at the current token.
+    fn ident_term(&mut self) -> PResult<Term> {
         let start = self.pos;
         if self.peek_at(1).is_sym("(") {
+            let Tok::Ident(name) = self.peek().clone() else {
+                unreachable!("ident_term is called at an identifier")
+            };
             if let Some((op, arities)) = builtin(&name) {
                 self.advance();
                 self.advance();
