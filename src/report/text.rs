@@ -12,11 +12,18 @@ use crate::value::display::display_with_type;
 pub struct Printer<'m> {
     machine: &'m Machine,
     extra: &'m [TypedName],
+    /// The types of the machine's variables, constants and parameters by name, built on first use: an
+    /// assignment of hundreds of constants would otherwise scan them all for every name it prints.
+    machine_types: std::cell::OnceCell<rustc_hash::FxHashMap<&'m str, &'m Type>>,
 }
 
 impl<'m> Printer<'m> {
     pub fn new(machine: &'m Machine, extra: &'m [TypedName]) -> Printer<'m> {
-        Printer { machine, extra }
+        Printer {
+            machine,
+            extra,
+            machine_types: std::cell::OnceCell::new(),
+        }
     }
 
     /// `x = 1, s = [2,3]`; `operation` names the operation whose parameters and outputs may appear.
@@ -84,13 +91,17 @@ impl<'m> Printer<'m> {
             .iter()
             .filter(|op| Some(&*op.name) == operation)
             .flat_map(|op| op.params.iter().chain(&op.outputs));
-        self.extra
-            .iter()
-            .chain(op_names)
-            .chain(&m.variables)
-            .chain(&m.constants)
-            .chain(&m.params)
-            .find(|t| &*t.name == name)
-            .map(|t| &t.ty)
+        if let Some(t) = self.extra.iter().chain(op_names).find(|t| &*t.name == name) {
+            return Some(&t.ty);
+        }
+        let machine_types = self.machine_types.get_or_init(|| {
+            let mut types = rustc_hash::FxHashMap::default();
+            // The first of a name wins, as in the order the names are searched.
+            for t in m.variables.iter().chain(&m.constants).chain(&m.params) {
+                types.entry(&*t.name).or_insert(&t.ty);
+            }
+            types
+        });
+        machine_types.get(name).copied()
     }
 }

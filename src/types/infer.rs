@@ -59,7 +59,20 @@ pub(super) struct Global {
 pub(super) struct Declared {
     pub ty: Type,
     pub span: Span,
-    pub what: String,
+    /// What it is (`constant`, `universally quantified identifier` ...), its name and its operation's:
+    /// put into words only for the error message (a large machine declares thousands).
+    pub role: &'static str,
+    pub name: Name,
+    pub operation: Option<Name>,
+}
+
+impl Declared {
+    fn describe(&self) -> String {
+        match &self.operation {
+            Some(op) => format!("{} `{}` of operation `{op}`", self.role, self.name),
+            None => format!("{} `{}`", self.role, self.name),
+        }
+    }
 }
 
 /// A bound identifier in scope.
@@ -131,7 +144,9 @@ impl Checker {
             self.declared.push(Declared {
                 ty: ty.clone(),
                 span: id.span,
-                what: format!("{} `{}`", kind.describe(), id.name),
+                role: kind.describe(),
+                name: id.name.clone(),
+                operation: None,
             });
         }
         self.globals.insert(id.name.clone(), Global { ty, kind });
@@ -145,7 +160,9 @@ impl Checker {
         self.declared.push(Declared {
             ty: ty.clone(),
             span: id.span,
-            what: format!("{what} `{}`", id.name),
+            role: what,
+            name: id.name.clone(),
+            operation: None,
         });
         self.locals.push(Local {
             name: id.name.clone(),
@@ -209,7 +226,7 @@ impl Checker {
             if !self.u.is_ground(&d.ty) {
                 return Err(Diagnostic::type_error(
                     d.span,
-                    format!("could not infer a type for {}", d.what),
+                    format!("could not infer a type for {}", d.describe()),
                 ));
             }
         }
@@ -474,7 +491,9 @@ impl Checker {
             self.declared.push(Declared {
                 ty: n.ty.clone(),
                 span: n.span,
-                what: format!("{what} `{}` of operation `{}`", n.name, op.name.name),
+                role: what,
+                name: n.name.clone(),
+                operation: Some(op.name.name.clone()),
             });
             self.locals.push(Local {
                 name: n.name.clone(),
