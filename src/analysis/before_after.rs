@@ -1597,15 +1597,7 @@ mod tests {
                 PredKind::Exists(hidden.to_vec(), Box::new(pred.clone())),
                 pred.span,
             );
-            let found = solve::solve_all(
-                &model.context,
-                &Problem::new(&vars, &p, &env),
-                Backend::Auto,
-                100,
-            )
-            .expect("solves");
-            assert!(found.complete);
-            let mut s = found.solutions;
+            let mut s = solutions(&model, &vars, &p, &env);
             s.sort();
             s
         };

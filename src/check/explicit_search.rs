@@ -27,14 +27,23 @@ const MAX_STATES: usize = 1_000_000;
 /// How long the search runs when the command has no time budget.
 const DEFAULT_SHARE: Duration = Duration::from_secs(2);
 
-/// The time a search started now may take: `share` of what is left of the command's budget, or
+/// The part of what is left of the command's budget the search may take (an eighth: it is asked beside
+/// the symbolic questions, which keep the rest).
+const SHARE: u32 = 8;
+
+/// The end of the search started now: `1 / SHARE` of what is left of the command's budget, or
 /// `DEFAULT_SHARE` without one.
-pub(super) fn share_of_budget(model: &Model, share: u32) -> Instant {
+fn share_of_budget(model: &Model) -> Instant {
     let now = Instant::now();
     match model.context.deadline() {
-        Some(d) => now + d.saturating_duration_since(now) / share,
+        Some(d) => now + d.saturating_duration_since(now) / SHARE,
         None => now + DEFAULT_SHARE,
     }
+}
+
+/// `violation` within the search's share of the budget (k-induction's base case and IC3 ask it).
+pub(super) fn violation_in_share(model: &Model) -> Option<(Vec<Step>, Vec<Span>)> {
+    violation(model, share_of_budget(model))
 }
 
 /// A replayed violation reached breadth-first before `until` (a shortest one when the levels before it

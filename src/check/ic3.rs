@@ -178,9 +178,7 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
     // non-linear and unbounded: then concrete states breadth-first, with an eighth of the time left
     // (B/Demo/countdown.mch: IC3's first frame never settles, 18,000 states reach the violation; see
     // `explicit_search`).
-    if let Some((trace, violated)) =
-        explicit_search::violation(model, explicit_search::share_of_budget(model, 8))
-    {
+    if let Some((trace, violated)) = explicit_search::violation_in_share(model) {
         return Ok(Ic3Result {
             explicit_search: true,
             ..result(Ic3Outcome::Counterexample { trace, violated }, 0, 0)

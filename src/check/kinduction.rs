@@ -148,8 +148,7 @@ pub fn kinduction_with(
                         violated,
                     }));
                 }
-                let until = explicit_search::share_of_budget(model, 8);
-                if let Some((trace, violated)) = explicit_search::violation(model, until) {
+                if let Some((trace, violated)) = explicit_search::violation_in_share(model) {
                     return Ok(KInductionResult {
                         explicit_search: true,
                         ..result(KInductionOutcome::Counterexample { trace, violated })

@@ -130,7 +130,7 @@ impl Context {
         // Hundreds of names read from as many fresh bindings (a solution of a large setup): index them
         // once instead of scanning the bindings for every name.
         let frozen;
-        let env = if vars.len() >= super::INDEXED_BASE && env.len() >= super::INDEXED_BASE {
+        let env = if env.worth_indexing(vars.len()) {
             frozen = env.clone().freeze();
             &frozen
         } else {

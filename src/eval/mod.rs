@@ -180,6 +180,12 @@ impl Env {
         self.bindings.push((name, Val::Value(value)));
     }
 
+    /// Whether reading `lookups` names from this environment pays for freezing it first (`freeze`
+    /// indexes a large base; the fresh bindings are otherwise scanned for every name).
+    pub(crate) fn worth_indexing(&self, lookups: usize) -> bool {
+        lookups >= INDEXED_BASE && self.len() >= INDEXED_BASE
+    }
+
     /// Room for `n` more bindings (a setup binds hundreds of constants at once).
     pub fn reserve(&mut self, n: usize) {
         self.bindings.reserve(n);

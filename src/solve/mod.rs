@@ -270,9 +270,6 @@ pub fn first(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Answer {
     }
 }
 
-/// From how many unknowns a solution's re-check freezes its bindings.
-const MANY_UNKNOWNS: usize = 32;
-
 /// The interpreter's verdict on a proposed solution. `witnesses` are values a backend found for the
 /// variables of top-level existentials: the conjunct `#x.P` is then checked as P at the witness (which
 /// proves it), sparing the interpreter a search the backend has already done.
@@ -287,7 +284,7 @@ fn is_solution(
     for (v, x) in problem.vars.iter().zip(values) {
         env.bind(v.name.clone(), x.clone());
     }
-    if problem.vars.len() >= MANY_UNKNOWNS {
+    if env.worth_indexing(problem.vars.len()) {
         // Frozen, the bindings are looked up by name instead of scanned (`Env::freeze`).
         env = env.freeze();
     }
