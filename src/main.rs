@@ -24,9 +24,12 @@ fn main() -> ExitCode {
     // The large stack is switched to on this thread (`stacker`) rather than given to a second thread: a
     // second thread costs ≈ 0.5 ms of a 13 ms run (waking the other CPU to start it, waking this one to
     // join it), and a process with one thread is cheaper in the kernel.
-    let run = std::panic::catch_unwind(move || stacker::grow(STACK_BYTES, move || cli::run(args)));
-    // A panic is a bug in bsolve: its message is already printed; report it as an internal error.
-    exit_now(run.unwrap_or(bsolve::report::Exit::Internal as i32))
+    // The process ends on the large stack: switching back would only unmap it.
+    stacker::grow(STACK_BYTES, move || {
+        let run = std::panic::catch_unwind(move || cli::run(args));
+        // A panic is a bug in bsolve: its message is already printed; report it as an internal error.
+        exit_now(run.unwrap_or(bsolve::report::Exit::Internal as i32))
+    })
 }
 
 /// Ends the process without the C runtime's exit handlers. The command's output is written and its files
