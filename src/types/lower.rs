@@ -49,11 +49,11 @@ impl Checker {
         })
     }
 
-    fn lookup(&mut self, name: &Ident) -> Result<Type> {
-        if let Some(l) = self.locals.iter().rev().find(|l| l.name == name.name) {
+    fn lookup(&mut self, name: &Name, span: Span) -> Result<Type> {
+        if let Some(l) = self.locals.iter().rev().find(|l| l.name == *name) {
             return Ok(l.ty.clone());
         }
-        if let Some(g) = self.globals.get(&name.name) {
+        if let Some(g) = self.globals.get(name) {
             let hidden = match g.kind {
                 GlobalKind::Variable => !self.variables_visible,
                 GlobalKind::Param | GlobalKind::SetParam => !self.params_visible,
@@ -61,8 +61,8 @@ impl Checker {
             };
             if hidden {
                 return Err(Diagnostic::type_error(
-                    name.span,
-                    format!("{} `{}` cannot be used here", g.kind.describe(), name.name),
+                    span,
+                    format!("{} `{}` cannot be used here", g.kind.describe(), name),
                 ));
             }
             return Ok(g.ty.clone());
@@ -70,12 +70,12 @@ impl Checker {
         if let Some(free) = &mut self.free {
             let ty = self.u.fresh();
             free.push(TypedName {
-                name: name.name.clone(),
+                name: name.clone(),
                 ty: ty.clone(),
-                span: name.span,
+                span: span,
             });
             self.globals.insert(
-                name.name.clone(),
+                name.clone(),
                 super::infer::Global {
                     ty: ty.clone(),
                     kind: GlobalKind::Free,
@@ -84,8 +84,8 @@ impl Checker {
             return Ok(ty);
         }
         Err(Diagnostic::type_error(
-            name.span,
-            format!("unknown identifier `{}`", name.name),
+            span,
+            format!("unknown identifier `{name}`"),
         ))
     }
 
@@ -447,10 +447,7 @@ impl Checker {
             TermKind::Ident(n) => match self.external(n) {
                 Some(ExternalKind::IntConstant(v)) => (ExprKind::Int(v.into()), Type::Integer),
                 _ => {
-                    let ty = self.lookup(&Ident {
-                        name: n.clone(),
-                        span,
-                    })?;
+                    let ty = self.lookup(n, span)?;
                     (ExprKind::Var(n.clone()), ty)
                 }
             },
