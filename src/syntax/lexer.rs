@@ -1,23 +1,22 @@
-//! Hand-written lexer over bytes: source text → `Vec<Token>` (ending with `Tok::Eof`).
+//! Hand-written lexer over bytes: source text → `Lexed` (tokens ending with `Tok::Eof`, and the names and
+//! literals they refer to).
 //!
 //! Operators use longest match over the ASCII table below; Unicode operators (Atelier B's notation) are mapped
 //! to the same ASCII spelling. Pragmas `/*@ ... */` are comments. A `#!` first line is skipped.
 
-use super::token::{KEYWORDS, Tok, Token};
+use super::token::{ASCII_SYMBOLS, Keyword, SYMBOLS, Symbol, Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::syntax::ast::Name;
 
-/// ASCII operators and punctuation, longest first so that the first match is the longest one.
-const SYMBOLS: &[&str] = &[
-    "<<->>", "<<->", "<->>", ">+>>", ">->>", "+->>", "-->>", "/<<:", "<->", ">+>", ">->", "+->",
-    "-->", "<<|", "|>>", "/|\\", "\\|/", "|->", "<--", "<=>", "/<:", "<<:", "<|", "|>", "<+", "><",
-    ":=", "::", "=>", "<:", "/:", "/=", "\\/", "/\\", "**", "..", "||", "->", "<-", "<=", ">=",
-    "==", "<>", "'", "(", ")", "[", "]", "{", "}", ",", ";", ".", "|", "&", "!", "#", "%", "=",
-    ":", "<", ">", "+", "-", "*", "/", "\\", "^", "~",
-];
+/// What a Unicode operator stands for.
+enum Spelled {
+    Sym(&'static str),
+    Kw(&'static str),
+    Ident(&'static str),
+}
 
-/// Unicode operators accepted by Atelier B, with their ASCII token.
-fn unicode_token(c: char) -> Option<Tok> {
+/// Unicode operators accepted by Atelier B, with their ASCII spelling.
+fn unicode_token(c: char) -> Option<Spelled> {
     let sym = match c {
         '∧' => "&",
         '⇒' => "=>",
@@ -61,16 +60,16 @@ fn unicode_token(c: char) -> Option<Tok> {
         '·' => ".",
         '∖' => "\\",
         '‥' => "..",
-        '∨' => return Some(Tok::Kw("or")),
-        '∑' => return Some(Tok::Kw("SIGMA")),
-        '∏' => return Some(Tok::Kw("PI")),
-        '⋃' => return Some(Tok::Kw("UNION")),
-        '⋂' => return Some(Tok::Kw("INTER")),
-        'ℤ' => return Some(Tok::Kw("INTEGER")),
-        '¬' => return Some(Tok::Ident("not".into())),
+        '∨' => return Some(Spelled::Kw("or")),
+        '∑' => return Some(Spelled::Kw("SIGMA")),
+        '∏' => return Some(Spelled::Kw("PI")),
+        '⋃' => return Some(Spelled::Kw("UNION")),
+        '⋂' => return Some(Spelled::Kw("INTER")),
+        'ℤ' => return Some(Spelled::Kw("INTEGER")),
+        '¬' => return Some(Spelled::Ident("not")),
         _ => return None,
     };
-    Some(Tok::Sym(sym))
+    Some(Spelled::Sym(sym))
 }
 
 fn is_ident_start(c: char) -> bool {
@@ -89,24 +88,40 @@ struct Lexer<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    tokens: Vec<Token>,
-    /// One shared `Name` per distinct identifier: a machine repeats its identifiers many times, and a
-    /// shared name costs one allocation instead of one per occurrence.
-    names: rustc_hash::FxHashMap<&'a str, Name>,
+    lexed: Lexed,
+    /// The index in `lexed.names` of each distinct identifier: a machine repeats its identifiers many
+    /// times, and one shared `Name` costs one allocation instead of one per occurrence.
+    name_index: rustc_hash::FxHashMap<&'a str, u32>,
 }
 
-/// Splits `text` into tokens; the last token is always `Tok::Eof`.
-pub fn lex(file: FileId, text: &str) -> Result<Vec<Token>, Diagnostic> {
+/// The tokens of a text and what they refer to.
+#[derive(Debug)]
+pub struct Lexed {
+    /// The tokens; the last one is always `Tok::Eof`.
+    pub tokens: Vec<Token>,
+    /// The distinct identifiers, indexed by `Tok::Ident`.
+    pub names: Vec<Name>,
+    /// Integer literals as written and string literals with escapes resolved, indexed by `Tok::Int` and
+    /// `Tok::Str`.
+    pub literals: Vec<Box<str>>,
+}
+
+/// Splits `text` into tokens.
+pub fn lex(file: FileId, text: &str) -> Result<Lexed, Diagnostic> {
     let mut lexer = Lexer {
         file,
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        tokens: Vec::with_capacity(text.len() / 3),
-        names: rustc_hash::FxHashMap::default(),
+        lexed: Lexed {
+            tokens: Vec::with_capacity(text.len() / 3),
+            names: Vec::new(),
+            literals: Vec::new(),
+        },
+        name_index: rustc_hash::FxHashMap::default(),
     };
     lexer.run()?;
-    Ok(lexer.tokens)
+    Ok(lexer.lexed)
 }
 
 impl<'a> Lexer<'a> {
@@ -116,11 +131,33 @@ impl<'a> Lexer<'a> {
 
     fn push(&mut self, tok: Tok, start: usize) {
         // Spans are u32 offsets throughout (`diag::Span`).
-        self.tokens.push(Token {
+        self.lexed.tokens.push(Token {
             tok,
             start: start as u32,
             end: self.pos as u32,
         });
+    }
+
+    /// The `Tok::Ident` of `name`, shared with its earlier occurrences.
+    fn ident(&mut self, name: &'a str) -> Tok {
+        let names = &mut self.lexed.names;
+        Tok::Ident(*self.name_index.entry(name).or_insert_with(|| {
+            names.push(name.into());
+            u32::try_from(names.len() - 1).expect("fewer names than bytes")
+        }))
+    }
+
+    fn literal(&mut self, text: impl Into<Box<str>>) -> u32 {
+        self.lexed.literals.push(text.into());
+        u32::try_from(self.lexed.literals.len() - 1).expect("fewer literals than bytes")
+    }
+
+    fn spelled(&mut self, spelled: Spelled) -> Tok {
+        match spelled {
+            Spelled::Sym(s) => Tok::symbol(s),
+            Spelled::Kw(k) => Tok::keyword(k),
+            Spelled::Ident(name) => self.ident(name),
+        }
     }
 
     fn rest(&self) -> &str {
@@ -145,12 +182,14 @@ impl<'a> Lexer<'a> {
                 b'"' => {
                     self.pos += 1;
                     let s = self.string_body("\"", start)?;
-                    self.push(Tok::Str(s.into()), start);
+                    let tok = Tok::Str(self.literal(s));
+                    self.push(tok, start);
                 }
                 b'\'' if self.rest().starts_with("'''") => {
                     self.pos += 3;
                     let s = self.string_body("'''", start)?;
-                    self.push(Tok::Str(s.into()), start);
+                    let tok = Tok::Str(self.literal(s));
+                    self.push(tok, start);
                 }
                 b'`' if self.rest().starts_with("```") => {
                     let Some(len) = self.rest()[3..].find("```") else {
@@ -169,7 +208,8 @@ impl<'a> Lexer<'a> {
                     };
                     let name = &self.text[start + 1..start + 1 + len];
                     self.pos += len + 2;
-                    self.push(Tok::Ident(name.into()), start);
+                    let tok = self.ident(name);
+                    self.push(tok, start);
                 }
                 _ if b.is_ascii_alphabetic() => self.identifier(),
                 _ if b.is_ascii() => self.symbol()?,
@@ -220,14 +260,9 @@ impl<'a> Lexer<'a> {
             self.pos += 2;
         }
         let text = &self.text[start..self.pos];
-        let tok = match keyword(text) {
+        let tok = match Keyword::named(text) {
             Some(k) => Tok::Kw(k),
-            None => Tok::Ident(
-                self.names
-                    .entry(text)
-                    .or_insert_with(|| text.into())
-                    .clone(),
-            ),
+            None => self.ident(text),
         };
         self.push(tok, start);
     }
@@ -239,7 +274,8 @@ impl<'a> Lexer<'a> {
             let len = 2 + rest[2..].bytes().take_while(u8::is_ascii_hexdigit).count();
             if len > 2 {
                 self.pos += len;
-                self.push(Tok::Int(self.text[start..self.pos].into()), start);
+                let tok = Tok::Int(self.literal(&self.text[start..self.pos]));
+                self.push(tok, start);
                 return;
             }
         }
@@ -261,7 +297,8 @@ impl<'a> Lexer<'a> {
             self.push(Tok::Real, start);
             return;
         }
-        self.push(Tok::Int(self.text[start..self.pos].into()), start);
+        let tok = Tok::Int(self.literal(&self.text[start..self.pos]));
+        self.push(tok, start);
     }
 
     /// Reads a string body up to `close` (the opening delimiter is already consumed), resolving escapes.
@@ -315,11 +352,12 @@ impl<'a> Lexer<'a> {
         // Only symbols starting with the same byte can match (still longest first).
         match symbols_starting_with(first)
             .iter()
-            .find(|s| rest.starts_with(**s))
+            .find(|&&i| rest.starts_with(SYMBOLS[usize::from(i)]))
         {
-            Some(s) => {
-                self.pos += s.len();
-                self.push(Tok::Sym(s), start);
+            Some(&i) => {
+                let symbol = Symbol::at(usize::from(i));
+                self.pos += symbol.as_str().len();
+                self.push(Tok::Sym(symbol), start);
                 Ok(())
             }
             None => {
@@ -346,21 +384,21 @@ impl<'a> Lexer<'a> {
         let tok = match (c, next) {
             ('ℕ', Some(one @ ('1' | '₁'))) => {
                 self.pos += one.len_utf8();
-                Tok::Kw("NATURAL1")
+                Tok::keyword("NATURAL1")
             }
-            ('ℕ', _) => Tok::Kw("NATURAL"),
+            ('ℕ', _) => Tok::keyword("NATURAL"),
             ('ℙ', Some(one @ ('1' | '₁'))) => {
                 self.pos += one.len_utf8();
-                Tok::Ident("POW1".into())
+                self.ident("POW1")
             }
-            ('ℙ', _) => Tok::Ident("POW".into()),
+            ('ℙ', _) => self.ident("POW"),
             ('⁻', Some('¹')) => {
                 self.pos += '¹'.len_utf8();
-                Tok::Sym("~")
+                Tok::symbol("~")
             }
             _ if c.is_whitespace() => return Ok(()),
             _ => match unicode_token(c) {
-                Some(tok) => tok,
+                Some(spelled) => self.spelled(spelled),
                 None => {
                     return Err(self.error(start, self.pos, format!("unexpected character `{c}`")));
                 }
@@ -371,39 +409,41 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// The entries of `SYMBOLS` that start with byte `b`, in their order (longest first).
-fn symbols_starting_with(b: u8) -> &'static [&'static str] {
-    static TABLE: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+/// The indices of the ASCII `SYMBOLS` that start with byte `b`, in their order (longest first).
+fn symbols_starting_with(b: u8) -> &'static [u8] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut table = vec![Vec::new(); 128];
-        for s in SYMBOLS {
-            table[usize::from(s.as_bytes()[0])].push(*s);
+        for (i, s) in SYMBOLS[..ASCII_SYMBOLS].iter().enumerate() {
+            let index = u8::try_from(i).expect("fewer than 256 symbols");
+            table[usize::from(s.as_bytes()[0])].push(index);
         }
         table
     });
     table.get(usize::from(b)).map_or(&[], Vec::as_slice)
 }
 
-/// The keyword spelled `text`, if any: a hash lookup, since every identifier of a machine (some have
-/// tens of thousands) is checked against the hundred-odd keywords.
-fn keyword(text: &str) -> Option<&'static str> {
-    static TABLE: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
-        std::sync::OnceLock::new();
-    TABLE
-        .get_or_init(|| KEYWORDS.iter().copied().collect())
-        .get(text)
-        .copied()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn toks(text: &str) -> Vec<Tok> {
-        lex(FileId(0), text)
-            .expect("lexes")
-            .into_iter()
-            .map(|t| t.tok)
+    /// Each token as `kind:text`, with the name or literal it refers to.
+    fn toks(text: &str) -> Vec<String> {
+        let lexed = lex(FileId(0), text).expect("lexes");
+        let at = |table: &[Box<str>], i: u32| table[i as usize].to_string();
+        lexed
+            .tokens
+            .iter()
+            .map(|t| match t.tok {
+                Tok::Ident(i) => format!("id:{}", lexed.names[i as usize]),
+                Tok::Kw(k) => format!("kw:{}", k.as_str()),
+                Tok::Sym(s) => format!("sym:{}", s.as_str()),
+                Tok::Int(i) => format!("int:{}", at(&lexed.literals, i)),
+                Tok::Str(i) => format!("str:{}", at(&lexed.literals, i)),
+                Tok::Real => "real".into(),
+                Tok::Template => "template".into(),
+                Tok::Eof => "eof".into(),
+            })
             .collect()
     }
 
@@ -412,18 +452,18 @@ mod tests {
         assert_eq!(
             toks("<<->> <<-> <->> >->> +->> |-> |>> <<| /<<: /|\\ \\|/"),
             vec![
-                Tok::Sym("<<->>"),
-                Tok::Sym("<<->"),
-                Tok::Sym("<->>"),
-                Tok::Sym(">->>"),
-                Tok::Sym("+->>"),
-                Tok::Sym("|->"),
-                Tok::Sym("|>>"),
-                Tok::Sym("<<|"),
-                Tok::Sym("/<<:"),
-                Tok::Sym("/|\\"),
-                Tok::Sym("\\|/"),
-                Tok::Eof
+                "sym:<<->>",
+                "sym:<<->",
+                "sym:<->>",
+                "sym:>->>",
+                "sym:+->>",
+                "sym:|->",
+                "sym:|>>",
+                "sym:<<|",
+                "sym:/<<:",
+                "sym:/|\\",
+                "sym:\\|/",
+                "eof"
             ]
         );
     }
@@ -433,47 +473,34 @@ mod tests {
         assert_eq!(
             toks("x$0 THEN or 0x1F 1..2 1.5 p.q"),
             vec![
-                Tok::Ident("x$0".into()),
-                Tok::Kw("THEN"),
-                Tok::Kw("or"),
-                Tok::Int("0x1F".into()),
-                Tok::Int("1".into()),
-                Tok::Sym(".."),
-                Tok::Int("2".into()),
-                Tok::Real,
-                Tok::Ident("p".into()),
-                Tok::Sym("."),
-                Tok::Ident("q".into()),
-                Tok::Eof
+                "id:x$0", "kw:THEN", "kw:or", "int:0x1F", "int:1", "sym:..", "int:2", "real",
+                "id:p", "sym:.", "id:q", "eof"
             ]
         );
     }
 
     #[test]
     fn repeated_identifiers_share_one_name() {
-        let names: Vec<Name> = lex(FileId(0), "x & y & x")
-            .expect("lexes")
-            .into_iter()
+        let lexed = lex(FileId(0), "x & y & x").expect("lexes");
+        let ids: Vec<u32> = lexed
+            .tokens
+            .iter()
             .filter_map(|t| match t.tok {
-                Tok::Ident(n) => Some(n),
+                Tok::Ident(i) => Some(i),
                 _ => None,
             })
             .collect();
-        assert_eq!(names.len(), 3);
-        assert!(std::sync::Arc::ptr_eq(&names[0], &names[2]));
-        assert_eq!(&*names[1], "y");
+        assert_eq!(ids.len(), 3);
+        assert_eq!(ids[0], ids[2]);
+        assert_eq!(lexed.names.len(), 2);
+        assert_eq!(&*lexed.names[ids[1] as usize], "y");
     }
 
     #[test]
     fn strings_comments_pragmas() {
         assert_eq!(
             toks("#!/bin/prob\n\"a\\nb\" /* c */ /*@ symbolic */ // line\n '''x\"y''' `a b`"),
-            vec![
-                Tok::Str("a\nb".into()),
-                Tok::Str("x\"y".into()),
-                Tok::Ident("a b".into()),
-                Tok::Eof
-            ]
+            vec!["str:a\nb", "str:x\"y", "id:a b", "eof"]
         );
     }
 
@@ -482,21 +509,21 @@ mod tests {
         assert_eq!(
             toks("x ∈ ℕ₁ ∧ r⁻¹ ⊆ ℤ × ℕ ∨ ¬ ℙ ∖"),
             vec![
-                Tok::Ident("x".into()),
-                Tok::Sym(":"),
-                Tok::Kw("NATURAL1"),
-                Tok::Sym("&"),
-                Tok::Ident("r".into()),
-                Tok::Sym("~"),
-                Tok::Sym("<:"),
-                Tok::Kw("INTEGER"),
-                Tok::Sym("*"),
-                Tok::Kw("NATURAL"),
-                Tok::Kw("or"),
-                Tok::Ident("not".into()),
-                Tok::Ident("POW".into()),
-                Tok::Sym("\\"),
-                Tok::Eof
+                "id:x",
+                "sym::",
+                "kw:NATURAL1",
+                "sym:&",
+                "id:r",
+                "sym:~",
+                "sym:<:",
+                "kw:INTEGER",
+                "sym:*",
+                "kw:NATURAL",
+                "kw:or",
+                "id:not",
+                "id:POW",
+                "sym:\\",
+                "eof"
             ]
         );
     }
@@ -511,6 +538,6 @@ mod tests {
         assert_eq!(e.span.start, 4);
         let e = lex(FileId(0), "x = \"a\nb\"").unwrap_err();
         assert_eq!(e.message, "unterminated string literal");
-        assert_eq!(toks("'''a\nb'''"), vec![Tok::Str("a\nb".into()), Tok::Eof]);
+        assert_eq!(toks("'''a\nb'''"), vec!["str:a\nb", "eof"]);
     }
 }

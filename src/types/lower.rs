@@ -72,7 +72,7 @@ impl Checker {
             free.push(TypedName {
                 name: name.clone(),
                 ty: ty.clone(),
-                span: span,
+                span,
             });
             self.globals.insert(
                 name.clone(),

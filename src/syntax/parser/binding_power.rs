@@ -20,11 +20,11 @@ pub enum InfixKind {
 }
 
 /// Binding powers `(left, right)` and node of an infix operator token.
-pub fn infix(tok: &Tok) -> Option<(u8, u8, InfixKind)> {
+pub fn infix(tok: Tok) -> Option<(u8, u8, InfixKind)> {
     use InfixKind::{Binary, Swapped};
     let left = |p: u8, op: Op| Some((p, p + 1, Binary(op)));
     match tok {
-        Tok::Sym(s) => match *s {
+        Tok::Sym(s) => match s.as_str() {
             "=>" => left(30, Op::Implies),
             "&" => left(40, Op::And),
             "<=>" => left(60, Op::Equiv),
@@ -76,8 +76,11 @@ pub fn infix(tok: &Tok) -> Option<(u8, u8, InfixKind)> {
             "**" => Some((200, 200, Binary(Op::Power))),
             _ => None,
         },
-        Tok::Kw("or") => left(40, Op::Or),
-        Tok::Kw("mod") => left(190, Op::Mod),
+        Tok::Kw(k) => match k.as_str() {
+            "or" => left(40, Op::Or),
+            "mod" => left(190, Op::Mod),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -86,10 +89,10 @@ pub fn infix(tok: &Tok) -> Option<(u8, u8, InfixKind)> {
 pub const PREFIX_MINUS: u8 = 210;
 
 /// Left binding power of the postfix operators: `~` (230), and `'field`, `f(args)`, `r[S]` (250).
-pub fn postfix(tok: &Tok) -> Option<u8> {
-    match tok {
-        Tok::Sym("~") => Some(230),
-        Tok::Sym("'") | Tok::Sym("(") | Tok::Sym("[") => Some(250),
+pub fn postfix(tok: Tok) -> Option<u8> {
+    match tok.sym()? {
+        "~" => Some(230),
+        "'" | "(" | "[" => Some(250),
         _ => None,
     }
 }

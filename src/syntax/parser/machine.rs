@@ -63,10 +63,10 @@ fn enumeration_of(body: &DefinitionBody) -> Option<Vec<Ident>> {
 
 impl Parser {
     fn machine(&mut self) -> PResult<Machine> {
-        let kind = match self.peek() {
-            Tok::Kw("MACHINE" | "MODEL" | "SYSTEM") => MachineKind::Machine,
-            Tok::Kw("REFINEMENT") => MachineKind::Refinement,
-            Tok::Kw("IMPLEMENTATION") => MachineKind::Implementation,
+        let kind = match self.peek().kw() {
+            Some("MACHINE" | "MODEL" | "SYSTEM") => MachineKind::Machine,
+            Some("REFINEMENT") => MachineKind::Refinement,
+            Some("IMPLEMENTATION") => MachineKind::Implementation,
             _ => {
                 return Err(self.error_expected(
                     "`MACHINE`, `REFINEMENT` or `IMPLEMENTATION`",
@@ -91,7 +91,7 @@ impl Parser {
     }
 
     fn clause(&mut self, m: &mut Machine) -> PResult<()> {
-        let Tok::Kw(k) = *self.peek() else {
+        let Some(k) = self.peek().kw() else {
             return Err(self.error_expected("a clause keyword or `END`", "in the machine"));
         };
         let clause_span = self.span();
@@ -224,12 +224,13 @@ impl Parser {
     fn skip_clause_content(&mut self) {
         let mut depth = 0usize;
         loop {
-            match self.peek() {
-                Tok::Eof => return,
-                Tok::Kw("END") if depth == 0 => return,
-                Tok::Kw("END") => depth -= 1,
-                Tok::Kw(k) if BLOCK_OPENERS.contains(k) => depth += 1,
-                t if depth == 0 && t.ends_clause() => return,
+            let tok = self.peek();
+            match tok.kw() {
+                _ if tok == Tok::Eof => return,
+                Some("END") if depth == 0 => return,
+                Some("END") => depth -= 1,
+                Some(k) if BLOCK_OPENERS.contains(&k) => depth += 1,
+                _ if depth == 0 && tok.ends_clause() => return,
                 _ => {}
             }
             self.advance();
@@ -250,7 +251,7 @@ impl Parser {
         if let Tok::Ident(d) = self.peek()
             && let Some(elements) = definitions
                 .iter()
-                .find(|def| def.name.name == *d && def.params.is_empty())
+                .find(|def| def.name.name == *self.name(d) && def.params.is_empty())
                 .and_then(|def| enumeration_of(&def.body))
         {
             self.advance();
@@ -335,7 +336,7 @@ impl Parser {
     /// Whether an operation header (`name =`, `name(..) =`, `outs <-- name.. =`) or the end of the clause
     /// starts at token `index`.
     pub(super) fn operation_header_at(&self, index: usize) -> bool {
-        let tok = |i: usize| &self.tokens[i.min(self.tokens.len() - 1)].tok;
+        let tok = |i: usize| self.tokens[i.min(self.tokens.len() - 1)].tok;
         let mut i = index;
         if tok(i).ends_clause() {
             return true;
@@ -362,7 +363,7 @@ impl Parser {
     /// The token after an optional parameter list `(a, b, ...)` starting at token `i` (`i` itself when
     /// there is none), or `None` when the list is not closed.
     fn after_parameter_list(&self, mut i: usize) -> Option<usize> {
-        let tok = |i: usize| &self.tokens[i.min(self.tokens.len() - 1)].tok;
+        let tok = |i: usize| self.tokens[i.min(self.tokens.len() - 1)].tok;
         if !tok(i).is_sym("(") {
             return Some(i);
         }
@@ -376,7 +377,7 @@ impl Parser {
     /// Whether a definition (`NAME ==`, `NAME(..) ==`, `"file.def"`) or the end of the clause starts at
     /// token `index`.
     pub(super) fn definition_starts_at(&self, index: usize) -> bool {
-        let tok = |i: usize| &self.tokens[i.min(self.tokens.len() - 1)].tok;
+        let tok = |i: usize| self.tokens[i.min(self.tokens.len() - 1)].tok;
         match tok(index) {
             Tok::Str(_) => true,
             t if t.ends_clause() => true,
@@ -393,8 +394,11 @@ impl Parser {
         self.seq_context = SeqContext::Definitions;
         let mut items = vec![];
         while !self.peek().ends_clause() {
-            if let Tok::Str(file) = self.peek().clone() {
-                items.push(DefinitionsItem::Include(file.into(), self.span()));
+            if let Tok::Str(file) = self.peek() {
+                items.push(DefinitionsItem::Include(
+                    self.literal(file).into(),
+                    self.span(),
+                ));
                 self.advance();
             } else {
                 items.push(DefinitionsItem::Definition(Box::new(self.definition()?)));

@@ -34,6 +34,9 @@ enum SeqContext {
 struct Parser {
     file: FileId,
     tokens: Vec<Token>,
+    /// The identifiers and literals tokens refer to (`lexer::Lexed`).
+    names: Vec<Name>,
+    literals: Vec<Box<str>>,
     pos: usize,
     depth: usize,
     seq_context: SeqContext,
@@ -43,23 +46,50 @@ type PResult<T> = Result<T, Diagnostic>;
 
 impl Parser {
     fn new(file: FileId, text: &str) -> PResult<Parser> {
+        let lexed = lex(file, text)?;
         Ok(Parser {
             file,
-            tokens: lex(file, text)?,
+            tokens: lexed.tokens,
+            names: lexed.names,
+            literals: lexed.literals,
             pos: 0,
             depth: 0,
             seq_context: SeqContext::Plain,
         })
     }
 
-    fn peek(&self) -> &Tok {
-        &self.tokens[self.pos].tok
+    fn peek(&self) -> Tok {
+        self.tokens[self.pos].tok
     }
 
     /// The token `n` positions ahead (the final `Eof` when past the end).
-    fn peek_at(&self, n: usize) -> &Tok {
+    fn peek_at(&self, n: usize) -> Tok {
         let last = self.tokens.len() - 1;
-        &self.tokens[(self.pos + n).min(last)].tok
+        self.tokens[(self.pos + n).min(last)].tok
+    }
+
+    /// The identifier a `Tok::Ident` refers to.
+    fn name(&self, index: u32) -> &Name {
+        &self.names[index as usize]
+    }
+
+    /// The text of a `Tok::Int` or `Tok::Str`.
+    fn literal(&self, index: u32) -> &str {
+        &self.literals[index as usize]
+    }
+
+    /// How `tok` is shown in "expected ..., found ..." messages.
+    fn describe(&self, tok: Tok) -> String {
+        match tok {
+            Tok::Ident(n) => format!("identifier `{}`", self.name(n)),
+            Tok::Kw(k) => format!("`{}`", k.as_str()),
+            Tok::Sym(s) => format!("`{}`", s.as_str()),
+            Tok::Int(i) => format!("integer `{}`", self.literal(i)),
+            Tok::Real => "decimal literal".into(),
+            Tok::Str(_) => "string literal".into(),
+            Tok::Template => "template string".into(),
+            Tok::Eof => "end of input".into(),
+        }
     }
 
     fn span_at(&self, index: usize) -> Span {
@@ -119,7 +149,7 @@ impl Parser {
             self.span(),
             format!(
                 "expected {what} {context}, found {}",
-                self.peek().describe()
+                self.describe(self.peek())
             ),
         )
     }
@@ -142,8 +172,9 @@ impl Parser {
 
     /// A plain identifier (no dotted renaming).
     fn ident(&mut self, context: &str) -> PResult<Ident> {
-        match self.peek().clone() {
+        match self.peek() {
             Tok::Ident(name) => {
+                let name = self.name(name).clone();
                 let span = self.span();
                 self.advance();
                 Ok(Ident { name, span })

@@ -7,7 +7,6 @@
 use super::{PResult, Parser, SeqContext};
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{Ident, Subst, SubstKind, Term, TermKind};
-use crate::syntax::token::Tok;
 
 impl Parser {
     /// `G ; H ; ...` (a sequence of parallel blocks).
@@ -66,7 +65,7 @@ impl Parser {
     }
 
     fn basic_subst_kind(&mut self) -> PResult<SubstKind> {
-        let Tok::Kw(k) = *self.peek() else {
+        let Some(k) = self.peek().kw() else {
             return self.assignment_or_call();
         };
         match k {
@@ -238,8 +237,8 @@ impl Parser {
             targets.push(self.assign_target()?);
         }
         let op_span = self.span();
-        match self.peek() {
-            Tok::Sym(":=") => {
+        match self.peek().sym() {
+            Some(":=") => {
                 self.advance();
                 let values = self.term_list()?;
                 if values.len() != targets.len() {
@@ -254,12 +253,12 @@ impl Parser {
                 }
                 Ok(SubstKind::Assign(targets, values))
             }
-            Tok::Sym("::") => {
+            Some("::") => {
                 self.advance();
                 let ids = plain_idents(targets, "`::`")?;
                 Ok(SubstKind::BecomesElementOf(ids, self.term()?))
             }
-            Tok::Sym(":") => {
+            Some(":") => {
                 self.advance();
                 let ids = plain_idents(targets, "`:`")?;
                 self.expect_sym(
@@ -270,7 +269,7 @@ impl Parser {
                 self.expect_sym(")", "to close the predicate of `x : (P)`")?;
                 Ok(SubstKind::BecomesSuchThat(ids, pred))
             }
-            Tok::Sym("<--") => {
+            Some("<--") => {
                 self.advance();
                 let outs = plain_idents(targets, "`<--`")?;
                 let name = self.dotted_ident("as the operation name after `<--`")?;

@@ -167,32 +167,33 @@ impl Parser {
 
     fn postfix_term(&mut self, lhs: Term) -> PResult<Term> {
         let start_span = lhs.span;
-        match self.advance().tok.clone() {
-            Tok::Sym("~") => {
+        let tok = self.advance().tok;
+        match tok.sym() {
+            Some("~") => {
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Inverse, vec![lhs]), span))
             }
-            Tok::Sym("'") => {
+            Some("'") => {
                 let field = self.ident("after `'`")?;
                 let span = start_span.to(field.span);
                 Ok(Term::new(TermKind::Field(Box::new(lhs), field), span))
             }
-            Tok::Sym("(") => {
+            Some("(") => {
                 let args = self.argument_list()?;
                 self.expect_sym(")", "after the arguments")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Call(Box::new(lhs), args), span))
             }
-            Tok::Sym("[") => {
+            Some("[") => {
                 let arg = self.term()?;
                 self.expect_sym("]", "after the image argument")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Image, vec![lhs, arg]), span))
             }
-            other => Err(Diagnostic::new(
+            _ => Err(Diagnostic::new(
                 DiagKind::Internal,
                 self.span_at(self.pos - 1),
-                format!("{} is not a postfix operator", other.describe()),
+                format!("{} is not a postfix operator", self.describe(tok)),
             )),
         }
     }
@@ -206,6 +207,7 @@ impl Parser {
         let kind = match self.peek() {
             Tok::Ident(_) => return self.ident_term(),
             Tok::Int(text) => {
+                let text = self.literal(text);
                 let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
                     Some(hex) => BigInt::from_str_radix(hex, 16),
                     None => BigInt::from_str_radix(text, 10),
@@ -219,7 +221,7 @@ impl Parser {
                 TermKind::Unsupported("REAL literal".into())
             }
             Tok::Str(s) => {
-                let s = s.to_string();
+                let s = self.literal(s).to_string();
                 self.advance();
                 TermKind::Str(s)
             }
@@ -227,7 +229,8 @@ impl Parser {
                 self.advance();
                 TermKind::Unsupported("template string".into())
             }
-            &Tok::Kw(k) => {
+            Tok::Kw(k) => {
+                let k = k.as_str();
                 if let Some(c) = keyword_constant(k) {
                     self.advance();
                     TermKind::Const(c)
@@ -235,7 +238,7 @@ impl Parser {
                     return self.keyword_term(k);
                 }
             }
-            &Tok::Sym(s) => return self.symbol_term(s),
+            Tok::Sym(s) => return self.symbol_term(s.as_str()),
             Tok::Eof => return Err(self.error_expected("a formula", "here")),
         };
         Ok(Term::new(kind, self.span_from(start)))
@@ -245,9 +248,10 @@ impl Parser {
     fn ident_term(&mut self) -> PResult<Term> {
         let start = self.pos;
         if self.peek_at(1).is_sym("(") {
-            let Tok::Ident(name) = self.peek().clone() else {
+            let Tok::Ident(name) = self.peek() else {
                 unreachable!("ident_term is called at an identifier")
             };
+            let name = self.name(name).clone();
             if let Some((op, arities)) = builtin(&name) {
                 self.advance();
                 self.advance();
