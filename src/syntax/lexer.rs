@@ -89,9 +89,10 @@ struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
     lexed: Lexed,
-    /// The index in `lexed.names` of each distinct identifier: a machine repeats its identifiers many
-    /// times, and one shared `Name` costs one allocation instead of one per occurrence.
-    name_index: rustc_hash::FxHashMap<&'a str, u32>,
+    /// The token of each distinct word read so far: a machine repeats its identifiers many times, and
+    /// one shared `Name` costs one allocation instead of one per occurrence (and one hash lookup instead
+    /// of a keyword lookup and a name lookup).
+    words: rustc_hash::FxHashMap<&'a str, Tok>,
 }
 
 /// The tokens of a text and what they refer to.
@@ -118,7 +119,7 @@ pub fn lex(file: FileId, text: &str) -> Result<Lexed, Diagnostic> {
             names: Vec::new(),
             literals: Vec::new(),
         },
-        name_index: rustc_hash::FxHashMap::default(),
+        words: rustc_hash::FxHashMap::default(),
     };
     lexer.run()?;
     Ok(lexer.lexed)
@@ -138,13 +139,31 @@ impl<'a> Lexer<'a> {
         });
     }
 
-    /// The `Tok::Ident` of `name`, shared with its earlier occurrences.
+    /// The token of a word: a keyword, or an identifier shared with its earlier occurrences.
+    fn word(&mut self, text: &'a str) -> Tok {
+        if let Some(&tok) = self.words.get(text) {
+            return tok;
+        }
+        let tok = match Keyword::named(text) {
+            Some(k) => Tok::Kw(k),
+            None => self.new_name(text),
+        };
+        self.words.insert(text, tok);
+        tok
+    }
+
+    /// The `Tok::Ident` of `name`, even when it is spelled like a keyword (back-quoted).
     fn ident(&mut self, name: &'a str) -> Tok {
-        let names = &mut self.lexed.names;
-        Tok::Ident(*self.name_index.entry(name).or_insert_with(|| {
-            names.push(name.into());
-            u32::try_from(names.len() - 1).expect("fewer names than bytes")
-        }))
+        match Keyword::named(name) {
+            None => self.word(name),
+            // Rare: not worth sharing.
+            Some(_) => self.new_name(name),
+        }
+    }
+
+    fn new_name(&mut self, name: &str) -> Tok {
+        self.lexed.names.push(name.into());
+        Tok::Ident(u32::try_from(self.lexed.names.len() - 1).expect("fewer names than bytes"))
     }
 
     fn literal(&mut self, text: impl Into<Box<str>>) -> u32 {
@@ -259,11 +278,7 @@ impl<'a> Lexer<'a> {
         if self.rest().starts_with("$0") {
             self.pos += 2;
         }
-        let text = &self.text[start..self.pos];
-        let tok = match Keyword::named(text) {
-            Some(k) => Tok::Kw(k),
-            None => self.ident(text),
-        };
+        let tok = self.word(&self.text[start..self.pos]);
         self.push(tok, start);
     }
 
@@ -501,6 +516,14 @@ mod tests {
         assert_eq!(
             toks("#!/bin/prob\n\"a\\nb\" /* c */ /*@ symbolic */ // line\n '''x\"y''' `a b`"),
             vec!["str:a\nb", "str:x\"y", "id:a b", "eof"]
+        );
+    }
+
+    #[test]
+    fn a_back_quoted_keyword_is_an_identifier() {
+        assert_eq!(
+            toks("`END` END `END`"),
+            vec!["id:END", "kw:END", "id:END", "eof"]
         );
     }
 
