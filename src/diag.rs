@@ -63,17 +63,35 @@ impl fmt::Display for Span {
 pub struct SourceFile {
     pub path: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Byte offsets of the line starts, found when a position is first shown: most runs show none.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
+    fn new(path: &str, text: String) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts
+        })
+    }
+
     /// 1-based line and column (column counted in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = match self.line_starts.binary_search(&offset) {
+        let line_starts = self.line_starts();
+        let line = match line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line];
+        let start = line_starts[line];
         let end = offset.min(self.text.len());
         let col = self
             .text
@@ -85,12 +103,9 @@ impl SourceFile {
 
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
-        let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
+        let line_starts = self.line_starts();
+        let start = line_starts[line - 1];
+        let end = line_starts.get(line).copied().unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 }
@@ -98,32 +113,32 @@ impl SourceFile {
 fn sources() -> &'static RwLock<Vec<Arc<SourceFile>>> {
     static SOURCES: OnceLock<RwLock<Vec<Arc<SourceFile>>>> = OnceLock::new();
     SOURCES.get_or_init(|| {
-        RwLock::new(vec![Arc::new(SourceFile {
-            path: "<generated>".into(),
-            text: String::new(),
-            line_starts: vec![0],
-        })])
+        RwLock::new(vec![Arc::new(SourceFile::new(
+            "<generated>",
+            String::new(),
+        ))])
     })
 }
 
 /// Registers a source text and returns its id. Registering the same path and text twice returns the first id.
 pub fn register_source(path: &str, text: &str) -> FileId {
-    let mut line_starts = vec![0];
-    line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    register_source_text(path, text.into()).0
+}
+
+/// `register_source` taking the text over, and handing back the registered file to read it from: a
+/// machine file is kept once, not read into one buffer and copied into the table.
+pub fn register_source_text(path: &str, text: String) -> (FileId, Arc<SourceFile>) {
     let table = sources();
     {
         let read = table.read().expect("source table poisoned");
         if let Some(i) = read.iter().position(|f| f.path == path && f.text == text) {
-            return FileId(i as u32);
+            return (FileId(i as u32), read[i].clone());
         }
     }
     let mut write = table.write().expect("source table poisoned");
-    write.push(Arc::new(SourceFile {
-        path: path.into(),
-        text: text.into(),
-        line_starts,
-    }));
-    FileId((write.len() - 1) as u32)
+    let file = Arc::new(SourceFile::new(path, text));
+    write.push(file.clone());
+    (FileId((write.len() - 1) as u32), file)
 }
 
 /// The registered source of an id (`None` for the generated file or an unknown id).

@@ -4,7 +4,7 @@
 use super::flatten::{
     Reference, expand_shadowed_definitions, inline_calls, instantiate, merge, refine,
 };
-use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source};
+use crate::diag::{DiagKind, Diagnostic, Result, Span, register_source, register_source_text};
 use crate::syntax::ast::{
     Definition, DefinitionBody, DefinitionsItem, Ident, Machine, MachineRef, Name, Op, Operation,
     Term, TermKind,
@@ -116,8 +116,8 @@ impl Loader {
             ));
         }
         let text = read(path, span, "machine file")?;
-        let file = register_source(&path.display().to_string(), &text);
-        let m = parse_machine(file, &text)?;
+        let (file, source) = register_source_text(&path.display().to_string(), text);
+        let m = parse_machine(file, &source.text)?;
         self.stack.push(key.clone());
         let flat = self.flatten(m, &directory_of(path));
         self.stack.pop();
@@ -354,8 +354,8 @@ fn load_definitions(
         return Ok(vec![]);
     }
     let text = read(path, span, "definitions file")?;
-    let file = register_source(&path.display().to_string(), &text);
-    let items = parse_definitions_file(file, &text)?;
+    let (file, source) = register_source_text(&path.display().to_string(), text);
+    let items = parse_definitions_file(file, &source.text)?;
     stack.push(key);
     let mut out = Vec::new();
     let dir = directory_of(path);
