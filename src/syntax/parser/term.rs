@@ -452,14 +452,24 @@ impl Parser {
 
     /// Inside `( ... )`: a term, a tuple `a, b, c`, or a composition `r ; s` / parallel product `r || s`.
     fn paren_contents(&mut self) -> PResult<Term> {
-        let items = self.argument_list()?;
-        Ok(tuple(items))
+        // Most parentheses group one term: no list for it.
+        let first = self.composed_term()?;
+        if !self.at_sym(",") {
+            return Ok(first);
+        }
+        Ok(tuple(self.arguments_after(first)?))
     }
 
     /// The comma-separated items inside parentheses (arguments or tuple components); each may be a
     /// composition or parallel product, as in `dom(f ; g)`.
     pub(super) fn argument_list(&mut self) -> PResult<Vec<Term>> {
-        let mut items = vec![self.composed_term()?];
+        let first = self.composed_term()?;
+        self.arguments_after(first)
+    }
+
+    /// `first` and the `, b, c ...` after it.
+    fn arguments_after(&mut self, first: Term) -> PResult<Vec<Term>> {
+        let mut items = vec![first];
         while self.eat_sym(",") {
             items.push(self.composed_term()?);
         }
