@@ -58,8 +58,12 @@ impl Model {
         Model::from_ast(PathBuf::from(name), ast, options).expect("loads")
     }
 
-    fn from_ast(path: PathBuf, ast: ast::Machine, options: &Options) -> Result<Model, Diagnostic> {
-        let machine = types::check_machine(&ast)?;
+    fn from_ast(
+        path: PathBuf,
+        mut ast: ast::Machine,
+        options: &Options,
+    ) -> Result<Model, Diagnostic> {
+        let machine = types::check_machine_taking_bodies(&mut ast)?;
         let ast = declarations_only(ast);
         let mut settings = Settings::for_machine(&machine, &options.prefs)?;
         settings.set_sizes = options
@@ -78,8 +82,8 @@ impl Model {
 }
 
 /// What formulas posed later (`eval`, `solve`, CBC's goals) are checked against: the declarations and
-/// definitions. The clause bodies are typed already; freeing them now lets the solvers reuse their memory
-/// (on a machine of thousands of conjuncts, a megabyte the process would otherwise touch afresh).
+/// definitions. The clause bodies are typed already (CONSTRAINTS, PROPERTIES and INVARIANT were taken
+/// out while typing); freeing the rest now lets the solvers reuse their memory.
 fn declarations_only(mut ast: ast::Machine) -> ast::Machine {
     ast.constraints = None;
     ast.properties = None;

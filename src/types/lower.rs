@@ -14,6 +14,7 @@ use crate::ir::{
     BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind, TypedName, UnaryOp,
 };
 use crate::syntax::ast::{ConstKind, Ident, Name, Op, Quant, QuantExprKind, Term, TermKind};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The source text of a span, shortened, for error messages.
@@ -206,6 +207,24 @@ impl Checker {
         let r = f(self, &names);
         self.pop_locals(n);
         Ok((names, r?))
+    }
+
+    /// `pred` of a clause body. An owned conjunction is freed conjunct by conjunct as it is lowered, so
+    /// that the IR reuses the syntax tree's memory.
+    pub(super) fn clause_pred(&mut self, t: Cow<'_, Term>) -> Result<Pred> {
+        match t {
+            Cow::Owned(Term {
+                kind: TermKind::Op(Op::And, conjuncts),
+                span,
+            }) if conjuncts.len() >= 2 => {
+                let mut parts = Vec::with_capacity(conjuncts.len());
+                for c in conjuncts {
+                    self.flatten(Op::And, std::slice::from_ref(&c), &mut parts)?;
+                }
+                Ok(Pred::new(PredKind::And(parts), span))
+            }
+            t => self.pred(&t),
+        }
     }
 
     pub(super) fn pred(&mut self, t: &Term) -> Result<Pred> {

@@ -11,7 +11,7 @@ mod lower_subst;
 mod resolve;
 mod unify;
 
-pub use infer::{Formula, check_formula, check_machine};
+pub use infer::{Formula, check_formula, check_machine, check_machine_taking_bodies};
 
 use crate::syntax::ast::Name;
 use std::fmt;
