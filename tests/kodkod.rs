@@ -246,6 +246,13 @@ fn an_integer_the_analysis_cannot_bound_is_cut_and_no_solution_is_not_claimed() 
     let _ = std::fs::remove_file(&path);
     assert_eq!(code, 2, "{stdout}");
     assert!(stdout.contains("search incomplete"), "{stdout}");
+    // The report names the unknown that was cut and the window it was searched in.
+    assert!(
+        stdout.contains(
+            "note: x was searched only within -1..3 (the interval analysis cannot bound it)"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]

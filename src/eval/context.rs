@@ -33,6 +33,8 @@ pub struct Context {
     time_cuts: AtomicU64,
     /// The first well-definedness error a fruitless search met on a candidate (`Stats::ill_defined`).
     ill_defined: std::sync::Mutex<Option<Diagnostic>>,
+    /// What the first fruitless search over a cut of an infinite type cut (`record_search_cut`).
+    search_cut: std::sync::Mutex<Option<String>>,
     /// Per operation, what its successors are searched over (computed once: see `transitions`).
     pub(super) operation_plans: std::sync::OnceLock<Vec<super::transitions::OperationPlan>>,
     /// The constants kept symbolic (see `transitions::SymbolicConstant`), computed by the first constant
@@ -99,6 +101,7 @@ impl Context {
             solver_rejected: AtomicU64::new(0),
             time_cuts: AtomicU64::new(0),
             ill_defined: std::sync::Mutex::new(None),
+            search_cut: std::sync::Mutex::new(None),
             operation_plans: std::sync::OnceLock::new(),
             symbolic_constants: std::sync::OnceLock::new(),
             held_sets: super::held_sets::HeldSets::default(),
@@ -271,14 +274,30 @@ impl Context {
         }
     }
 
-    /// Why a search that found nothing proves nothing, when it met ill-defined candidates: for the
-    /// UNKNOWN line of the commands. Taken: the next question starts without one.
-    pub fn take_ill_defined_note(&self) -> Option<String> {
-        let first = self.ill_defined.lock().ok()?.take()?;
-        Some(format!(
-            "candidates on which the predicate is ill-defined count as no solution, e.g. {}: {}",
-            first.span, first.message
-        ))
+    /// Notes that a search found nothing within a cut of an infinite type; `what` says what was cut
+    /// (`x was searched only within -1..3 ...`).
+    pub fn record_search_cut(&self, what: &str) {
+        if let Ok(mut first) = self.search_cut.lock() {
+            first.get_or_insert_with(|| what.to_string());
+        }
+    }
+
+    /// Why a search that found nothing proves nothing, when it met ill-defined candidates or searched
+    /// within a cut: for the UNKNOWN line of the commands. Taken: the next question starts without one.
+    pub fn take_search_note(&self) -> Option<String> {
+        let ill_defined = self.ill_defined.lock().ok().and_then(|mut d| d.take());
+        let cut = self.search_cut.lock().ok().and_then(|mut c| c.take());
+        let notes: Vec<String> = ill_defined
+            .map(|first| {
+                format!(
+                    "candidates on which the predicate is ill-defined count as no solution, e.g. {}: {}",
+                    first.span, first.message
+                )
+            })
+            .into_iter()
+            .chain(cut)
+            .collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// Search nodes visited and solutions rejected by the interpreter's re-check, over all solver calls.

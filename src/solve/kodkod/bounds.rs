@@ -39,10 +39,20 @@ pub struct Bounds {
     pub primary: Vec<(Lit, String)>,
     /// Per unknown, the end of its inputs in `primary`.
     pub ends: Vec<usize>,
-    /// Whether some unknown's candidates are a cut of an infinite type (integers the analysis cannot
-    /// bound, taken within MININT..MAXINT as the native solver does): solutions found are solutions,
-    /// but "no more solutions" is only within the cut.
-    pub cut: bool,
+    /// When some unknown's candidates are a cut of an infinite type (integers the analysis cannot
+    /// bound, taken within MININT..MAXINT as the native solver does), what the first such cut was, for
+    /// the report: solutions found are solutions, but "no more solutions" is only within the cut.
+    pub cut: Option<String>,
+}
+
+/// Records the cut `note` describes, unless an earlier unknown's cut is recorded already.
+fn note_cut(cut: &mut Option<String>, note: impl FnOnce() -> String) {
+    cut.get_or_insert_with(note);
+}
+
+/// The cut of an unknown typed only below the top level (under `=>`, `or`, `not`).
+fn nested_typing_cut(name: &str) -> String {
+    format!("{name} was searched only within the set of a typing predicate below the top level")
 }
 
 /// Declares the unknowns `vars` in the translator.
@@ -57,7 +67,7 @@ pub fn declare(
         constraints: Vec::new(),
         primary: Vec::new(),
         ends: Vec::with_capacity(vars.len()),
-        cut: false,
+        cut: None,
     };
     for (v, i) in vars.iter().zip(info) {
         let term = match &v.ty {
@@ -104,7 +114,9 @@ fn fun_unknown(
             let f = nested
                 .iter()
                 .find_map(|c| fun_carrier(tr, vars, &v.name, c));
-            b.cut |= f.is_some();
+            if f.is_some() {
+                note_cut(&mut b.cut, || nested_typing_cut(&v.name));
+            }
             f
         }
     };
@@ -223,7 +235,13 @@ fn scalar(
                 (Some(_), Some(_)) => None,
                 _ => cut_range(tr.ctx, range),
             };
-            b.cut |= cut.is_some();
+            if let Some((lo, hi)) = cut {
+                note_cut(&mut b.cut, || {
+                    format!(
+                        "{name} was searched only within {lo}..{hi} (the interval analysis cannot bound it)"
+                    )
+                });
+            }
             let (lo, hi) = match cut.map_or(known, |(lo, hi)| (Some(lo), Some(hi))) {
                 (Some(lo), Some(hi)) if integers::in_limits(lo, hi) => (lo, hi),
                 _ => {
@@ -334,7 +352,7 @@ fn set_candidates(
     elem: &Type,
     conjuncts: &[&Pred],
     info: &VarInfo,
-    cut: &mut bool,
+    cut: &mut Option<String>,
 ) -> Result<Vec<Value>, Diagnostic> {
     if matches!(elem, Type::Set(_) | Type::String | Type::Struct(_)) {
         return Err(unsupported(
@@ -393,7 +411,9 @@ fn set_candidates(
         cands = nested_typing(conjuncts, &v.name)
             .iter()
             .find_map(|c| carrier(tr, vars, &v.name, c));
-        *cut |= cands.is_some();
+        if cands.is_some() {
+            note_cut(cut, || nested_typing_cut(&v.name));
+        }
     }
     // Elements the analysis leaves unbounded: a cut, as the native solver takes it.
     if cands.is_none() {
@@ -430,7 +450,12 @@ fn set_candidates(
             _ => None,
         };
         if found.is_some() {
-            *cut = true;
+            note_cut(cut, || {
+                format!(
+                    "the elements of {} were searched only within MININT..MAXINT (the interval analysis cannot bound them)",
+                    v.name
+                )
+            });
             cands = found;
         }
     }

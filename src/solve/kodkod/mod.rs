@@ -120,7 +120,7 @@ fn solve_with(
             let Some(p) = prepared else {
                 return Ok(true);
             };
-            let cut = p.bounds.cut;
+            let cut = p.bounds.cut.clone();
             let mut reported = false;
             let mut report = |values: &[Value], witnesses: &[(crate::syntax::ast::Name, Value)]| {
                 reported = true;
@@ -141,8 +141,15 @@ fn solve_with(
                 ),
                 None => run(ctx, problem, p, &mut report, stats),
             };
-            if cut && native_after_cut && !reported && matches!(result, Ok(false)) {
-                return super::native::solve(ctx, problem, on_solution, stats);
+            if let Some(cut) = cut
+                && !reported
+                && matches!(result, Ok(false))
+            {
+                // Nothing within the cut: what was cut goes into the report of an UNKNOWN.
+                ctx.record_search_cut(&cut);
+                if native_after_cut {
+                    return super::native::solve(ctx, problem, on_solution, stats);
+                }
             }
             result
         }
@@ -289,7 +296,7 @@ pub fn check_translatable(ctx: &Context, problem: &Problem<'_>) -> Result<(), Di
 /// Like `check_translatable`, telling also whether the bounds are exact: `false` when some integer is
 /// a cut of its infinite type (then SAT finds solutions but proves none absent).
 pub fn check_translation(ctx: &Context, problem: &Problem<'_>) -> Result<bool, Diagnostic> {
-    prepare_deriving(ctx, problem).map(|(p, _)| p.is_none_or(|p| !p.bounds.cut))
+    prepare_deriving(ctx, problem).map(|(p, _)| p.is_none_or(|p| p.bounds.cut.is_none()))
 }
 
 /// `prepare`, or, when the problem does not translate, `prepare` of it without its derived unknowns,
@@ -588,7 +595,7 @@ fn run(
     if let Some(path) = &settings.dump_cnf {
         dump(&enc, &p, &primary, problem, path, span)?;
     }
-    let exact = !p.bounds.cut;
+    let exact = p.bounds.cut.is_none();
     let result = if enc.contradiction {
         Ok(exact)
     } else {
@@ -652,7 +659,7 @@ fn enumerate(
                 enc.add_clause(clause);
             }
             // Exhaustive within the bounds: complete when they are exact.
-            SolveResult::Unsat => return Ok(!p.bounds.cut),
+            SolveResult::Unsat => return Ok(p.bounds.cut.is_none()),
             SolveResult::Interrupted => {
                 ctx.check_deadline(span)?;
                 return Ok(false);
