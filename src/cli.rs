@@ -708,7 +708,7 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
         _ => "UNKNOWN (no solution found, search incomplete)",
     };
     let note = match exit {
-        Exit::Unknown => model.context.take_search_note(),
+        Exit::Unknown => model.context.take_unknown_note(),
         _ => None,
     };
     if g.json {
@@ -741,7 +741,7 @@ fn cmd_setup(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic
 fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<Exit, Diagnostic> {
     let message = "no constants satisfy PROPERTIES";
     // Taken before the core's searches, which may note their own.
-    let note = model.context.take_search_note();
+    let note = model.context.take_ill_defined_note();
     let core = if g.verbose {
         // Each deletion check gets the --timeout budget (default 2 s): the core is a courtesy, not a proof.
         let per_call = Duration::from_millis(g.timeout.unwrap_or(2000));
@@ -863,7 +863,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         ),
         Verdict::NoConstantSetup { complete: true } => (
             "NO CONSTANT SETUP".to_string(),
-            match model.context.take_search_note() {
+            match model.context.take_ill_defined_note() {
                 Some(note) => format!("no constants satisfy PROPERTIES ({note})"),
                 None => "no constants satisfy PROPERTIES".to_string(),
             },

@@ -58,10 +58,10 @@ pub(crate) fn search_with(
     pred: &Pred,
     env: &Env,
 ) -> Search {
-    model.context.take_search_note();
+    model.context.take_unknown_note();
     match solve::first(&model.context, &Problem::new(vars, pred, env), backend) {
         Answer::Sat(values) => Search::Found(values),
-        Answer::Unsat { complete: true } => match model.context.take_search_note() {
+        Answer::Unsat { complete: true } => match model.context.take_ill_defined_note() {
             Some(note) => Search::Unknown(format!("{NO_WELL_DEFINED}; {note}")),
             None => Search::Empty { complete: true },
         },

@@ -67,7 +67,7 @@ pub fn solve_predicate(
     let env = Env::new();
     let problem = Problem::new(&free, &pred, &env);
     let backend = model.context.settings().backend;
-    model.context.take_search_note();
+    model.context.take_unknown_note();
     let decision = match solve::solve_all(&model.context, &problem, backend, 1) {
         Ok(found) => match found.solutions.into_iter().next() {
             Some(values) => {
@@ -85,7 +85,8 @@ pub fn solve_predicate(
     model.context.set_deadline(None);
     let note = match decision {
         Decision::Sat(_) => None,
-        _ => model.context.take_search_note(),
+        Decision::Unknown(_) => model.context.take_unknown_note(),
+        _ => model.context.take_ill_defined_note(),
     };
     Ok(Solved {
         decision,

@@ -275,27 +275,35 @@ impl Context {
     }
 
     /// Notes that a search found nothing within a cut of an infinite type; `what` says what was cut
-    /// (`x was searched only within -1..3 ...`).
+    /// (`x was searched only within -1..3 ...`). The first one is kept.
     pub fn record_search_cut(&self, what: &str) {
         if let Ok(mut first) = self.search_cut.lock() {
             first.get_or_insert_with(|| what.to_string());
         }
     }
 
-    /// Why a search that found nothing proves nothing, when it met ill-defined candidates or searched
-    /// within a cut: for the UNKNOWN line of the commands. Taken: the next question starts without one.
-    pub fn take_search_note(&self) -> Option<String> {
-        let ill_defined = self.ill_defined.lock().ok().and_then(|mut d| d.take());
-        let cut = self.search_cut.lock().ok().and_then(|mut c| c.take());
-        let notes: Vec<String> = ill_defined
-            .map(|first| {
-                format!(
-                    "candidates on which the predicate is ill-defined count as no solution, e.g. {}: {}",
-                    first.span, first.message
-                )
-            })
+    /// Why a search that found nothing proves nothing, when it met ill-defined candidates: for the
+    /// UNKNOWN line of the commands. Taken: the next question starts without one.
+    pub fn take_ill_defined_note(&self) -> Option<String> {
+        let first = self.ill_defined.lock().ok()?.take()?;
+        Some(format!(
+            "candidates on which the predicate is ill-defined count as no solution, e.g. {}: {}",
+            first.span, first.message
+        ))
+    }
+
+    /// What a search that found nothing within a cut cut (`record_search_cut`), for the UNKNOWN line of
+    /// an incomplete answer (another backend may still have answered completely: only an UNKNOWN shows
+    /// it). Taken: the next question starts without one.
+    pub fn take_cut_note(&self) -> Option<String> {
+        self.search_cut.lock().ok()?.take()
+    }
+
+    /// Both notes, for an UNKNOWN answer.
+    pub fn take_unknown_note(&self) -> Option<String> {
+        let notes: Vec<String> = [self.take_ill_defined_note(), self.take_cut_note()]
             .into_iter()
-            .chain(cut)
+            .flatten()
             .collect();
         (!notes.is_empty()).then(|| notes.join("; "))
     }

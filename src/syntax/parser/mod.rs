@@ -13,7 +13,7 @@ mod term;
 use super::lexer::lex;
 use super::token::{Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
-use crate::syntax::ast::{Ident, Name};
+use crate::syntax::ast::{Ident, Name, Term};
 
 pub use machine::{parse_definitions_file, parse_machine};
 
@@ -39,6 +39,8 @@ struct Parser {
     literals: Vec<Box<str>>,
     pos: usize,
     depth: usize,
+    /// Operands of the `&` / `or` chains being parsed (`term::chain`).
+    chain: Vec<Term>,
     seq_context: SeqContext,
 }
 
@@ -49,6 +51,9 @@ impl Parser {
         let lexed = lex(file, text)?;
         Ok(Parser {
             file,
+            // Room for the longest chain the text can have (n operands take 2n - 1 tokens at least):
+            // reserved, touched only as far as used.
+            chain: Vec::with_capacity(lexed.tokens.len() / 2),
             tokens: lexed.tokens,
             names: lexed.names,
             literals: lexed.literals,

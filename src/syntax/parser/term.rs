@@ -81,9 +81,6 @@ fn tuple(items: Vec<Term>) -> Term {
     })
 }
 
-/// `lhs op rhs`. Conjunctions and disjunctions are kept n-ary (`a & b & c` is one node with three
-/// arguments): they are associative, and generated machines chain thousands of conjuncts, which as a binary
-/// tree would be thousands of levels deep for every recursive pass after the parser.
 /// `succ` / `pred` used as a value (`(s ; succ)`, `pred[S]`): the function `%n.(n : INTEGER | n op 1)`.
 fn successor_function(op: Op, span: Span) -> TermKind {
     let n = Ident {
@@ -110,15 +107,10 @@ fn successor_function(op: Op, span: Span) -> TermKind {
     )
 }
 
+/// `lhs op rhs` (`&` and `or` chains are gathered by `Parser::chain` instead).
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
-    match (op, lhs.kind) {
-        (Op::And | Op::Or, TermKind::Op(lhs_op, mut args)) if lhs_op == op => {
-            args.push(rhs);
-            Term::new(TermKind::Op(op, args), span)
-        }
-        (_, kind) => Term::new(TermKind::Op(op, vec![Term::new(kind, lhs.span), rhs]), span),
-    }
+    Term::new(TermKind::Op(op, vec![lhs, rhs]), span)
 }
 
 impl Parser {
@@ -157,12 +149,47 @@ impl Parser {
             self.advance();
             let rhs = self.term_bp(rbp)?;
             lhs = match kind {
+                InfixKind::Binary(op @ (Op::And | Op::Or)) => self.chain(op, lhs, rhs, rbp)?,
                 InfixKind::Binary(op) => binary(op, lhs, rhs),
                 InfixKind::Swapped(op) => binary(op, rhs, lhs),
             };
         }
         self.leave();
         Ok(lhs)
+    }
+
+    /// `first op second op ...` for `op` `&` or `or`, kept n-ary (`a & b & c` is one node with three
+    /// arguments; a parenthesised `(a & b) & c` too): they are associative, and generated machines chain
+    /// thousands of conjuncts, which as a binary tree would be thousands of levels deep for every
+    /// recursive pass after the parser. The operands gather on `self.chain` (nested chains on top of the
+    /// enclosing one's) and move into a vector of their exact number when the chain ends: a vector grown
+    /// operand by operand was reallocated at every doubling, and most `a or b or c` had room for four.
+    fn chain(&mut self, op: Op, first: Term, second: Term, rbp: u8) -> PResult<Term> {
+        let base = self.chain.len();
+        let span = first.span;
+        match first.kind {
+            TermKind::Op(first_op, operands) if first_op == op => self.chain.extend(operands),
+            kind => self.chain.push(Term::new(kind, span)),
+        }
+        self.chain.push(second);
+        while matches!(infix(self.peek()), Some((_, _, InfixKind::Binary(next))) if next == op) {
+            self.advance();
+            match self.term_bp(rbp) {
+                Ok(t) => self.chain.push(t),
+                Err(e) => {
+                    self.chain.truncate(base);
+                    return Err(e);
+                }
+            }
+        }
+        let span = span.to(self.chain.last().expect("a chain has two operands").span);
+        // The outermost chain takes the whole stack (its spare capacity was never touched).
+        let operands = if base == 0 {
+            std::mem::take(&mut self.chain)
+        } else {
+            self.chain.split_off(base)
+        };
+        Ok(Term::new(TermKind::Op(op, operands), span))
     }
 
     fn postfix_term(&mut self, lhs: Term) -> PResult<Term> {
