@@ -22,9 +22,9 @@ fn main() -> ExitCode {
     quiet_on_closed_stdout();
     let args = cli::normalise_args(std::env::args().collect());
     // The large stack is switched to on this thread (`stacker`) rather than given to a second thread: a
-    // second thread costs ≈ 0.5 ms of a 13 ms run (waking the other CPU to start it, waking this one to
-    // join it), and a process with one thread is cheaper in the kernel.
-    // The process ends on the large stack: switching back would only unmap it.
+    // second thread cost ≈ 0.6 ms of a 13 ms run (waking the other CPU to start it, waking this one to
+    // join it), and a process with one thread is cheaper in the kernel. The process ends on the large
+    // stack: switching back would only unmap it.
     stacker::grow(STACK_BYTES, move || {
         let run = std::panic::catch_unwind(move || cli::run(args));
         // A panic is a bug in bsolve: its message is already printed; report it as an internal error.

@@ -1,8 +1,9 @@
 //! Hand-written lexer over bytes: source text → `Lexed` (tokens ending with `Tok::Eof`, and the names and
 //! literals they refer to).
 //!
-//! Operators use longest match over the ASCII table below; Unicode operators (Atelier B's notation) are mapped
-//! to the same ASCII spelling. Pragmas `/*@ ... */` are comments. A `#!` first line is skipped.
+//! Operators use longest match over the ASCII part of `token::SYMBOLS`; Unicode operators (Atelier B's
+//! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments. A `#!` first line is
+//! skipped.
 
 use super::token::{ASCII_SYMBOLS, Keyword, SYMBOLS, Symbol, Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};

@@ -1673,6 +1673,13 @@ impl<'a> Translator<'a> {
 
     /// `x : S`, with the infinite and the higher-order sets B uses as types read as constraints.
     fn membership(&mut self, x: &Expr, s: &Expr) -> Tr<Lit> {
+        // `x : BOOL` for a boolean variable (one per constant in a propositional machine): every value of
+        // its type is in BOOL, so no candidate set needs building.
+        if matches!(s.kind, ExprKind::Const(ExprConst::BoolSet))
+            && matches!(x.kind, ExprKind::Var(_))
+        {
+            return Ok(TRUE);
+        }
         let settings = self.ctx.settings();
         let (minint, maxint) = (settings.minint.to_i64(), settings.maxint.to_i64());
         let int_range = |lo: Option<i64>, hi: Option<i64>| (lo, hi);
