@@ -3,8 +3,8 @@
 mod cli;
 
 /// mimalloc rather than glibc's malloc: bsolve allocates many small values (terms, sets, states), and
-/// glibc's per-thread arena grows page by page for the worker thread below (a thousand `mprotect`
-/// calls to load one 92 KB machine). Built without transparent huge pages (`no_thp`): the kernel zeroing
+/// glibc's arena of a thread other than the main one grows page by page (a thousand `mprotect` calls to
+/// load one 92 KB machine on the worker thread bsolve once used; `mc --workers` has such threads). Built without transparent huge pages (`no_thp`): the kernel zeroing
 /// 2 MB pages took 15-20 % of a short run (`bsolve check` of the 92 KB machine: 15.9 → 9.0 ms), while
 /// huge pages save only 1-2 % of a long one (mc of CAN_BUS, 130,000 states). It also serves C and C++
 /// code (`override`: CaDiCaL's clauses and watch lists), so that memory one phase frees is reused by

@@ -85,9 +85,6 @@ impl Model {
 /// definitions. The clause bodies are typed already (CONSTRAINTS, PROPERTIES and INVARIANT were taken
 /// out while typing); freeing the rest now lets the solvers reuse their memory.
 fn declarations_only(mut ast: ast::Machine) -> ast::Machine {
-    ast.constraints = None;
-    ast.properties = None;
-    ast.invariant = None;
     ast.assertions = Vec::new();
     ast.initialisation = None;
     ast.operations = Vec::new();

@@ -265,11 +265,11 @@ impl Tok {
     }
 
     pub fn is_kw(&self, k: &str) -> bool {
-        matches!(self, Tok::Kw(x) if x.as_str() == k)
+        self.kw() == Some(k)
     }
 
     pub fn is_sym(&self, s: &str) -> bool {
-        matches!(self, Tok::Sym(x) if x.as_str() == s)
+        self.sym() == Some(s)
     }
 
     /// True for a keyword that starts a machine clause, or `END`/end of input (a clause's content ends there).

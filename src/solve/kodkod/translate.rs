@@ -1612,25 +1612,24 @@ impl<'a> Translator<'a> {
     /// `x = v` (or `v = x`) for a scalar unknown x and a known v: the literal of x's candidate v, without
     /// building either term (`equal` would give the same literal; SAT inputs are mostly such atoms).
     fn scalar_is_value(&mut self, a: &Expr, b: &Expr) -> Tr<Option<Lit>> {
-        let is_scalar = |t: &Translator, e: &Expr| match &e.kind {
-            ExprKind::Var(n) => matches!(t.unknowns.get(n), Some(Term::Scalar(_))),
-            _ => false,
-        };
-        let (var, other) = if is_scalar(self, a) {
-            (a, b)
-        } else if is_scalar(self, b) {
-            (b, a)
-        } else {
+        // The name is borrowed from the expression, not the translator, which `known_value` needs.
+        fn scalar<'e>(t: &Translator<'_>, e: &'e Expr) -> Option<&'e Name> {
+            match &e.kind {
+                ExprKind::Var(n) if matches!(t.unknowns.get(n), Some(Term::Scalar(_))) => Some(n),
+                _ => None,
+            }
+        }
+        let Some((n, other)) = scalar(self, a)
+            .map(|n| (n, b))
+            .or_else(|| scalar(self, b).map(|n| (n, a)))
+        else {
             return Ok(None);
         };
         let Some(v) = self.known_value(other)? else {
             return Ok(None);
         };
-        let ExprKind::Var(n) = &var.kind else {
-            unreachable!("is_scalar holds for variables only")
-        };
         let Some(Term::Scalar(candidates)) = self.unknowns.get(n) else {
-            unreachable!("is_scalar checked the unknown's term")
+            unreachable!("`scalar` checked the unknown's term")
         };
         Ok(Some(
             candidates

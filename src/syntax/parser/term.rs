@@ -229,10 +229,8 @@ impl Parser {
     fn prefix_term(&mut self) -> PResult<Term> {
         let start = self.pos;
         let span = self.span();
-        // Matched by reference: identifiers and literals are most of a large formula's tokens, and a
-        // copy of each would be made only to be dropped.
         let kind = match self.peek() {
-            Tok::Ident(_) => return self.ident_term(),
+            Tok::Ident(name) => return self.ident_term(name),
             Tok::Int(text) => {
                 let text = self.literal(text);
                 let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
@@ -271,13 +269,10 @@ impl Parser {
         Ok(Term::new(kind, self.span_from(start)))
     }
 
-    /// A term starting with the identifier at the current token.
-    fn ident_term(&mut self) -> PResult<Term> {
+    /// A term starting with the identifier at the current token (`name`, its index in `names`).
+    fn ident_term(&mut self, name: u32) -> PResult<Term> {
         let start = self.pos;
         if self.peek_at(1).is_sym("(") {
-            let Tok::Ident(name) = self.peek() else {
-                unreachable!("ident_term is called at an identifier")
-            };
             let name = self.name(name).clone();
             if let Some((op, arities)) = builtin(&name) {
                 self.advance();
