@@ -29,7 +29,8 @@ struct Cli {
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
     /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `z3`
-    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (the best available: native).
+    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, then kodkod and z3 for
+    /// what native does not decide, each within a share of --timeout).
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
@@ -249,7 +250,8 @@ enum Command {
     Bench {
         /// The suite: CSV with columns name, model, command (first, all, count), expected, timeout_ms.
         suite: Option<PathBuf>,
-        /// Comma-separated backends (native, brute, auto; others show as `unsupported`).
+        /// Comma-separated backends: native, brute, auto, kodkod (kodkod-cadical, kodkod-varisat to
+        /// choose its SAT solver), z3; an unknown name gives a column of `unsupported`.
         #[arg(long, default_value = "native,brute", value_name = "LIST")]
         backends: String,
         /// Directory for bench_results.csv and bench_results.md.
