@@ -1,5 +1,6 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
+use bsolve::check::budget::Budget;
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
 use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
@@ -23,6 +24,13 @@ struct Cli {
     global: Global,
     #[command(subcommand)]
     command: Command,
+}
+
+impl Global {
+    /// The command's time budget (`--timeout`, or the default).
+    fn budget(&self) -> Budget {
+        self.timeout.unwrap_or(Budget::Default)
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -50,10 +58,11 @@ struct Global {
     /// Shorthand for --backend z3.
     #[arg(long, global = true)]
     z3: bool,
-    /// Time budget in milliseconds: searches give up (UNKNOWN) when it is spent; mc stops exploring. With
-    /// `solve --pred-file` it is the budget of each predicate.
-    #[arg(long, global = true, value_name = "MS")]
-    timeout: Option<u64>,
+    /// Time budget in milliseconds (default: 300000, five minutes): searches give up (UNKNOWN) when it
+    /// is spent; mc stops exploring. `none` or `0`: no limit. With `solve --pred-file` it is the budget
+    /// of each predicate.
+    #[arg(long, global = true, value_name = "MS|none", value_parser = Budget::parse)]
+    timeout: Option<Budget>,
     /// Set a preference, e.g. -p MAXINT=127 (MAXINT, MININT, DEFAULT_SETSIZE, MAX_INITIALISATIONS,
     /// MAX_OPERATIONS); overrides the machine's SET_PREF_ definitions.
     #[arg(short = 'p', long = "pref", global = true, value_name = "NAME=VAL")]
@@ -141,6 +150,12 @@ enum Command {
         /// Threads expanding states (default: one per core; 1 = sequential).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         workers: Option<u32>,
+        /// Explore every constant setup. By default setups that differ only by a permutation of a
+        /// deferred set's elements are taken once where ProB's rules apply (pairwise-distinct constants,
+        /// scalars of the set, the parts of a partition of it), so that the counts are ProB's; the
+        /// output says when that happened. Verdicts are the same either way.
+        #[arg(long)]
+        all_setups: bool,
     },
     /// Decide a predicate in the context of FILE: SAT with a solution, UNSAT, or UNKNOWN.
     ///
@@ -380,13 +395,14 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             bfs: _,
             dfs,
             workers,
+            all_setups,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
             start_clock(model, g);
             let mc_options = McOptions {
                 max_states: *max_states,
-                timeout: g.timeout.map(Duration::from_millis),
+                timeout: g.budget().duration(),
                 check_deadlock: !no_deadlock,
                 stop_at_deadlock: !all_deadlocks,
                 check_invariant: !no_inv,
@@ -399,6 +415,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 },
                 workers: workers.map(|w| w as usize),
                 progress: !g.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                setup_symmetry: !all_setups,
             };
             cmd_mc(model, &mc_options, g)
         }
@@ -419,9 +436,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             (None, Some(pred_file)) => {
                 let items = solve_cmd::read_pred_file(pred_file, file.as_deref())?;
                 let slice = items.iter().skip(*offset).take(limit.unwrap_or(usize::MAX));
-                let timeout = g.timeout.map(Duration::from_millis);
                 let mut out = std::io::stdout().lock();
-                solve_cmd::run_pred_file(slice, &options, timeout, &mut out)?;
+                solve_cmd::run_pred_file(slice, &options, g.budget(), &mut out)?;
                 Ok(Exit::Holds)
             }
             (None, None) => Err(usage("solve: give --pred or --pred-file".into())),
@@ -448,10 +464,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
 
 /// Starts the `--timeout` budget: every search of the command gives up when it is spent.
 fn start_clock(model: &Model, g: &Global) {
-    let deadline = g
-        .timeout
-        .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
-    model.context.set_deadline(deadline);
+    g.budget().start(&model.context, std::time::Instant::now());
 }
 
 /// The backend asked for (`--kodkod`, `--kodkod-only` and `--z3` are shorthands).
@@ -746,7 +759,7 @@ fn report_no_constants(model: &Model, g: &Global, elapsed: Duration) -> Result<E
     let note = model.context.take_ill_defined_note();
     let core = if g.verbose {
         // Each deletion check gets the --timeout budget (default 2 s): the core is a courtesy, not a proof.
-        let per_call = Duration::from_millis(g.timeout.unwrap_or(2000));
+        let per_call = g.budget().chosen().unwrap_or(Duration::from_millis(2000));
         unsat_core::minimal_failing_conjuncts(model, per_call)
     } else {
         vec![]
@@ -912,6 +925,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "violating_states": result.violating_states,
                 "state_checks": result.state_checks,
                 "exploration_complete": result.explored_all,
+                "setups_up_to_symmetry": result.setups_up_to_symmetry,
                 "time_ms": result.elapsed.as_millis() as u64,
                 "peak_memory_kib": result.peak_memory_kib,
                 "cpu_ms": result.cpu_time.map(|t| t.as_millis() as u64),
@@ -934,6 +948,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if result.setups_up_to_symmetry {
+            println!(
+                "constant setups: one per class of permutations of deferred-set elements (ProB's \
+                 counting; --all-setups for every setup)"
+            );
+        }
         let explored = if result.explored_all {
             "all states explored"
         } else {
@@ -971,8 +991,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
 
 fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
-    let timeout = g.timeout.map(Duration::from_millis);
-    let solved = solve_cmd::solve_predicate(model, "<predicate>", pred, timeout)?;
+    let solved = solve_cmd::solve_predicate(model, "<predicate>", pred, g.budget())?;
     let printer = Printer::new(model.machine(), &solved.free);
     let (answer, reason, exit) = match &solved.decision {
         solve_cmd::Decision::Sat(_) => ("sat", None, Exit::Holds),

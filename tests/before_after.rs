@@ -151,7 +151,7 @@ fn compare_machine(path: &Path, max_states: usize, budget: Duration) -> Result<u
     ctx.set_deadline(Some(Instant::now() + budget));
     // The interpreter's own limits (a set too large to enumerate, a timeout) leave nothing to compare.
     let Some(constants) = ctx
-        .setup_constants(1)
+        .setup_constants(1, bsolve::solve::Symmetry::Representatives)
         .ok()
         .and_then(|s| s.solutions.into_iter().next())
     else {

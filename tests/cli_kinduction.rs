@@ -83,6 +83,12 @@ fn proves_corpus_invariants_that_cbc_refutes() {
         ("B/CBC/BinarySearchEvents_Overflow.mch", 4),
         ("B/EventB/ETH_Elevator/elevator3.mch", 2),
     ] {
+        // elevator3's step case is over unbounded integers: z3 decides it.
+        if name.contains("elevator3")
+            && !common::smt("proves_corpus_invariants_that_cbc_refutes (elevator3)")
+        {
+            continue;
+        }
         let Some(file) = corpus_model(name) else {
             return;
         };

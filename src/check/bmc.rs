@@ -5,7 +5,9 @@
 //!
 //! PROPERTIES & Init(x0) & INV(x0) & BA(op1)(x0,p0,x1) & INV(x1) & ... & BA(opk)(x(k-1),p(k-1),xk) & not INV(xk)
 //!
-//! (or, with `--deadlock`, INV(xk) & no operation enabled in xk). A sequence is extended only when its path
+//! or, with `--deadlock`, the same path without the invariant ending in a state where no operation is
+//! enabled: a deadlock as `mc` counts one, whether or not the invariant holds on the way or there. A
+//! sequence is extended only when its path
 //! is satisfiable (or undecided), so infeasible prefixes prune the tree. One sequence per question, rather
 //! than the disjunction of all operations at every step, keeps each question a conjunction the solver
 //! propagates through (a disjunction of existentials makes the native solver enumerate the state).
@@ -110,7 +112,8 @@ impl Steps<'_> {
 
 /// The path of one operation sequence (or of the unrolled transition relation): its variables
 /// (constants, states 0..=k, the parameters of each fixed step) and its predicate, the invariant
-/// assumed on states 0..k-1.
+/// assumed on states 0..k-1 when the target is a violation of it (a shorter path ends in an earlier
+/// violation). Paths to a deadlock assume nothing: mc finds deadlocks beyond a violated invariant too.
 struct Path {
     vars: Vec<TypedName>,
     parts: Vec<Pred>,
@@ -120,7 +123,7 @@ struct Path {
 }
 
 impl Path {
-    fn new(m: &Machine, steps: Steps, start: Start) -> Result<Path, Diagnostic> {
+    fn new(m: &Machine, steps: Steps, start: Start, target: Target) -> Result<Path, Diagnostic> {
         let consts = constant_vars(m);
         let constants = consts.len();
         let mut selectors = Vec::new();
@@ -135,7 +138,9 @@ impl Path {
             vars.extend(state_copy(m, i));
         }
         for i in 0..steps.len() {
-            parts.push(pred_in_copy(m, &m.invariant, i));
+            if target == Target::InvariantViolation {
+                parts.push(pred_in_copy(m, &m.invariant, i));
+            }
             match steps.op(i) {
                 Some(op) => {
                     let t = before_after::operation(m, &m.operations[op], i, i + 1)?;
@@ -289,12 +294,12 @@ fn pairwise_distinct(m: &Machine, steps: Steps) -> Vec<Pred> {
     parts
 }
 
-/// The target at state k.
+/// The target at state k: the invariant violated, or no operation enabled (whatever the invariant).
 pub(crate) fn target_at(m: &Machine, target: Target, k: usize) -> Result<Pred, Diagnostic> {
     match target {
         Target::InvariantViolation => Ok(not(pred_in_copy(m, &m.invariant, k))),
         Target::Deadlock => {
-            let mut parts = vec![pred_in_copy(m, &m.invariant, k)];
+            let mut parts = Vec::new();
             for op in &m.operations {
                 parts.push(not(before_after::enabling(m, op, k)?));
             }
@@ -340,7 +345,7 @@ pub(crate) fn check_target_with(
     let m = model.machine();
     let k = steps.len();
     let last = Some(target_at(m, target, k)?);
-    let (path, found) = Path::new(m, steps, start)?.search(model, last, backend);
+    let (path, found) = Path::new(m, steps, start, target)?.search(model, last, backend);
     Ok(match found {
         Search::Found(_) if start != Start::Initialisation => SequenceResult::Solution,
         Search::Found(values) => match confirm(model, &path, &values, steps, target) {
@@ -414,11 +419,13 @@ pub(crate) fn confirm_states(
     }
 }
 
-/// The one-operation extensions of `frontier` whose paths from the INITIALISATION (invariant assumed on
-/// all states but the last) are satisfiable or undecided; `Err` with a reason when there are more than `MAX_SEQUENCES`.
+/// The one-operation extensions of `frontier` whose paths from the INITIALISATION (for `target`, as
+/// `Path::new` builds them) are satisfiable or undecided; `Err` with a reason when there are more than
+/// `MAX_SEQUENCES`.
 fn extend(
     model: &Model,
     frontier: &[Vec<usize>],
+    target: Target,
 ) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
     let m = model.machine();
     let backend = model.context.settings().backend;
@@ -430,7 +437,7 @@ fn extend(
         for op in 0..m.operations.len() {
             let mut s = seq.clone();
             s.push(op);
-            let path = Path::new(m, Steps::Ops(&s), Start::Initialisation)?;
+            let path = Path::new(m, Steps::Ops(&s), Start::Initialisation, target)?;
             let (_, found) = path.search(model, None, backend);
             if !matches!(found, Search::Empty { complete: true }) {
                 next.push(s);
@@ -534,7 +541,7 @@ impl Unrolling {
     /// Whether the transition relation from the INITIALISATION translates exactly (`unrollable`,
     /// asked once): the paths are then asked as the unrolled relation once they are many.
     pub(crate) fn exact(&mut self, model: &Model) -> bool {
-        exact(&mut self.unrollable, model)
+        exact(&mut self.unrollable, model, self.target)
     }
 
     /// The first length asked as the unrolled transition relation.
@@ -640,18 +647,18 @@ impl Unrolling {
             return Ok(Advance::Paths);
         };
         let next = if self.length < SEQUENCE_LENGTHS {
-            Some(extend(model, sequences)?)
+            Some(extend(model, sequences, self.target)?)
         } else {
             None
         };
         let few = matches!(&next, Some(Ok(n)) if n.len() <= UNROLL_BEYOND);
-        if !few && exact(&mut self.unrollable, model) {
+        if !few && exact(&mut self.unrollable, model, self.target) {
             self.sequences = None;
             self.unrolled_from = Some(self.length + 1);
         } else {
             let next = match next {
                 Some(next) => next,
-                None => extend(model, sequences)?,
+                None => extend(model, sequences, self.target)?,
             };
             match next {
                 Ok(next) if next.is_empty() => return Ok(Advance::NoPath),
@@ -666,7 +673,7 @@ impl Unrolling {
 
 /// Whether the one-step unrolled relation from `start` translates to SAT with exact bounds, with a
 /// backend that may hand it to SAT (`auto` or `kodkod`).
-pub(crate) fn unrollable(model: &Model, start: Start) -> bool {
+pub(crate) fn unrollable(model: &Model, start: Start, target: Target) -> bool {
     let m = model.machine();
     if !matches!(
         model.context.settings().backend,
@@ -675,10 +682,10 @@ pub(crate) fn unrollable(model: &Model, start: Start) -> bool {
     {
         return false;
     }
-    let Ok(path) = Path::new(m, Steps::Any(1), start) else {
+    let Ok(path) = Path::new(m, Steps::Any(1), start, target) else {
         return false;
     };
-    let Ok(target) = target_at(m, Target::InvariantViolation, 1) else {
+    let Ok(target) = target_at(m, target, 1) else {
         return false;
     };
     let pred = path.with_target(m, Some(target));
@@ -692,8 +699,8 @@ pub(crate) fn unrollable(model: &Model, start: Start) -> bool {
 
 /// `unrollable` from the INITIALISATION, asked once and kept in `cache` (a field of `Unrolling`, so
 /// that it can be asked while the paths are borrowed).
-fn exact(cache: &mut Option<bool>, model: &Model) -> bool {
-    *cache.get_or_insert_with(|| unrollable(model, Start::Initialisation))
+fn exact(cache: &mut Option<bool>, model: &Model, target: Target) -> bool {
+    *cache.get_or_insert_with(|| unrollable(model, Start::Initialisation, target))
 }
 
 /// `bsolve bmc FILE DEPTH`: paths of 0..=depth operations.

@@ -198,7 +198,11 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
     }
     let mut proofs = Vec::new();
     let mut unknown = None;
-    let unrolled = unrollable(model, Start::Anywhere { simple_path: false });
+    let unrolled = unrollable(
+        model,
+        Start::Anywhere { simple_path: false },
+        Target::InvariantViolation,
+    );
     for constants in &setups {
         let mut pdr = match Pdr::new(model, constants, max_frames, unrolled) {
             Ok(p) => p,

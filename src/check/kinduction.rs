@@ -107,7 +107,11 @@ pub fn kinduction_with(
     // case is given up (k beyond max_k, or too many sequences).
     // With the unrolled relation they are not listed: `[[]]` stands for them.
     let mut failing: Option<Vec<Vec<usize>>> = Some(vec![vec![]]);
-    let step_unrolled = unrollable(model, Start::Anywhere { simple_path });
+    let step_unrolled = unrollable(
+        model,
+        Start::Anywhere { simple_path },
+        Target::InvariantViolation,
+    );
     // No path of length k - 1 exists (the base case is over).
     let mut no_path = false;
     let mut k = 0;

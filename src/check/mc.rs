@@ -15,6 +15,7 @@ use super::setup::{Assignment, constant_names};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, State, Successors, Transition};
 use crate::ir::Pred;
+use crate::solve::Symmetry;
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -24,6 +25,9 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The stack of each `--workers` thread (address space reserved, touched only as deep as used).
+const WORKER_STACK_BYTES: usize = 256 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchOrder {
@@ -53,6 +57,10 @@ pub struct McOptions {
     pub workers: Option<usize>,
     /// Show a progress bar (states, transitions, queue, states/s) on stderr.
     pub progress: bool,
+    /// Take constant setups one per class of permutations of the deferred sets' elements where ProB's
+    /// rules apply (`solve::Symmetry::ProbSetups`), as ProB's model checker counts them; otherwise every
+    /// setup. Verdicts are the same either way (B cannot tell the elements apart); counts differ.
+    pub setup_symmetry: bool,
 }
 
 impl Default for McOptions {
@@ -68,6 +76,7 @@ impl Default for McOptions {
             order: SearchOrder::BreadthFirst,
             workers: None,
             progress: false,
+            setup_symmetry: true,
         }
     }
 }
@@ -135,6 +144,9 @@ pub struct McResult {
     pub violating_states: usize,
     /// Every reachable state (within the enumeration limits) was expanded.
     pub explored_all: bool,
+    /// The constant setups were taken one per class of permutations of the deferred sets' elements
+    /// (`McOptions::setup_symmetry`): the counts are those of that reduced state space.
+    pub setups_up_to_symmetry: bool,
     /// Invariant and assertion checks of states: once per state in SCOPE, however many workers.
     pub state_checks: usize,
     pub elapsed: Duration,
@@ -238,6 +250,8 @@ struct Explorer<'m> {
     /// The constant-setup search dropped candidates for time: setups may be missing, so exploring
     /// the others without error proves nothing (an error found is still an error).
     setups_cut_for_time: bool,
+    /// The setups are representatives of classes of permutations (`McResult::setups_up_to_symmetry`).
+    setups_up_to_symmetry: bool,
     /// The first error the search went past (a deadlock or a violation) and its node, and how many
     /// deadlocked and violating states it went past.
     first_error: Option<(Verdict, u32)>,
@@ -324,6 +338,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         ill_defined_first: None,
         ill_defined_count: 0,
         setups_cut_for_time: false,
+        setups_up_to_symmetry: false,
         first_error: None,
         deadlocked_states: 0,
         violating_states: 0,
@@ -364,6 +379,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         deadlocked_states: explorer.deadlocked_states,
         violating_states: explorer.violating_states,
         explored_all: explorer.explored_all,
+        setups_up_to_symmetry: explorer.setups_up_to_symmetry,
         state_checks: explorer.state_checks.into_inner(),
         elapsed: start.elapsed(),
         peak_memory_kib: peak_memory_kib(),
@@ -591,7 +607,10 @@ impl<'m> Explorer<'m> {
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..self.workers.min(batch.len()))
                 .map(|_| {
-                    scope.spawn(|| {
+                    // The interpreter recurses over formulas: a worker gets a stack as deep as the
+                    // main thread's share would be, not the default 2 MiB.
+                    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES);
+                    worker.spawn_scoped(scope, || {
                         let mut done = Vec::new();
                         loop {
                             let i = next.fetch_add(1, AtomicOrdering::Relaxed);
@@ -602,6 +621,7 @@ impl<'m> Explorer<'m> {
                         }
                     })
                 })
+                .filter_map(Result::ok)
                 .collect();
             for h in handles {
                 // A panicked worker's states are left empty and reported below.
@@ -616,7 +636,7 @@ impl<'m> Explorer<'m> {
                     Some(Err(Diagnostic::new(
                         DiagKind::Internal,
                         Span::default(),
-                        "a model-checking worker thread panicked",
+                        "a model-checking worker thread panicked or could not start",
                     )))
                 })
             })
@@ -658,7 +678,16 @@ impl<'m> Explorer<'m> {
 
     fn expand_root(&mut self, root: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let time_cuts = self.model.context.time_cuts();
-        let found = self.model.context.setup_constants(self.max_inits)?;
+        let symmetry = if self.options.setup_symmetry {
+            Symmetry::ProbSetups
+        } else {
+            Symmetry::Expanded
+        };
+        let found = self
+            .model
+            .context
+            .setup_constants(self.max_inits, symmetry)?;
+        self.setups_up_to_symmetry = found.symmetry_reduced;
         // Setups behind a dropped candidate are missing: exploring only the others cannot show that
         // no state has an error.
         self.setups_cut_for_time |= self.model.context.time_cuts() > time_cuts;

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bmc;
 mod bmc_bits;
+pub mod budget;
 pub mod cbc;
 mod csv_table;
 pub mod evaluate;

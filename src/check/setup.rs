@@ -2,6 +2,7 @@
 
 use super::Model;
 use crate::diag::Diagnostic;
+use crate::solve::Symmetry;
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use std::time::{Duration, Instant};
@@ -19,10 +20,11 @@ pub struct SetupResult {
     pub elapsed: Duration,
 }
 
-/// Finds up to `limit` constant setups with the brute-force oracle.
+/// Finds up to `limit` constant setups: every one of them, however symmetric (a reduced search's
+/// representatives are expanded to all their permutations of the deferred sets' elements).
 pub fn setup_constants(model: &Model, limit: usize) -> Result<SetupResult, Diagnostic> {
     let start = Instant::now();
-    let enumeration = model.context.setup_constants(limit)?;
+    let enumeration = model.context.setup_constants(limit, Symmetry::Expanded)?;
     let names: Vec<Name> = constant_names(model);
     let limited = enumeration.solutions.len() >= limit;
     let solutions = enumeration
@@ -60,7 +62,10 @@ pub struct InitResult {
 /// `Ok(None)` when PROPERTIES has no solution.
 pub fn initialise(model: &Model, limit: usize) -> Result<Option<InitResult>, Diagnostic> {
     let start = Instant::now();
-    let setup = model.context.setup_constants(1)?;
+    // Any one setup will do: a representative of its class is one.
+    let setup = model
+        .context
+        .setup_constants(1, Symmetry::Representatives)?;
     let Some(values) = setup.solutions.into_iter().next() else {
         return Ok(None);
     };

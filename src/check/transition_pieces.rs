@@ -21,6 +21,7 @@ pub(super) struct Transition {
     init0: Pred,
     inv0: Pred,
     inv1: Pred,
+    bounds: Option<Pred>,
     ops: Vec<(Pred, Vec<TypedName>)>,
 }
 
@@ -31,16 +32,21 @@ impl Transition {
         Transition::with_target(model, Target::InvariantViolation)
     }
 
-    /// The same with `target` in copy 1 as the bad states: for a deadlock, the invariant holds and
-    /// no operation is enabled (`TransitionSat`'s "INVARIANT violated in copy 1" literal is then that).
+    /// The same with `target` in copy 1 as the bad states. For a deadlock (no operation enabled,
+    /// whatever the invariant) `TransitionSat`'s "INVARIANT" literals stand for "some operation is
+    /// enabled": the states before the last of a path have a successor, so assuming it there prunes
+    /// nothing. The invariant, not assumed, still sizes the integers' bit windows: the encoding is
+    /// then a cut, which a search for counterexamples (each one replayed) may use.
     pub(super) fn with_target(model: &Model, target: Target) -> Result<Transition, Diagnostic> {
         let m = model.machine();
         let ops = operations(m, 0, 1)?;
         let (step, selector) = any_of(m, 0, 1, &ops);
-        let inv1 = match target {
-            Target::InvariantViolation => pred_in_copy(m, &m.invariant, 1),
-            Target::Deadlock => not(target_at(m, target, 1)?),
+        let good = |k| match target {
+            Target::InvariantViolation => Ok(pred_in_copy(m, &m.invariant, k)),
+            Target::Deadlock => Ok::<_, Diagnostic>(not(target_at(m, target, k)?)),
         };
+        let (inv0, inv1) = (good(0)?, good(1)?);
+        let bounds = (target == Target::Deadlock).then(|| pred_in_copy(m, &m.invariant, 0));
         Ok(Transition {
             constants: constant_vars(m),
             x0: state_copy(m, 0),
@@ -49,8 +55,9 @@ impl Transition {
             selector,
             properties: properties(m),
             init0: before_after::initialisation(m, 0)?,
-            inv0: pred_in_copy(m, &m.invariant, 0),
+            inv0,
             inv1,
+            bounds,
             ops,
         })
     }
@@ -70,6 +77,7 @@ impl Transition {
             init0: &self.init0,
             inv0: &self.inv0,
             inv1: &self.inv1,
+            bounds: self.bounds.as_ref(),
             step: &self.step,
             ops: &self.ops,
         };

@@ -3,35 +3,73 @@
 
 use super::{Context, Env, EvalError};
 use crate::ir::{Pred, TypedName};
-use crate::solve::{self, Backend, Problem};
+use crate::solve::{self, Backend, Problem, Symmetry};
 
 /// Called for each solution with the variables bound in the environment; returns whether to go on.
 pub(crate) type OnChoice<'a> = dyn FnMut(&Context, &mut Env) -> Result<bool, EvalError> + 'a;
 
+/// How a search for constant setups ended.
+pub(crate) struct SetupSearch {
+    /// No further setup exists (ignoring a stop requested by the callback).
+    pub complete: bool,
+    /// The setups reported are representatives of classes of permutations of the deferred sets'
+    /// elements (`Symmetry::ProbSetups`), not all of them.
+    pub symmetry_reduced: bool,
+}
+
 impl Context {
     /// Streams the solutions of `pred` for `vars` (given `env`) to `on_choice`; returns whether the search
-    /// was exhaustive. `symmetry` asks for one solution per permutation class of the deferred sets.
+    /// was exhaustive. A choice inside an instantiation of the deferred sets the caller has already
+    /// fixed (an ANY, an operation's parameters): every solution, and a verdict relative to that
+    /// instantiation.
     pub(crate) fn solve_for(
         &self,
         vars: &[TypedName],
         pred: &Pred,
         env: &mut Env,
-        symmetry: bool,
         on_choice: &mut OnChoice<'_>,
     ) -> Result<bool, EvalError> {
-        // Constant setups are answers users read (relative to default set sizes); other choices happen
-        // inside an instantiation of the sets the model checker has already fixed.
-        let sizes_matter = symmetry;
+        Ok(self
+            .choose_with(vars, pred, Symmetry::None, false, env, on_choice)?
+            .complete)
+    }
+
+    /// `solve_for` for constant setups: answers users read, so relative to deferred sets of default size
+    /// they are incomplete; `symmetry` says how setups symmetric under permutations of the deferred
+    /// sets' elements are treated.
+    pub(crate) fn solve_setups_for(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &mut Env,
+        symmetry: Symmetry,
+        on_choice: &mut OnChoice<'_>,
+    ) -> Result<SetupSearch, EvalError> {
+        self.choose_with(vars, pred, symmetry, true, env, on_choice)
+    }
+
+    fn choose_with(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        symmetry: Symmetry,
+        sizes_matter: bool,
+        env: &mut Env,
+        on_choice: &mut OnChoice<'_>,
+    ) -> Result<SetupSearch, EvalError> {
         if self.settings().backend == Backend::Brute {
             let complete = self.search(vars, pred, env, on_choice)?;
-            return Ok(complete && !(sizes_matter && self.depends_on_default_sizes(vars, pred)));
+            return Ok(SetupSearch {
+                complete: complete && !(sizes_matter && self.depends_on_default_sizes(vars, pred)),
+                symmetry_reduced: false,
+            });
         }
         let outer = env.clone();
         let mut problem = Problem::new(vars, pred, &outer);
         problem.symmetry = symmetry;
         problem.sizes_matter = sizes_matter;
         let mut failure = None;
-        let (complete, _) =
+        let (complete, stats) =
             solve::stream(self, &problem, self.settings().backend, &mut |values| {
                 let mark = env.len();
                 env.reserve(values.len());
@@ -50,7 +88,10 @@ impl Context {
             })?;
         match failure {
             Some(e) => Err(e),
-            None => Ok(complete),
+            None => Ok(SetupSearch {
+                complete,
+                symmetry_reduced: stats.symmetry_reduced,
+            }),
         }
     }
 }

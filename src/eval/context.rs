@@ -24,6 +24,10 @@ pub struct Context {
     /// When searches must give up (`--timeout`), in nanoseconds after `epoch` (0: never); checked by
     /// every search loop, reset per question. Atomic so the check costs a load when no deadline is set.
     deadline: AtomicU64,
+    /// The end of the command's default budget (no `--timeout` given), in the same unit (0: none): a
+    /// hard stop that `check_deadline` and solvers polling a clock of their own honour, while shares
+    /// of the time are computed from `deadline()` alone, as when the user set no limit.
+    limit: AtomicU64,
     epoch: Instant,
     /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
     solver_nodes: AtomicU64,
@@ -96,6 +100,7 @@ impl Context {
             given,
             defaulted,
             deadline: AtomicU64::new(0),
+            limit: AtomicU64::new(0),
             epoch: Instant::now(),
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
@@ -140,6 +145,25 @@ impl Context {
             (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
         });
         self.deadline.store(ns, Ordering::Relaxed);
+    }
+
+    /// Sets (or clears) the hard stop of a default budget (`limit`).
+    pub fn set_limit(&self, limit: Option<Instant>) {
+        let ns = limit.map_or(0, |d| {
+            (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
+        });
+        self.limit.store(ns, Ordering::Relaxed);
+    }
+
+    /// `deadline()`, or the default budget's hard stop when that is earlier: for solvers that poll a
+    /// clock of their own (SAT).
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        let ns = self.limit.load(Ordering::Relaxed);
+        let limit = (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns));
+        match (self.deadline(), limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Runs `run` with the shared deadline moved to `until` when that is earlier (every thread, every
@@ -233,7 +257,14 @@ impl Context {
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
     /// is honoured within one node's work.
     pub fn check_deadline(&self, span: Span) -> Result<(), EvalError> {
-        let ns = self.deadline.load(Ordering::Relaxed);
+        let ns = match (
+            self.deadline.load(Ordering::Relaxed),
+            self.limit.load(Ordering::Relaxed),
+        ) {
+            (0, l) => l,
+            (d, 0) => d,
+            (d, l) => d.min(l),
+        };
         let stage = STAGE_DEADLINE.get();
         let first = UNTIL_FIRST_SOLUTION.get();
         if ns == 0 && stage.is_none() && first.is_none() {

@@ -27,6 +27,9 @@ pub struct Enumeration {
     /// False when an integer was enumerated only within MININT..MAXINT (or a STRING could not be
     /// enumerated), or the solution limit cut the search: then a missing solution proves nothing.
     pub complete: bool,
+    /// The solutions are representatives of classes of permutations of the deferred sets' elements
+    /// (`solve::Symmetry::ProbSetups`), not all solutions.
+    pub symmetry_reduced: bool,
 }
 
 /// Called for each solution with the variables bound in the environment; returns whether to go on.
@@ -104,6 +107,7 @@ impl Context {
         Ok(Enumeration {
             solutions,
             complete: complete && !cut && !self.depends_on_default_sizes(vars, pred),
+            symmetry_reduced: false,
         })
     }
 

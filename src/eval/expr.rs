@@ -66,6 +66,7 @@ impl Context {
 
     pub(crate) fn eval(&self, e: &Expr, env: &mut Env) -> Result<Val, EvalError> {
         let span = e.span;
+        super::check_stack(span)?;
         Ok(match &e.kind {
             ExprKind::Var(name) => match env.get(name).or_else(|| self.global(name)) {
                 Some(v) => v.clone(),

@@ -90,7 +90,7 @@ impl Context {
         };
         let mut found = Vec::new();
         let mut env = env.clone();
-        let complete = self.solve_for(vars, pred, &mut env, false, &mut |_, env| {
+        let complete = self.solve_for(vars, pred, &mut env, &mut |_, env| {
             let point: Option<Vec<Value>> = vars
                 .iter()
                 .map(|v| env.get_value(&v.name).cloned())

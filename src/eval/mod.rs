@@ -87,6 +87,23 @@ pub(crate) fn limit_error(span: Span, msg: impl Into<String>) -> EvalError {
     EvalError::Limit(Diagnostic::new(DiagKind::Limit, span, msg))
 }
 
+/// Stack kept free below the deepest evaluation: a recursive definition without a reachable base case
+/// (`f = %x.(x : INTEGER | f(x - 1))`) recurses through the interpreter, and the process must end that
+/// with a clear limit error, never with a stack overflow signal. Enough for the deepest chain of solver
+/// and interpreter frames between two evaluation steps.
+const STACK_RESERVE: usize = 1 << 20;
+
+/// A limit error once the thread's stack is nearly used up (`STACK_RESERVE`).
+pub(crate) fn check_stack(span: Span) -> Result<(), EvalError> {
+    match stacker::remaining_stack() {
+        Some(left) if left < STACK_RESERVE => Err(limit_error(
+            span,
+            "evaluation nested too deeply for the stack (a recursion without a reachable base case?)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The error of a passed deadline (`EvalError::is_timeout`).
 pub(crate) fn timeout_error(span: Span) -> EvalError {
     limit_error(span, context::TIMEOUT_MESSAGE)

@@ -13,6 +13,7 @@ impl Context {
     }
 
     pub(crate) fn eval_pred_in(&self, p: &Pred, env: &mut Env) -> Result<bool, EvalError> {
+        super::check_stack(p.span)?;
         match &p.kind {
             PredKind::True => Ok(true),
             PredKind::False => Ok(false),

@@ -144,7 +144,7 @@ impl Context {
             }
             SubstKind::Any(vars, pred, body) => {
                 let mut out = Vec::new();
-                let complete = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
+                let complete = self.solve_for(vars, pred, env, &mut |ctx, env| {
                     out.extend(ctx.exec(body, env)?);
                     Ok(true)
                 })?;
@@ -270,7 +270,7 @@ impl Context {
         }
         let limit = self.settings().enumeration_limit;
         let mut solutions = Vec::new();
-        let result = self.solve_for(vars, pred, env, false, &mut |ctx, env| {
+        let result = self.solve_for(vars, pred, env, &mut |ctx, env| {
             solutions.push(ctx.bound_values(vars, env, span)?);
             Ok(solutions.len() < limit)
         });

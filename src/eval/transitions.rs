@@ -346,10 +346,15 @@ impl Context {
     }
 
     /// Constant setups: solutions of CONSTRAINTS & PROPERTIES for the machine parameters followed by the
-    /// constants (brute-force enumeration), at most `limit`. A symbolic constant is not searched: its
-    /// defining conjunct holds by construction, and its value in a setup is a placeholder
-    /// (`bind_constants` binds the symbolic value).
-    pub fn setup_constants(&self, limit: usize) -> Result<Enumeration, EvalError> {
+    /// constants, at most `limit`; `symmetry` says how setups that differ by a permutation of the
+    /// deferred sets' elements are treated. A symbolic constant is not searched: its defining conjunct
+    /// holds by construction, and its value in a setup is a placeholder (`bind_constants` binds the
+    /// symbolic value).
+    pub fn setup_constants(
+        &self,
+        limit: usize,
+        symmetry: crate::solve::Symmetry,
+    ) -> Result<Enumeration, EvalError> {
         let m = self.machine();
         let symbolic = self.symbolic_constants()?;
         let all: Vec<&TypedName> = m.params.iter().chain(&m.constants).collect();
@@ -384,23 +389,30 @@ impl Context {
         let mut cut = false;
         // The search stops at the `limit`-th setup rather than look for one more: whether more exist
         // is not worth a second search (proving a puzzle's solution unique can cost the whole search).
-        let complete = limit > 0
-            && self.solve_for(&vars, &pred, &mut env, true, &mut |ctx, env| {
-                let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
-                let values = (0..all.len())
-                    .map(|i| match symbolic.iter().find(|s| s.index == i) {
-                        Some(s) => Some(placeholder(s)),
-                        None => found.next(),
-                    })
-                    .collect::<Option<Vec<Value>>>()
-                    .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
-                solutions.push(values);
-                cut = solutions.len() >= limit;
-                Ok(!cut)
-            })?;
+        if limit == 0 {
+            return Ok(Enumeration {
+                solutions,
+                complete: false,
+                symmetry_reduced: false,
+            });
+        }
+        let search = self.solve_setups_for(&vars, &pred, &mut env, symmetry, &mut |ctx, env| {
+            let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
+            let values = (0..all.len())
+                .map(|i| match symbolic.iter().find(|s| s.index == i) {
+                    Some(s) => Some(placeholder(s)),
+                    None => found.next(),
+                })
+                .collect::<Option<Vec<Value>>>()
+                .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
+            solutions.push(values);
+            cut = solutions.len() >= limit;
+            Ok(!cut)
+        })?;
         Ok(Enumeration {
             solutions,
-            complete: complete && !cut,
+            complete: search.complete && !cut,
+            symmetry_reduced: search.symmetry_reduced,
         })
     }
 
@@ -610,14 +622,14 @@ impl Context {
                 // cannot evaluate goes to the solver (transitions found twice are merged above).
                 match self.search(&plan.searched, &plan.guard, &mut env, &mut on_choice) {
                     Err(e) if !matches!(e, EvalError::WellDefinedness(_)) => {
-                        self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
+                        self.solve_for(&plan.searched, &plan.guard, &mut env, &mut on_choice)
                     }
                     searched => searched,
                 }
             } else if plan.enumeration.pays() {
                 self.enumerate_then_solve(plan, &mut env, &mut on_choice)
             } else {
-                self.solve_for(&plan.searched, &plan.guard, &mut env, false, &mut on_choice)
+                self.solve_for(&plan.searched, &plan.guard, &mut env, &mut on_choice)
             };
             let complete = match searched {
                 Ok(complete) => complete,
@@ -720,9 +732,9 @@ impl Context {
             // The model checker's own deadline passed, not just the enumeration's share.
             Err(e) if e.is_timeout() => {
                 self.check_deadline(plan.guard.span)?;
-                self.solve_for(&plan.searched, &plan.guard, env, false, on_choice)
+                self.solve_for(&plan.searched, &plan.guard, env, on_choice)
             }
-            _ => self.solve_for(&plan.searched, &plan.guard, env, false, on_choice),
+            _ => self.solve_for(&plan.searched, &plan.guard, env, on_choice),
         }
     }
 
@@ -898,7 +910,9 @@ mod tests {
     fn recursive_lambda_constant_stays_symbolic() {
         let model = load("nfa", NFA);
         let ctx = &model.context;
-        let setups = ctx.setup_constants(10).expect("setup");
+        let setups = ctx
+            .setup_constants(10, crate::solve::Symmetry::Expanded)
+            .expect("setup");
         assert_eq!(setups.solutions.len(), 1);
         assert!(setups.complete);
         // The placeholder prints the definition; the other constant is a value.
@@ -926,7 +940,9 @@ mod tests {
              VARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := f(0)\nEND",
         );
         let ctx = &model.context;
-        let setups = ctx.setup_constants(10).expect("setup");
+        let setups = ctx
+            .setup_constants(10, crate::solve::Symmetry::Expanded)
+            .expect("setup");
         let err = ctx
             .initial_states(&setups.solutions[0], 10)
             .expect_err("no value");
@@ -942,7 +958,9 @@ mod tests {
              OPERATIONS up = PRE abs(v) > 0 & abs(v + 1) < big THEN v := v + 1 END\nEND",
         );
         let ctx = &model.context;
-        let setups = ctx.setup_constants(10).expect("setup");
+        let setups = ctx
+            .setup_constants(10, crate::solve::Symmetry::Expanded)
+            .expect("setup");
         assert_eq!(setups.solutions.len(), 1);
         assert_eq!(setups.solutions[0][1], Value::int(7));
         assert_eq!(
@@ -1012,7 +1030,10 @@ mod tests {
              op(x) = PRE x : 0..2 & f(x) = 5 THEN v := x END\nEND",
         );
         let ctx = &model.context;
-        let setups = ctx.setup_constants(10).expect("sets up").solutions;
+        let setups = ctx
+            .setup_constants(10, crate::solve::Symmetry::Expanded)
+            .expect("sets up")
+            .solutions;
         let init = ctx.initial_states(&setups[0], 10).expect("initialises");
         let mut env = ctx.state_env(&setups[0], &init[0]).expect("env");
         assert!(

@@ -316,8 +316,15 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
         BmcOutcome::NoCounterexample { undecided } if undecided.is_empty() => (
             format!("NO COUNTEREXAMPLE up to depth {}", result.depth),
             format!(
-                "{COMPLETE} at every length 0..{}; deeper states not explored",
-                result.depth
+                "{COMPLETE} at every length 0..{}: no state reached within {} operations {}; deeper \
+                 states not explored",
+                result.depth,
+                result.depth,
+                match target {
+                    Target::InvariantViolation => "violates the invariant",
+                    Target::Deadlock =>
+                        "is a deadlock (no operation enabled, whether or not the invariant holds)",
+                }
             ),
             Exit::Unknown,
         ),

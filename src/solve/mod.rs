@@ -16,6 +16,7 @@
 mod determined;
 pub mod kodkod;
 pub mod native;
+pub(crate) mod orbits;
 mod portfolio;
 pub mod smt;
 
@@ -53,6 +54,36 @@ impl Backend {
     }
 }
 
+/// How a question treats solutions that differ only by a permutation of the elements of the deferred
+/// sets. B cannot name those elements, so such solutions are interchangeable — but only as long as
+/// nothing in the question's environment distinguishes them (a constant setup: yes; the parameters of an
+/// operation in a state that holds particular elements: no).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Every solution is reported.
+    #[default]
+    None,
+    /// At least one solution per class of permutations is reported (a backend may prune symmetric
+    /// subtrees). Only for questions whose answer does not depend on how many solutions there are:
+    /// whether one exists, and which.
+    Representatives,
+    /// Every solution, found by a reduced search whose representatives are expanded to their classes
+    /// (`orbits::stream_expanded`): what an enumeration reported as complete needs.
+    Expanded,
+    /// ProB's reduction of constant setups, which its model checker's counts reflect (B_REFERENCE §3):
+    /// pairwise-distinct constants of a deferred type pinned to its first elements, the least-number
+    /// restriction on scalars of that type, and the parts of a partition of it taken in order; other
+    /// set-valued unknowns are not reduced. Answers say when it was applied (`Stats::symmetry_reduced`).
+    ProbSetups,
+}
+
+impl Symmetry {
+    /// Whether a backend may leave out solutions symmetric to reported ones.
+    pub fn reduces(self) -> bool {
+        matches!(self, Symmetry::Representatives | Symmetry::ProbSetups)
+    }
+}
+
 /// A question for the solver.
 #[derive(Clone, Copy)]
 pub struct Problem<'a> {
@@ -60,9 +91,8 @@ pub struct Problem<'a> {
     pub pred: &'a Pred,
     /// Values of the other names the predicate mentions.
     pub env: &'a Env,
-    /// Report one solution per orbit of permutations of the deferred sets (ProB's setup-constants
-    /// symmetry reduction). Only sound when `env` distinguishes no deferred-set element.
-    pub symmetry: bool,
+    /// Solutions symmetric under permutations of the deferred sets' elements: see `Symmetry`.
+    pub symmetry: Symmetry,
     /// Whether an answer relative to deferred sets sized by DEFAULT_SETSIZE only counts as incomplete
     /// (true for questions users ask; false for the interpreter's choices inside an already fixed
     /// instantiation of the sets, such as operation parameters during model checking).
@@ -75,7 +105,7 @@ impl<'a> Problem<'a> {
             vars,
             pred,
             env,
-            symmetry: false,
+            symmetry: Symmetry::None,
             sizes_matter: true,
         }
     }
@@ -108,6 +138,9 @@ pub struct Stats {
     pub ill_defined: Option<crate::diag::Diagnostic>,
     /// A stream native began was finished by SAT (`portfolio::STREAM_HANDOFF`).
     pub handed_over: bool,
+    /// The solutions reported are representatives of classes of permutations of the deferred sets'
+    /// elements, not all solutions (`Symmetry::reduces`).
+    pub symmetry_reduced: bool,
 }
 
 /// All solutions found, up to a limit.
@@ -136,6 +169,9 @@ pub fn stream(
     backend: Backend,
     on_solution: &mut OnSolution<'_>,
 ) -> Result<(bool, Stats), EvalError> {
+    if problem.symmetry == Symmetry::Expanded {
+        return orbits::stream_expanded(ctx, problem, backend, on_solution);
+    }
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut rejected = 0;
@@ -198,7 +234,7 @@ fn route(ctx: &Context, problem: &Problem<'_>, backend: Backend) -> Backend {
             return Backend::Auto;
         }
     }
-    if problem.symmetry && !ctx.machine().sets.iter().all(|s| s.elements.is_some()) {
+    if problem.symmetry.reduces() && !ctx.machine().sets.iter().all(|s| s.elements.is_some()) {
         // Symmetry reduction of deferred sets is the solvers' (not the enumeration's).
         return Backend::Auto;
     }

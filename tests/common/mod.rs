@@ -9,6 +9,12 @@ use bsolve::types::{Formula, check_formula};
 use bsolve::value::Value;
 use std::path::PathBuf;
 
+/// Whether the optional SMT solver z3 is there for a test that needs it; without it the test's z3 part is
+/// skipped loudly (or fails under `BSOLVE_REQUIRE_SMT=1`, as in CI).
+pub fn smt(test: &str) -> bool {
+    bsolve::solve::smt::available_for_test(test)
+}
+
 /// A bundled model's path as a command-line argument.
 pub fn model_arg(name: &str) -> String {
     model_path(name).display().to_string()

@@ -33,9 +33,9 @@ use super::{Found, Problem, Stats};
 use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{Context, EvalError};
+use crate::solve::orbits::SetPermutation;
 use crate::value::Value;
 use circuit::Lit;
-use solutions::SetPermutation;
 use solver_bridges::SolveResult;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -184,7 +184,7 @@ fn route_components(
     let components = crate::analysis::partition::components(problem.vars, &conjuncts);
     let mut sat_part = (Vec::new(), Vec::new());
     let mut native_part = (Vec::new(), Vec::new());
-    if !problem.symmetry && components.len() > 1 {
+    if !problem.symmetry.reduces() && components.len() > 1 {
         for comp in &components {
             let vars: Vec<_> = comp.vars.iter().map(|&i| problem.vars[i].clone()).collect();
             let pred = conjunction(
@@ -374,7 +374,8 @@ fn prepare<'a>(
     let Some(ranges) = integer_ranges(ctx, &open, &conjuncts, &env) else {
         return Ok(None);
     };
-    let symmetry = if problem.symmetry {
+    // ProB's reduction of setups is narrower than an orbit test: under it SAT reduces nothing.
+    let symmetry = if problem.symmetry == crate::solve::Symmetry::Representatives {
         deferred_permutations(ctx, problem.pred.span)?
     } else {
         Vec::new()
@@ -534,11 +535,9 @@ fn deferred_permutations(
         let elements = ctx.given_set(&gs.name, span).map_err(Diagnostic::from)?;
         // n! is checked before the permutations are listed: 15 girls would be 1.3e12 of them.
         let count = (1..=elements.len()).try_fold(1usize, |acc, k| acc.checked_mul(k));
+        // Beyond that, no reduction: every solution is a representative too.
         if count.is_none_or(|n| combos.len().saturating_mul(n) > MAX_PERMUTATIONS) {
-            return Err(translate::unsupported(
-                gs.span,
-                "symmetry reduction over deferred sets this large",
-            ));
+            return Ok(Vec::new());
         }
         let mut perms = solutions::permutations(elements.len());
         perms.push((0..elements.len()).collect());
@@ -555,7 +554,7 @@ fn deferred_permutations(
                     .collect();
                 combo.push(SetPermutation {
                     set: gs.name.clone(),
-                    elements: elements.to_vec(),
+                    elements: elements.clone(),
                     perm: p.clone(),
                 });
                 next.push(combo);
@@ -579,8 +578,9 @@ fn run(
 ) -> Result<bool, EvalError> {
     let settings = ctx.settings();
     let span = problem.pred.span;
+    stats.symmetry_reduced |= !p.symmetry.is_empty();
     let mut enc = cnf::Encoder::new(settings.sat_solver.create(), settings.dump_cnf.is_some());
-    enc.solver.set_deadline(ctx.deadline());
+    enc.solver.set_deadline(ctx.hard_deadline());
     for &r in &p.roots {
         enc.assert(&p.tr.circuit, r);
     }

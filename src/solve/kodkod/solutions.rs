@@ -4,8 +4,8 @@
 use super::circuit::Lit;
 use super::cnf::Encoder;
 use super::translate::Term;
+use crate::solve::orbits::{SetPermutation, permute};
 use crate::value::Value;
-use std::sync::Arc;
 
 /// The value of an unknown's term in the current model.
 pub fn value_of(enc: &Encoder, term: &Term) -> Value {
@@ -52,14 +52,6 @@ pub fn blocking_clause(enc: &Encoder, primary: &[i32]) -> Vec<i32> {
         .collect()
 }
 
-/// A permutation of the elements of one deferred set.
-pub struct SetPermutation {
-    pub set: Arc<str>,
-    /// The elements, in index order.
-    pub elements: Vec<Value>,
-    pub perm: Vec<usize>,
-}
-
 /// Whether `values` is the least (in value order) of its images under every permutation of the deferred
 /// sets: one solution per orbit is reported.
 pub fn is_orbit_least(values: &[Value], perms: &[Vec<SetPermutation>]) -> bool {
@@ -67,24 +59,6 @@ pub fn is_orbit_least(values: &[Value], perms: &[Vec<SetPermutation>]) -> bool {
         let image: Vec<Value> = values.iter().map(|v| permute(v, p)).collect();
         image.as_slice() >= values
     })
-}
-
-fn permute(v: &Value, p: &[SetPermutation]) -> Value {
-    match v {
-        Value::Elem(e) => match p.iter().find(|sp| sp.set == e.set) {
-            Some(sp) => sp.elements[sp.perm[e.index as usize]].clone(),
-            None => v.clone(),
-        },
-        Value::Pair(ab) => Value::pair(permute(&ab.0, p), permute(&ab.1, p)),
-        Value::Set(items) => Value::set_from_vec(items.iter().map(|x| permute(x, p)).collect()),
-        Value::Record(fields) => Value::Record(Arc::new(
-            fields
-                .iter()
-                .map(|(n, x)| (n.clone(), permute(x, p)))
-                .collect(),
-        )),
-        _ => v.clone(),
-    }
 }
 
 /// Every permutation of `0..n` except the identity.

@@ -342,6 +342,10 @@ pub struct Pieces<'p> {
     pub init0: &'p Pred,
     pub inv0: &'p Pred,
     pub inv1: &'p Pred,
+    /// What bounds the before-state's integers when `inv0` does not (a deadlock search, where the
+    /// "invariant" literals stand for "some operation is enabled"): its analysis sizes the bit
+    /// windows, and since it is not assumed the encoding is a cut (`cut`).
+    pub bounds: Option<&'p Pred>,
     pub step: &'p Pred,
     /// Per operation: its before-after predicate from copy 0 to copy 1 and its parameters and
     /// outputs (`step` is their disjunction).
@@ -378,7 +382,7 @@ impl TransitionSat {
         let [x0, x1] = pieces.states;
         let n = x0.len();
         let k = open_constants.len();
-        let mut cut = false;
+        let mut cut = pieces.bounds.is_some();
         let mut domain = |r: &Range, x: &TypedName| {
             let (lo, hi, c) = int_domain(ctx, r, widen).ok_or_else(|| {
                 unsupported(
@@ -397,7 +401,7 @@ impl TransitionSat {
         let mut vars: Vec<TypedName> = open_constants.clone();
         vars.extend(x0.iter().cloned());
         let mut conjuncts: Vec<&Pred> = pieces.properties.conjuncts();
-        conjuncts.extend(pieces.inv0.conjuncts());
+        conjuncts.extend(pieces.bounds.unwrap_or(pieces.inv0).conjuncts());
         let contradiction =
             || unsupported(span, "a machine whose PROPERTIES and INVARIANT contradict");
         let ranges =
@@ -587,7 +591,7 @@ impl TransitionSat {
         let bad1 = tr.circuit.and(inv1.defined, !inv1.holds);
         let settings = ctx.settings();
         let mut enc = Encoder::new(settings.sat_solver.create(), template);
-        enc.solver.set_deadline(ctx.deadline());
+        enc.solver.set_deadline(ctx.hard_deadline());
         for &l in &conditions {
             enc.assert(&tr.circuit, l);
         }

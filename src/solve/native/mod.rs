@@ -89,7 +89,7 @@ fn solve_by_cases(
     stats: &mut Stats,
     depth: u32,
 ) -> Result<bool, EvalError> {
-    let cases = if problem.sizes_matter && !problem.symmetry && depth < MAX_SPLIT_DEPTH {
+    let cases = if problem.sizes_matter && !problem.symmetry.reduces() && depth < MAX_SPLIT_DEPTH {
         cases::split(problem.pred, problem.vars)
     } else {
         None
@@ -165,11 +165,12 @@ fn solve_one(
         return Ok(true);
     }
     let exhaustive = !model.clipped;
-    let symmetry = if problem.symmetry {
-        symmetry::Symmetry::of(ctx, &model)
+    let symmetry = if problem.symmetry.reduces() {
+        symmetry::Symmetry::of(ctx, &model, problem.symmetry == super::Symmetry::ProbSetups)
     } else {
         None
     };
+    stats.symmetry_reduced |= symmetry.is_some();
     let mut solver = Solver::new(ctx, &model, problem.env, symmetry);
     // Guessing small sets for unknowns too large to enumerate helps a user's question; inside the model
     // checker's per-state choices it would only multiply partial transitions.

@@ -1,5 +1,6 @@
 //! Symmetry reduction for deferred sets (B_REFERENCE §3): the elements of a deferred set are
-//! interchangeable, so setups are reported once per permutation class.
+//! interchangeable, so the search may visit one setup per permutation class. Only existence questions and
+//! ProB's setup counting of `mc` stop there: a complete list re-expands every class (`solve::orbits`).
 //!
 //! * Scalars of a deferred type D get the least-number restriction (MACE-style): at each choice a D atom may
 //!   take an element already used by a fixed D atom, or the first unused one — never two different unused
@@ -7,6 +8,9 @@
 //! * Subsets of D (decomposed into membership bits) get the lex-leader condition instead: the membership
 //!   signatures of D1, D2, ... across all such variables must be non-increasing, which sorts every
 //!   solution into one canonical representative (ProB's partition rule, generalised).
+//!
+//! Under ProB's rules (`prob_rules`) subsets get the lex-leader condition only when they are the parts of
+//! a partition of D, as ProB counts setups.
 //!
 //! A set is reduced only when every search atom mentioning its elements is of one of these two kinds, and
 //! never both kinds at once; otherwise it is left alone (no reduction is always sound).
@@ -38,8 +42,10 @@ struct DeferredSet {
 }
 
 impl Symmetry {
-    /// The reducible deferred sets of `model`, or `None` when there are none.
-    pub(crate) fn of(ctx: &Context, model: &Model<'_>) -> Option<Symmetry> {
+    /// The reducible deferred sets of `model`, or `None` when there are none. `prob_rules` keeps to
+    /// ProB's reductions of constant setups (`solve::Symmetry::ProbSetups`): no lex-leader over subsets
+    /// of D other than the parts of a partition of D.
+    pub(crate) fn of(ctx: &Context, model: &Model<'_>, prob_rules: bool) -> Option<Symmetry> {
         let mut sets = Vec::new();
         let mut pins = Vec::new();
         for gs in &ctx.machine().sets {
@@ -87,10 +93,13 @@ impl Symmetry {
                 })
                 .collect();
             let set_pins = pinned(ctx, model, d, &constants);
-            if reducible
-                && (scalars.is_empty() || subsets.is_empty())
-                && !(scalars.is_empty() && subsets.is_empty())
-            {
+            let kinds_apart = if prob_rules {
+                subsets.is_empty() && !scalars.is_empty()
+            } else {
+                (scalars.is_empty() || subsets.is_empty())
+                    && !(scalars.is_empty() && subsets.is_empty())
+            };
+            if reducible && kinds_apart {
                 sets.push(DeferredSet {
                     name: d.clone(),
                     scalars,

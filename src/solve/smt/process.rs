@@ -47,7 +47,12 @@ impl Solver {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("the SMT solver `{command}` could not be started: {e}"))?;
+            .map_err(|e| {
+                format!(
+                    "the SMT solver `{command}` could not be started: {e} (it is optional: install \
+                     z3, e.g. `apt install z3`, or name another with --smt-solver)"
+                )
+            })?;
         let stdin = child.stdin.take().ok_or("no solver stdin")?;
         let stdout = child.stdout.take().ok_or("no solver stdout")?;
         let (tx, answers) = channel();
