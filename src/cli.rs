@@ -1,6 +1,6 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
-use bsolve::check::budget::Budget;
+use bsolve::check::budget::{Budget, MemoryLimit};
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
 use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
@@ -63,6 +63,10 @@ struct Global {
     /// of each predicate.
     #[arg(long, global = true, value_name = "MS|none", value_parser = Budget::parse)]
     timeout: Option<Budget>,
+    /// Memory limit in megabytes (default: three quarters of physical memory): past it, searches stop
+    /// with UNKNOWN naming the limit. `none` or `0`: no limit.
+    #[arg(long, global = true, value_name = "MB|none", value_parser = MemoryLimit::parse)]
+    max_memory: Option<MemoryLimit>,
     /// Set a preference, e.g. -p MAXINT=127 (MAXINT, MININT, DEFAULT_SETSIZE, MAX_INITIALISATIONS,
     /// MAX_OPERATIONS); overrides the machine's SET_PREF_ definitions.
     #[arg(short = 'p', long = "pref", global = true, value_name = "NAME=VAL")]
@@ -318,6 +322,10 @@ fn is_machine_file(a: &str) -> bool {
 
 /// Runs the command line and returns the exit code.
 pub fn run(args: Vec<String>) -> i32 {
+    if args.len() == 2 && (args[1] == "--version" || args[1] == "-V") {
+        print_version();
+        return 0;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -337,6 +345,31 @@ pub fn run(args: Vec<String>) -> i32 {
             report::print_error(&d, json);
             report::exit_for(&d) as i32
         }
+    }
+}
+
+/// `bsolve --version`: the version and the solvers this machine has (the SMT solvers are optional
+/// processes, looked up on PATH).
+fn print_version() {
+    println!("bsolve {}", env!("CARGO_PKG_VERSION"));
+    println!("solvers:");
+    println!("  native propagation, brute-force enumeration: built in");
+    println!("  SAT (--kodkod): CaDiCaL and varisat, built in");
+    let mut settings = bsolve::eval::Settings::default();
+    match solve::smt::solver_version(&settings) {
+        Ok(v) => println!("  SMT (--z3): {v}"),
+        Err(_) => println!(
+            "  SMT (--z3): z3 not found. It is optional: without it, proofs over unbounded integers \
+             and deferred sets of every size answer UNKNOWN. Install it with `apt install z3`."
+        ),
+    }
+    let cvc5 = "cvc5 --lang smt2 --incremental";
+    settings.smt_solver = Some(cvc5.into());
+    match solve::smt::solver_version(&settings) {
+        Ok(v) => println!("  SMT (--smt-solver): {v}"),
+        Err(_) => println!(
+            "  cvc5 not found (optional: `apt install cvc5`, then --smt-solver \"{cvc5}\")"
+        ),
     }
 }
 
@@ -463,8 +496,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
 }
 
 /// Starts the `--timeout` budget: every search of the command gives up when it is spent.
-fn start_clock(model: &Model, g: &Global) {
+fn start_clock(model: &'static Model, g: &Global) {
     g.budget().start(&model.context, std::time::Instant::now());
+    g.max_memory
+        .unwrap_or(MemoryLimit::Default)
+        .watch(&model.context);
 }
 
 /// The backend asked for (`--kodkod`, `--kodkod-only` and `--z3` are shorthands).

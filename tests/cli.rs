@@ -690,3 +690,40 @@ fn timeout_values_are_milliseconds_or_none() {
         assert_eq!(code, 3, "--timeout {bad}: {err}");
     }
 }
+
+/// Past `--max-memory`, mc stops with an UNKNOWN naming the limit (each state here holds a
+/// 1,000-element set, and there are a million of them).
+#[test]
+fn mc_stops_at_the_memory_limit_and_says_so() {
+    let file = temp_machine(
+        "Sliding",
+        "MACHINE Sliding\nVARIABLES n, s\nINVARIANT n : NATURAL & s <: NATURAL\n\
+         INITIALISATION n := 0 || s := 1..1000\nOPERATIONS\n\
+         step = SELECT n < 1000000 THEN n := n + 1 || s := (s - {min(s)}) \\/ {max(s) + 1} END\nEND\n",
+    );
+    let (code, json) = bsolve_json(&["mc", "--max-memory", "200", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(json["status"], "UNKNOWN", "{json}");
+    assert!(
+        json["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("memory limit reached")),
+        "{json}"
+    );
+    let (code, _, err) = bsolve(&["mc", "--max-memory", "lots", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 3, "{err}");
+}
+
+/// `--version` lists the solvers found: the built-in ones always, z3 as found or with the install hint.
+#[test]
+fn version_lists_the_solvers_found() {
+    let (code, out, _) = bsolve(&["--version"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("bsolve "), "{out}");
+    assert!(out.contains("CaDiCaL and varisat, built in"), "{out}");
+    if common::smt("version_lists_the_solvers_found") {
+        assert!(out.contains("SMT (--z3): Z3 4."), "{out}");
+    } else {
+        assert!(out.contains("apt install z3"), "{out}");
+    }
+}

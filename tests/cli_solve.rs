@@ -93,7 +93,10 @@ fn timeout_is_honoured_and_unknown() {
         "a : 1..200 & b : 1..200 & c : 1..200 & a*a*a + b*b*b = c*c*c",
     ]);
     let elapsed = start.elapsed();
-    assert_eq!((code, out.as_str()), (2, "UNKNOWN (timeout after 200 ms)\n"));
+    assert_eq!(
+        (code, out.as_str()),
+        (2, "UNKNOWN (timeout after 200 ms)\n")
+    );
     // The process start is included; the search itself must stop within 10 % of 200 ms.
     assert!(elapsed < Duration::from_millis(600), "{elapsed:?}");
 }

@@ -2,7 +2,8 @@
 //! gets `DEFAULT_BUDGET`, a hard stop only (the solvers' shares of the time are then what they are
 //! when no limit is set, so the default changes no answer that comes within it); `--timeout MS` is
 //! the user's budget, shared out between the stages of a question; `--timeout none` (or `0`) lifts
-//! every limit.
+//! every limit. A memory limit (`--max-memory`) stops the searches the same way once the process's
+//! resident size passes it.
 
 use crate::eval::Context;
 use std::time::{Duration, Instant};
@@ -67,8 +68,11 @@ impl Budget {
         ctx.set_limit(None);
     }
 
-    /// What a timeout under this budget means, for the answer's reason.
-    pub fn describe_timeout(self) -> String {
+    /// What a stop under this budget means, for the answer's reason.
+    pub fn describe_timeout(self, ctx: &Context) -> String {
+        if ctx.stopped_for_memory() {
+            return "memory limit reached (--max-memory)".into();
+        }
         match self {
             Budget::Chosen(d) => format!("timeout after {} ms", d.as_millis()),
             Budget::Default => format!(
@@ -79,6 +83,76 @@ impl Budget {
             Budget::Unlimited => "timeout".into(),
         }
     }
+}
+
+/// How often the memory watchdog reads the process's resident size.
+const MEMORY_POLL: Duration = Duration::from_millis(50);
+
+/// A memory limit: `--max-memory MB`, `none`, or by default three quarters of physical memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    Megabytes(u64),
+    Default,
+    Unlimited,
+}
+
+impl MemoryLimit {
+    /// Reads a `--max-memory` value: megabytes, or `none` / `0` for no limit.
+    pub fn parse(text: &str) -> Result<MemoryLimit, String> {
+        match text.trim() {
+            "none" | "0" => Ok(MemoryLimit::Unlimited),
+            t => t.parse::<u64>().map(MemoryLimit::Megabytes).map_err(|_| {
+                format!("`{text}` is no memory limit: give megabytes, or `none` for no limit")
+            }),
+        }
+    }
+
+    /// The limit in bytes, if there is one (none when physical memory cannot be read).
+    pub fn bytes(self) -> Option<u64> {
+        match self {
+            MemoryLimit::Megabytes(mb) => Some(mb << 20),
+            MemoryLimit::Default => physical_memory().map(|total| total / 4 * 3),
+            MemoryLimit::Unlimited => None,
+        }
+    }
+
+    /// Watches the process's resident size from a thread of its own: once past the limit, every search
+    /// of `ctx` stops (`Context::stop_for_memory`), and the answer is an UNKNOWN naming the limit rather
+    /// than the machine running out of memory.
+    pub fn watch(self, ctx: &'static Context) {
+        let Some(limit) = self.bytes() else {
+            return;
+        };
+        if resident_bytes().is_none() {
+            return;
+        }
+        let _ = std::thread::Builder::new()
+            .name("memory-watchdog".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(MEMORY_POLL);
+                    if resident_bytes().is_some_and(|rss| rss > limit) {
+                        ctx.stop_for_memory();
+                        return;
+                    }
+                }
+            });
+    }
+}
+
+/// The process's resident set size (Linux: /proc/self/statm), if it can be read.
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// Physical memory (Linux: MemTotal of /proc/meminfo), if it can be read.
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
 }
 
 #[cfg(test)]
@@ -99,6 +173,36 @@ mod tests {
         assert_eq!(Budget::Default.duration(), Some(DEFAULT_BUDGET));
         assert_eq!(Budget::Default.chosen(), None);
         assert_eq!(Budget::Unlimited.duration(), None);
+        assert_eq!(MemoryLimit::parse("512"), Ok(MemoryLimit::Megabytes(512)));
+        assert_eq!(MemoryLimit::parse("none"), Ok(MemoryLimit::Unlimited));
+        assert!(MemoryLimit::parse("lots").is_err());
+        assert_eq!(MemoryLimit::Megabytes(2).bytes(), Some(2 << 20));
+    }
+
+    /// A process past its memory limit stops every search with an error that names memory.
+    #[test]
+    fn passing_the_memory_limit_stops_the_searches() {
+        let model: &'static crate::check::Model = Box::leak(Box::new(
+            crate::check::Model::from_text("Empty", "MACHINE Empty END"),
+        ));
+        let ctx = &model.context;
+        assert!(resident_bytes().is_some_and(|rss| rss > 1 << 20));
+        MemoryLimit::Megabytes(1).watch(ctx);
+        let until = Instant::now() + Duration::from_secs(5);
+        while !ctx.stopped_for_memory() && Instant::now() < until {
+            std::thread::sleep(MEMORY_POLL);
+        }
+        let err = ctx
+            .check_deadline(crate::diag::Span::default())
+            .expect_err("stopped");
+        assert!(
+            err.is_timeout() && err.to_string().contains("memory limit"),
+            "{err}"
+        );
+        assert_eq!(
+            Budget::Default.describe_timeout(ctx),
+            "memory limit reached (--max-memory)"
+        );
     }
 
     /// The default budget stops every search (`check_deadline`, and SAT through `hard_deadline`) but

@@ -467,6 +467,14 @@ impl<'m> Explorer<'m> {
             }
             self.show_progress(start);
             for (node, expansion) in batch.into_iter().zip(expansions) {
+                if self.model.context.stopped_for_memory() {
+                    return self.found_so_far().unwrap_or_else(|| {
+                        (
+                            Verdict::Incomplete("memory limit reached (--max-memory)".into()),
+                            None,
+                        )
+                    });
+                }
                 if let Some(limit) = self.options.max_states
                     && self.nodes.len() > limit
                 {

@@ -80,7 +80,7 @@ pub fn solve_predicate(
                     .into(),
             ),
         },
-        Err(e) if e.is_timeout() => Decision::Unknown(budget.describe_timeout()),
+        Err(e) if e.is_timeout() => Decision::Unknown(budget.describe_timeout(&model.context)),
         Err(e) => Decision::Unknown(reason(&e.into())),
     };
     Budget::stop(&model.context);

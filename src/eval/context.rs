@@ -28,6 +28,11 @@ pub struct Context {
     /// hard stop that `check_deadline` and solvers polling a clock of their own honour, while shares
     /// of the time are computed from `deadline()` alone, as when the user set no limit.
     limit: AtomicU64,
+    /// Set when the hard stop was brought forward because the process passed its memory limit
+    /// (`check::budget::watch_memory`): the stop then names memory, not time.
+    out_of_memory: std::sync::atomic::AtomicBool,
+    /// A question was to go to the SMT solver, whose process could not be started (`record_smt_missing`).
+    smt_missing: std::sync::atomic::AtomicBool,
     epoch: Instant,
     /// Search nodes and re-check rejections of every solver call so far (reported with `-v`).
     solver_nodes: AtomicU64,
@@ -101,6 +106,8 @@ impl Context {
             defaulted,
             deadline: AtomicU64::new(0),
             limit: AtomicU64::new(0),
+            out_of_memory: std::sync::atomic::AtomicBool::new(false),
+            smt_missing: std::sync::atomic::AtomicBool::new(false),
             epoch: Instant::now(),
             solver_nodes: AtomicU64::new(0),
             solver_rejected: AtomicU64::new(0),
@@ -153,6 +160,17 @@ impl Context {
             (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
         });
         self.limit.store(ns, Ordering::Relaxed);
+    }
+
+    /// Stops every search now, naming the memory limit (see `out_of_memory`).
+    pub fn stop_for_memory(&self) {
+        self.out_of_memory.store(true, Ordering::Relaxed);
+        self.limit.store(1, Ordering::Relaxed);
+    }
+
+    /// Whether `stop_for_memory` was called.
+    pub fn stopped_for_memory(&self) -> bool {
+        self.out_of_memory.load(Ordering::Relaxed)
     }
 
     /// `deadline()`, or the default budget's hard stop when that is earlier: for solvers that poll a
@@ -274,7 +292,9 @@ impl Context {
         let now = Instant::now();
         let shared_passed = ns != 0 && now.duration_since(self.epoch).as_nanos() as u64 >= ns;
         let stage_passed = stage.is_some_and(|d| now >= d) || first.is_some_and(|d| now >= d);
-        if shared_passed || stage_passed {
+        if shared_passed && self.stopped_for_memory() {
+            Err(super::limit_error(span, MEMORY_MESSAGE))
+        } else if shared_passed || stage_passed {
             Err(super::timeout_error(span))
         } else {
             Ok(())
@@ -330,9 +350,19 @@ impl Context {
         self.search_cut.lock().ok()?.take()
     }
 
-    /// Both notes, for an UNKNOWN answer.
+    /// Notes that the SMT solver could not be started for a question that was to go to it.
+    pub(crate) fn record_smt_missing(&self) {
+        self.smt_missing.store(true, Ordering::Relaxed);
+    }
+
+    /// The notes of an UNKNOWN answer: ill-defined candidates, the cut searched, the SMT solver missing.
     pub fn take_unknown_note(&self) -> Option<String> {
-        let notes: Vec<String> = [self.take_ill_defined_note(), self.take_cut_note()]
+        let smt = self.smt_missing.swap(false, Ordering::Relaxed).then(|| {
+            "the SMT solver, which may decide this, could not be started (z3 is optional: \
+             `apt install z3`, or --smt-solver CMD)"
+                .to_string()
+        });
+        let notes: Vec<String> = [self.take_ill_defined_note(), self.take_cut_note(), smt]
             .into_iter()
             .flatten()
             .collect();
@@ -376,3 +406,8 @@ thread_local! {
 
 /// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).
 pub(crate) const TIMEOUT_MESSAGE: &str = "timeout: the time budget is spent";
+
+/// The message of the `Limit` error once the process passed its memory limit (`--max-memory`); a
+/// timeout for every purpose but the words (`EvalError::is_timeout`).
+pub(crate) const MEMORY_MESSAGE: &str =
+    "memory limit reached: the process passed --max-memory (default: 3/4 of physical memory)";

@@ -277,7 +277,8 @@ impl Context {
             }
             UnaryOp::Closure => {
                 let r = self.eval_items(a, env)?;
-                let closure1 = relations::transitive_closure(&r, span)?;
+                let closure1 =
+                    relations::transitive_closure(&r, span, || self.check_deadline(span))?;
                 let elem = match &e.ty {
                     Type::Set(p) => match &**p {
                         Type::Pair(t, _) => (**t).clone(),
@@ -329,7 +330,9 @@ impl Context {
                 }
                 set_val(acc)
             }
-            UnaryOp::Closure1 => set_val(relations::transitive_closure(items()?, span)?),
+            UnaryOp::Closure1 => set_val(relations::transitive_closure(items()?, span, || {
+                self.check_deadline(span)
+            })?),
             UnaryOp::Fnc => set_val(relations::fnc(items()?)),
             UnaryOp::Rel => set_val(relations::rel(items()?, span)?),
             UnaryOp::PairFirst | UnaryOp::PairSecond => {

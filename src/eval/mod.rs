@@ -55,9 +55,11 @@ pub enum EvalError {
 }
 
 impl EvalError {
-    /// Whether this is the error of a passed deadline (`Context::check_deadline`).
+    /// Whether this is the error of a passed deadline or of the memory limit (`Context::check_deadline`):
+    /// either way every search must stop.
     pub fn is_timeout(&self) -> bool {
-        matches!(self, EvalError::Limit(d) if d.message == context::TIMEOUT_MESSAGE)
+        matches!(self, EvalError::Limit(d)
+            if d.message == context::TIMEOUT_MESSAGE || d.message == context::MEMORY_MESSAGE)
     }
 }
 

@@ -89,17 +89,60 @@ pub(crate) fn parallel_product(
     Ok(sorted(out))
 }
 
-/// `closure1(r)`: the transitive closure, by repeated composition until nothing new appears.
-pub(crate) fn transitive_closure(r: &[Value], span: Span) -> Result<Vec<Value>, EvalError> {
-    let mut closure = r.to_vec();
-    loop {
-        let step = compose(&closure, r, span)?;
-        let next = set::union(&closure, &step);
-        if next.len() == closure.len() {
-            return Ok(closure);
-        }
-        closure = next;
+/// `closure1(r)`: the transitive closure, by a graph search from each element of `dom(r)` over `r`'s
+/// successor lists: work in proportion to the closure's size times the out-degree, where repeated
+/// composition until nothing new appears takes a pass per step of the longest path (a 1,000-step
+/// chain: 1,000 compositions of a 500,000-pair relation). `check` is called once per source (the
+/// deadline).
+pub(crate) fn transitive_closure(
+    r: &[Value],
+    span: Span,
+    mut check: impl FnMut() -> Result<(), EvalError>,
+) -> Result<Vec<Value>, EvalError> {
+    // Nodes numbered in value order, so that sorting numbers sorts values.
+    let mut nodes: Vec<&Value> = Vec::with_capacity(2 * r.len());
+    for p in r {
+        let (x, y) = pair(p, span)?;
+        nodes.push(x);
+        nodes.push(y);
     }
+    nodes.sort();
+    nodes.dedup();
+    let index: rustc_hash::FxHashMap<&Value, usize> =
+        nodes.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for p in r {
+        let (x, y) = pair(p, span)?;
+        successors[index[x]].push(index[y]);
+    }
+    let mut out = Vec::new();
+    let mut seen = vec![usize::MAX; nodes.len()];
+    let mut stack = Vec::new();
+    let mut reached = Vec::new();
+    // `r` is sorted by its first components: the sources come in value order.
+    for source in 0..nodes.len() {
+        if successors[source].is_empty() {
+            continue;
+        }
+        check()?;
+        reached.clear();
+        stack.extend_from_slice(&successors[source]);
+        while let Some(n) = stack.pop() {
+            if seen[n] == source {
+                continue;
+            }
+            seen[n] = source;
+            reached.push(n);
+            stack.extend(successors[n].iter().copied().filter(|&m| seen[m] != source));
+        }
+        reached.sort_unstable();
+        out.extend(
+            reached
+                .iter()
+                .map(|&t| Value::pair(nodes[source].clone(), nodes[t].clone())),
+        );
+    }
+    Ok(out)
 }
 
 /// `fnc(r) = {x |-> r[{x}] | x : dom(r)}`.
@@ -166,7 +209,7 @@ mod tests {
         let span = Span::default();
         let r = rel_of(&[(1, 2), (2, 3), (3, 4)]);
         assert_eq!(
-            transitive_closure(&r, span).expect("closure"),
+            transitive_closure(&r, span, || Ok(())).expect("closure"),
             rel_of(&[(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)])
         );
         assert_eq!(
@@ -181,5 +224,47 @@ mod tests {
             inverse(&r, span).expect("inverse"),
             rel_of(&[(2, 1), (3, 2), (4, 3)])
         );
+    }
+
+    /// The closure by repeated composition until nothing new appears: the definition, as the oracle.
+    fn closure_by_composition(r: &[Value]) -> Vec<Value> {
+        let span = Span::default();
+        let mut closure = r.to_vec();
+        loop {
+            let next = set::union(&closure, &compose(&closure, r, span).expect("compose"));
+            if next.len() == closure.len() {
+                return closure;
+            }
+            closure = next;
+        }
+    }
+
+    /// Random relations over 0..6 (cycles, self-loops, chains): the graph search agrees with the
+    /// definition.
+    #[test]
+    fn closure_agrees_with_repeated_composition_on_random_relations() {
+        let mut seed: u64 = 0x5eed_c105;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..500 {
+            let n = next() % 12;
+            let pairs: Vec<(i64, i64)> = (0..n)
+                .map(|_| ((next() % 6) as i64, (next() % 6) as i64))
+                .collect();
+            let r = rel_of(&pairs);
+            let fast = transitive_closure(&r, Span::default(), || Ok(())).expect("closure");
+            assert_eq!(fast, closure_by_composition(&r), "{pairs:?}");
+        }
+    }
+
+    #[test]
+    fn closure_stops_when_told() {
+        let r = rel_of(&[(1, 2), (2, 3)]);
+        let stop = || Err(internal_error(Span::default(), "stop"));
+        assert!(transitive_closure(&r, Span::default(), stop).is_err());
     }
 }

@@ -17,8 +17,11 @@ pub struct State {
     pub values: Vec<Value>,
 }
 
+/// Below this many transitions of one operation, duplicates are found by a linear scan.
+const SCAN_UP_TO: usize = 16;
+
 /// One enabled operation instance.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Transition {
     /// Index into `machine.operations`.
     pub operation: usize,
@@ -476,7 +479,9 @@ impl Context {
         }
         let outcomes = self.execute(&m.initialisation, &env)?;
         let mut states = Vec::new();
+        let mut seen = FxHashSet::default();
         for updates in outcomes {
+            self.check_deadline(m.initialisation.span)?;
             let mut values = Vec::with_capacity(m.variables.len());
             for v in &m.variables {
                 match updates.iter().find(|(n, _)| *n == v.name) {
@@ -490,7 +495,7 @@ impl Context {
                 }
             }
             let state = State { values };
-            if !states.contains(&state) {
+            if seen.insert(state.clone()) {
                 states.push(state);
                 if states.len() >= limit {
                     break;
@@ -560,6 +565,7 @@ impl Context {
             let locals = &plan.searched[op.params.len()..];
             let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
             let mut found: Vec<Transition> = Vec::new();
+            let mut distinct: FxHashSet<Transition> = FxHashSet::default();
             let mut cut = false;
             let mut on_choice = |ctx: &Context, env: &mut Env| {
                 let params = ctx.bound_values(&op.params, env, op.span)?;
@@ -579,10 +585,23 @@ impl Context {
                 for updates in executions {
                     let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
                     t.any_values.clone_from(&any_values);
-                    if !found.contains(&t) {
+                    // A linear scan while the transitions are few (most operations have one or
+                    // two); a hash set beyond, so that many parameter values are not quadratic.
+                    let is_new = if found.len() < SCAN_UP_TO {
+                        !found.contains(&t)
+                    } else {
+                        if distinct.is_empty() {
+                            distinct.extend(found.iter().cloned());
+                        }
+                        !distinct.contains(&t)
+                    };
+                    if is_new {
                         if found.len() >= cap {
                             cut = true;
                             return Ok(false);
+                        }
+                        if !distinct.is_empty() {
+                            distinct.insert(t.clone());
                         }
                         found.push(t);
                     }

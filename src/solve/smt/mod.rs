@@ -235,7 +235,10 @@ thread_local! {
 /// A solver process for the command the settings name, writing what it is sent to `--dump-smt`'s file.
 fn open_solver(ctx: &Context, span: Span) -> Result<process::Solver, EvalError> {
     let settings = ctx.settings();
-    let mut solver = acquire(command(settings)).map_err(|e| limit_error(span, e))?;
+    let mut solver = acquire(command(settings)).map_err(|e| {
+        ctx.record_smt_missing();
+        limit_error(span, e)
+    })?;
     solver
         .dump_to(settings.dump_smt.as_deref())
         .map_err(|e| limit_error(span, e))?;
