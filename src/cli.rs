@@ -37,8 +37,8 @@ impl Global {
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
     /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `z3`
-    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, then kodkod and z3 for
-    /// what native does not decide, each within a share of --timeout).
+    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, raced by SAT and then z3 on
+    /// a second thread; the first to decide stops the other).
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.

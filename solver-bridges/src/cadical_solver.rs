@@ -3,19 +3,31 @@
 
 use crate::{Lit, SatSolver, SatStats, SolveResult};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The callbacks CaDiCaL polls while solving.
 struct Watch {
     deadline: Option<Instant>,
+    interrupt: Option<Arc<AtomicBool>>,
     /// Shared with the adapter, which reads it through `&self`.
     learnt: Arc<AtomicU64>,
 }
 
+impl Watch {
+    /// The deadline passed, or the interrupt flag is set.
+    fn stop(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
 impl cadical::Callbacks for Watch {
     fn terminate(&mut self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop()
     }
     fn max_length(&self) -> i32 {
         // Every learnt clause, so that the count is the number of conflicts (the clause is not copied).
@@ -41,6 +53,7 @@ impl Cadical {
         let learnt = Arc::new(AtomicU64::new(0));
         solver.set_callbacks(Some(Watch {
             deadline: None,
+            interrupt: None,
             learnt: learnt.clone(),
         }));
         Cadical {
@@ -74,11 +87,7 @@ impl SatSolver for Cadical {
     }
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
         // CaDiCaL polls the callback only inside its search; an easy instance may never reach a poll.
-        if self
-            .solver
-            .get_callbacks()
-            .is_some_and(|w| w.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if self.solver.get_callbacks().is_some_and(|w| w.stop()) {
             return SolveResult::Interrupted;
         }
         let start = Instant::now();
@@ -104,6 +113,11 @@ impl SatSolver for Cadical {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         if let Some(w) = self.solver.get_callbacks() {
             w.deadline = deadline;
+        }
+    }
+    fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>) {
+        if let Some(w) = self.solver.get_callbacks() {
+            w.interrupt = flag;
         }
     }
     fn stats(&self) -> SatStats {

@@ -15,6 +15,8 @@ mod varisat_solver;
 pub use cadical_solver::Cadical;
 pub use varisat_solver::Varisat;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// A literal: variable `v >= 1` positive, `-v` negated (DIMACS convention).
@@ -57,6 +59,9 @@ pub trait SatSolver {
     fn failed_assumptions(&self, assumptions: &[Lit]) -> Vec<Lit>;
     /// After `deadline`, `solve` gives up with `Interrupted` (`None`: no deadline).
     fn set_deadline(&mut self, deadline: Option<Instant>);
+    /// Once `flag` is set (by another thread), `solve` gives up with `Interrupted`, as at the deadline
+    /// (`None`: no flag). A solver without a callback into its search sees it only when a call starts.
+    fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>);
     fn stats(&self) -> SatStats;
 }
 

@@ -91,6 +91,19 @@ fn a_passed_deadline_interrupts() {
 }
 
 #[test]
+fn a_set_interrupt_flag_interrupts() {
+    each_solver(|s| {
+        let a = s.new_var();
+        s.add_clause(&[a]);
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        s.set_interrupt(Some(flag.clone()));
+        assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{}", s.name());
+        flag.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(s.solve(&[]), SolveResult::Sat);
+    });
+}
+
+#[test]
 fn dimacs_has_the_comments_then_the_header() {
     let mut out = Vec::new();
     dimacs::write(&mut out, 2, &[vec![1, -2], vec![2]], &["x = 1".into()]).unwrap();

@@ -2,6 +2,8 @@
 //! honoured before each `solve` call only.
 
 use crate::{Lit, SatSolver, SatStats, SolveResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use varisat::ExtendFormula;
 
@@ -12,6 +14,7 @@ pub struct Varisat {
     model: Vec<bool>,
     core: Vec<Lit>,
     deadline: Option<Instant>,
+    interrupt: Option<Arc<AtomicBool>>,
     solve_time: Duration,
     solve_calls: u64,
 }
@@ -25,6 +28,7 @@ impl Varisat {
             model: Vec::new(),
             core: Vec::new(),
             deadline: None,
+            interrupt: None,
             solve_time: Duration::ZERO,
             solve_calls: 0,
         }
@@ -56,7 +60,12 @@ impl SatSolver for Varisat {
         self.solver.add_clause(&lits);
     }
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
             return SolveResult::Interrupted;
         }
         let start = Instant::now();
@@ -106,6 +115,9 @@ impl SatSolver for Varisat {
     }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+    }
+    fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.interrupt = flag;
     }
     fn stats(&self) -> SatStats {
         SatStats {

@@ -240,6 +240,24 @@ impl Context {
         result
     }
 
+    /// Runs `run` on this thread with `cancel`: once another thread sets it, every search of this thread
+    /// stops as at its deadline (a portfolio's racing backends stop the losers so).
+    pub fn with_cancel<R>(
+        &self,
+        cancel: Arc<std::sync::atomic::AtomicBool>,
+        run: impl FnOnce() -> R,
+    ) -> R {
+        let saved = CANCEL.replace(Some(cancel));
+        let result = run();
+        CANCEL.set(saved);
+        result
+    }
+
+    /// This thread's cancellation flag (`with_cancel`), for solvers that poll a flag of their own (SAT).
+    pub fn cancel_flag(&self) -> Option<Arc<std::sync::atomic::AtomicBool>> {
+        CANCEL.with_borrow(|c| c.clone())
+    }
+
     /// Lifts the deadline of `with_first_solution_deadline`: the search has a solution.
     pub fn first_solution_reported(&self) {
         UNTIL_FIRST_SOLUTION.set(None);
@@ -283,6 +301,9 @@ impl Context {
             (d, 0) => d,
             (d, l) => d.min(l),
         };
+        if CANCEL.with_borrow(|c| c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))) {
+            return Err(super::timeout_error(span));
+        }
         let stage = STAGE_DEADLINE.get();
         let first = UNTIL_FIRST_SOLUTION.get();
         if ns == 0 && stage.is_none() && first.is_none() {
@@ -400,6 +421,9 @@ thread_local! {
     /// The current thread's deadline until a first solution (`Context::with_first_solution_deadline`).
     static UNTIL_FIRST_SOLUTION: std::cell::Cell<Option<Instant>> =
         const { std::cell::Cell::new(None) };
+    /// The current thread's cancellation flag (`Context::with_cancel`).
+    static CANCEL: std::cell::RefCell<Option<Arc<std::sync::atomic::AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
     /// The current thread's widening of the integer cut (`Context::with_widened_int_cut`).
     static INT_CUT_WIDENING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }

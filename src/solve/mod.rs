@@ -18,6 +18,7 @@ pub mod kodkod;
 pub mod native;
 pub(crate) mod orbits;
 mod portfolio;
+mod racer;
 pub mod smt;
 
 use crate::eval::{Context, Env, EvalError};

@@ -1,5 +1,12 @@
-//! `--backend auto` for users' questions: the native solver first, then the backends that decide what it
-//! cannot, each within a share of the time budget.
+//! `--backend auto` for users' questions: the native solver, raced by a second lane (SAT, then z3:
+//! `racer`) on outermost questions, and the backends that decide what native cannot as later stages.
+//!
+//! The lanes: on an outermost question not reduced by symmetry, native has the whole budget while the
+//! lane, after a short head start, asks SAT and then z3 from a thread of its own; whichever decides first
+//! stops the other. When native stops undecided, the portfolio waits for the lane, whose SAT and z3 stand
+//! for the later stages below; when native reported solutions first, the lane is cancelled and the stages
+//! below finish the stream as before. The rest of this documentation is the sequential policy, which
+//! symmetry-reduced and nested questions keep.
 //!
 //! The policy, from what each backend is good at (measured on the predicate corpus, RESULTS.md):
 //! 1. native — propagation over B values decides most predicates in well under a millisecond; it is
@@ -41,11 +48,14 @@
 //! cost per solution does not grow with the depth of native's search tree: EulerOfficers' 10,368
 //! constant setups take 11.7 s so, against 116 s by native alone.
 
+use super::racer::{RaceResult, Racer};
 use super::{Found, Problem, Stats, kodkod, native, smt};
 use crate::eval::{Context, EvalError};
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Time a fallback stage gets when the question has no deadline.
@@ -118,104 +128,201 @@ pub(crate) fn solve(
     let translates_to_sat =
         || *sat_translation.get_or_init(|| kodkod::check_translation(ctx, problem).ok());
     let outermost = !NESTED.get();
-    let yields = outer.is_none()
+    // The lane (SAT, then z3) races native from a thread of its own on an outermost question (nested
+    // ones are asked per search node) not reduced by symmetry (z3 lists every solution, and the stages'
+    // representatives differ); it checks itself, after its head start, what translates. Native then
+    // has the whole budget: the lane stops it when it decides first.
+    let race = outermost && !deferred_symmetry;
+    let yields = !race
+        && outer.is_none()
         && outermost
         && (translates_to_sat().is_some() || smt::translates(ctx, problem));
     // Every question asked from here on, in any stage, is nested in this one.
     let _nested = Nesting::enter();
-    let started = Instant::now();
-    let mut streamed = 0usize;
-    let mut handed_off = false;
-    let first = stage(ctx, fraction(outer, 1, 4), on_solution, |found| {
-        let mut lifting = |values: &[Value], witnesses: &[(Name, Value)]| {
-            if yields {
-                ctx.first_solution_reported();
-            }
-            streamed += 1;
-            // A second solution makes a stream: SAT takes it over at STREAM_HANDOFF if the problem
-            // translates exactly (asked once, without the stage's deadline, which must not pass for
-            // "does not translate").
-            if streamed == 2
-                && outermost
-                && resumable
-                && ctx.with_stage_deadline(None, translates_to_sat) == Some(true)
-            {
-                handed_off = true;
-                ctx.tighten_stage_deadline(started + HANDOFF_AFTER.get());
-            }
-            found(values, witnesses)
-        };
-        let mut recording = seen.recording(resumable, &mut lifting);
-        if yields {
-            ctx.with_first_solution_deadline(Instant::now() + NATIVE_FIRST_BUDGET, || {
-                native::solve(ctx, problem, &mut recording, stats)
+    std::thread::scope(|scope| {
+        let native_cancel = Arc::new(AtomicBool::new(false));
+        let racer = race.then(|| {
+            // Without a deadline, the lane gets what the two later stages would get one after the other.
+            let until = outer.or_else(|| Some(Instant::now() + 2 * FALLBACK_BUDGET));
+            Racer::start(scope, ctx, problem, until, native_cancel.clone())
+        });
+        let started = Instant::now();
+        // Native's share of a stream (the sequential policy's quarter): it owns the stream once it
+        // reports a first solution, and the lane no longer runs beside it.
+        let stream_share = fraction(outer, 1, 4);
+        let mut streamed = 0usize;
+        let mut handed_off = false;
+        let first = ctx.with_cancel(native_cancel.clone(), || {
+            let until = if race { outer } else { fraction(outer, 1, 4) };
+            stage(ctx, until, on_solution, |found| {
+                let mut lifting = |values: &[Value], witnesses: &[(Name, Value)]| {
+                    if yields {
+                        ctx.first_solution_reported();
+                    }
+                    // The first to report a solution owns the stream: native's, the lane stops.
+                    if let Some(racer) = &racer
+                        && streamed == 0
+                    {
+                        racer.cancel();
+                        if let Some(share) = stream_share {
+                            ctx.tighten_stage_deadline(share);
+                        }
+                    }
+                    streamed += 1;
+                    // A second solution makes a stream: SAT takes it over at STREAM_HANDOFF if the
+                    // problem translates exactly (asked once, without the stage's deadline, which must
+                    // not pass for "does not translate").
+                    if streamed == 2
+                        && outermost
+                        && resumable
+                        && ctx.with_stage_deadline(None, translates_to_sat) == Some(true)
+                    {
+                        handed_off = true;
+                        ctx.tighten_stage_deadline(started + HANDOFF_AFTER.get());
+                    }
+                    found(values, witnesses)
+                };
+                let mut recording = seen.recording(resumable, &mut lifting);
+                if yields {
+                    ctx.with_first_solution_deadline(Instant::now() + NATIVE_FIRST_BUDGET, || {
+                        native::solve(ctx, problem, &mut recording, stats)
+                    })
+                } else {
+                    native::solve(ctx, problem, &mut recording, stats)
+                }
             })
-        } else {
-            native::solve(ctx, problem, &mut recording, stats)
-        }
-    });
-    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
-    if sized && first.unsat() {
-        refute_any_size(ctx, problem, outer, stats);
-        return first.result;
-    }
-    let partial = resumable && first.reported && first.timed_out();
-    if (first.decided() && !partial) || past(outer) {
-        return first.result;
-    }
-    let mut later = Vec::new();
-    if let Some(exact) = translates_to_sat() {
-        // Over a cut of the integers, or of the deferred sets, SAT proves nothing absent: z3 keeps half
-        // of the time left.
-        let share = if exact && !sized { (3, 4) } else { (1, 2) };
-        // A stream handed over without a deadline is SAT's to finish: no stream is cut then.
-        stats.handed_over = handed_off && partial;
-        let until = if stats.handed_over && outer.is_none() {
-            None
-        } else {
-            fallback(outer, share.0, share.1)
-        };
-        let sat = stage(ctx, until, on_solution, |found| {
-            kodkod::solve_sat(
-                ctx,
-                problem,
-                &mut seen.skipping(found),
-                &mut Stats::default(),
-            )
         });
-        // After a partial stream of native, an exhaustive SAT search reporting nothing new is no
-        // Unsat.
-        if sized && !first.reported && sat.unsat() {
+        let mut first = first;
+        // The lane's verdict once native has stopped: native decided or began a stream (the lane is
+        // cancelled), or it did not (the lane's SAT and z3 stand for the later stages: wait for it).
+        let mut lane_asked = false;
+        let mut lane_delivered = false;
+        if let Some(racer) = racer {
+            if first.decided() || (past(outer) && !native_cancel.load(Ordering::Relaxed)) {
+                racer.cancel();
+                racer.join();
+            } else {
+                lane_asked = true;
+                if let Some(r) = racer.join() {
+                    lane_delivered = r.found.is_some();
+                    if let Some(decided) = settle(ctx, r, &mut seen, on_solution, &mut first, stats)
+                    {
+                        return decided;
+                    }
+                }
+            }
+        }
+        let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
+        if sized && first.unsat() {
             refute_any_size(ctx, problem, outer, stats);
-            return sat.result;
+            return first.result;
         }
-        later.push(sat);
-    }
-    // z3 lists solutions one at a time, slowly: a stream native began is finished by native.
-    if !later.iter().any(Outcome::decided) && !deferred_symmetry && !partial && !past(outer) {
-        let mut z3_stats = Stats::default();
-        later.push(stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
-            smt::solve(ctx, problem, &mut seen.skipping(found), &mut z3_stats)
-        }));
-        stats.any_size = z3_stats.any_size;
-    }
-    if let Some(decided) = later.into_iter().find(Outcome::decided) {
-        return decided.result;
-    }
-    if first.timed_out() && !past(outer) {
-        // Native ran out of its share and the others could not decide (or not translate) the problem,
-        // often at once: native searches again with all the time left rather than leave it unused
-        // (without a deadline: until it is done, as the user asked for no limit).
-        let again = stage(ctx, outer, on_solution, |found| {
-            native::solve(ctx, problem, &mut seen.skipping(found), stats)
-        });
-        if again.decided() {
-            return again.result;
+        let partial = resumable && first.reported && first.timed_out();
+        if (first.decided() && !partial) || past(outer) {
+            return first.result;
         }
+        let mut later = Vec::new();
+        // What the lane asked is not asked again, except that SAT finishes a stream the lane's first
+        // solution began (the lane stops at its first solution).
+        let sat_asked = lane_asked && !first.reported;
+        if let Some(exact) = translates_to_sat().filter(|_| !sat_asked) {
+            // Over a cut of the integers, or of the deferred sets, SAT proves nothing absent: z3 keeps
+            // half of the time left.
+            let share = if exact && !sized { (3, 4) } else { (1, 2) };
+            // A stream handed over without a deadline is SAT's to finish: no stream is cut then.
+            stats.handed_over = handed_off && partial;
+            let until = if stats.handed_over && outer.is_none() {
+                None
+            } else {
+                fallback(outer, share.0, share.1)
+            };
+            let sat = stage(ctx, until, on_solution, |found| {
+                kodkod::solve_sat(
+                    ctx,
+                    problem,
+                    &mut seen.skipping(found),
+                    &mut Stats::default(),
+                )
+            });
+            // After a partial stream of native, an exhaustive SAT search reporting nothing new is no
+            // Unsat.
+            if sized && !first.reported && sat.unsat() {
+                refute_any_size(ctx, problem, outer, stats);
+                return sat.result;
+            }
+            later.push(sat);
+        }
+        // z3 lists solutions one at a time, slowly: a stream native began is finished by native.
+        if !lane_asked
+            && !later.iter().any(Outcome::decided)
+            && !deferred_symmetry
+            && !partial
+            && !past(outer)
+        {
+            let mut z3_stats = Stats::default();
+            later.push(stage(ctx, fallback(outer, 1, 1), on_solution, |found| {
+                smt::solve(ctx, problem, &mut seen.skipping(found), &mut z3_stats)
+            }));
+            stats.any_size = z3_stats.any_size;
+        }
+        if let Some(decided) = later.into_iter().find(Outcome::decided) {
+            return decided.result;
+        }
+        if first.timed_out() && !past(outer) {
+            // Native ran out of its share and the others could not decide (or not translate) the
+            // problem, often at once: native searches again with all the time left rather than leave
+            // it unused (without a deadline: until it is done, as the user asked for no limit). After a
+            // solution of the lane, it goes on with the stream, skipping that solution.
+            let again = stage(ctx, outer, on_solution, |found| {
+                native::solve(ctx, problem, &mut seen.skipping(found), stats)
+            });
+            if again.decided() {
+                return again.result;
+            }
+        }
+        // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
+        // informative — unless the lane's solution stands for it: solutions, the search not exhaustive.
+        if lane_delivered {
+            return Ok(false);
+        }
+        first.result
+    })
+}
+
+/// The racer's verdict after native stopped undecided: its Unsat is the answer; its solution goes to
+/// the caller (re-checked there, as every stage's) and, when more are wanted, `first` becomes a partial
+/// stream for the later stages to finish (skipping it). `None`: go on with the later stages.
+fn settle(
+    ctx: &Context,
+    race: RaceResult,
+    seen: &mut Reported,
+    on_solution: &mut Found<'_>,
+    first: &mut Outcome,
+    stats: &mut Stats,
+) -> Option<Result<bool, EvalError>> {
+    if !race.decided() {
+        return None;
     }
-    // Nothing decided: native's own answer (its incomplete Unsat, or why it gave up) is the most
-    // informative.
-    first.result
+    let Some((values, witnesses)) = race.found else {
+        stats.any_size = race.any_size;
+        return Some(race.result);
+    };
+    let go_on = {
+        let mut deliver = seen.recording(true, on_solution);
+        deliver(&values, &witnesses)
+    };
+    match go_on {
+        // The caller has what it wanted: the search stopped on request, as a stage's would.
+        Ok(false) => Some(Ok(false)),
+        Ok(true) => {
+            *first = Outcome {
+                result: Err(crate::eval::timeout_error(ctx.machine().span)),
+                reported: true,
+            };
+            None
+        }
+        Err(e) => Some(Err(e)),
+    }
 }
 
 thread_local! {
@@ -361,6 +468,48 @@ mod tests {
                 assert_eq!(auto(text), Answer::Unsat { complete: false }, "{text}");
             }
         }
+    }
+
+    /// With no head start every question is raced, and whichever lane wins, in whatever interleaving,
+    /// the answers are the oracle's: the same solutions (none repeated) and the same completeness.
+    #[test]
+    fn racing_lanes_give_the_oracles_answers() {
+        use crate::solve::solve_all;
+        crate::solve::racer::HEAD_START_HERE.set(std::time::Duration::ZERO);
+        for text in [
+            "x : 1..6 & y : 1..6 & x + y = 7",
+            "x : 1..8 & x mod 3 = 1",
+            "r : 1..3 <-> 1..3 & card(r) = 2 & closure1(r) /\\ id(1..3) = {}",
+            "x : 1..5 & x > 9",
+            "s <: 1..4 & card(s) = 2",
+            "f : 1..3 --> 1..2 & f(1) /= f(2)",
+            // Native enumerates relations for ~0.1 s, SAT refutes it at once: the lane wins.
+            "r : 1..4 <-> 1..4 & card(r) = 7 & closure1(r) /\\ id(1..4) = {}",
+        ] {
+            let (ctx, vars, pred) = formula(text);
+            let env = Env::new();
+            let problem = Problem::new(&vars, &pred, &env);
+            let oracle = solve_all(&ctx, &problem, Backend::Brute, usize::MAX).expect("brute");
+            let mut expected = oracle.solutions.clone();
+            expected.sort();
+            for round in 0..12 {
+                ctx.set_deadline(Some(
+                    std::time::Instant::now() + std::time::Duration::from_secs(20),
+                ));
+                let raced = solve_all(&ctx, &problem, Backend::Auto, usize::MAX).expect("auto");
+                let mut got = raced.solutions.clone();
+                got.sort();
+                assert_eq!(got, expected, "{text}, round {round}");
+                assert_eq!(raced.complete, oracle.complete, "{text}, round {round}");
+                let first = solve_all(&ctx, &problem, Backend::Auto, 1).expect("auto first");
+                assert_eq!(first.solutions.len(), expected.len().min(1), "{text}");
+                assert!(
+                    first.solutions.iter().all(|s| expected.contains(s)),
+                    "{text}, round {round}"
+                );
+            }
+        }
+        crate::solve::racer::HEAD_START_HERE.set(crate::solve::racer::HEAD_START);
     }
 
     #[test]

@@ -581,6 +581,7 @@ fn run(
     stats.symmetry_reduced |= !p.symmetry.is_empty();
     let mut enc = cnf::Encoder::new(settings.sat_solver.create(), settings.dump_cnf.is_some());
     enc.solver.set_deadline(ctx.hard_deadline());
+    enc.solver.set_interrupt(ctx.cancel_flag());
     for &r in &p.roots {
         enc.assert(&p.tr.circuit, r);
     }

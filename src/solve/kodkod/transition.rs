@@ -592,6 +592,7 @@ impl TransitionSat {
         let settings = ctx.settings();
         let mut enc = Encoder::new(settings.sat_solver.create(), template);
         enc.solver.set_deadline(ctx.hard_deadline());
+        enc.solver.set_interrupt(ctx.cancel_flag());
         for &l in &conditions {
             enc.assert(&tr.circuit, l);
         }
