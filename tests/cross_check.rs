@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SEED: u64 = 0xc5c5_0000;
-/// Cases of the default run (about 45 s in release mode on 2 shared cores).
-const DEFAULT_CASES: usize = 250;
+/// Cases of the default run (about 45 s in release mode on 2 shared cores, one developer beside).
+const DEFAULT_CASES: usize = 200;
 /// Cases of the long run (`cross_check_long`).
 const LONG_CASES: usize = 20_000;
 /// Every command's `--timeout`, in milliseconds, unless `BSOLVE_CROSS_TIMEOUT` sets another. Short on
@@ -38,7 +38,8 @@ const SETUP_BACKENDS: [&str; 4] = ["brute", "native", "kodkod", "auto"];
 
 /// Case seeds on which the engines disagree and that are not fixed yet: the default and long runs skip
 /// them (and say how many they skipped); `known_disagreements` replays them and fails until they agree.
-/// One line per case, with what disagrees.
+/// One line per case, with what disagrees. Empty: no disagreement was found on the engine of b338d47
+/// (5,000 machines, see benchmarks/RESULTS.md).
 const KNOWN_DISAGREEMENTS: &[(u64, &str)] = &[];
 
 #[test]
@@ -47,7 +48,7 @@ fn cross_check() {
 }
 
 #[test]
-#[ignore = "20,000 machines, about an hour: cargo test --release --test cross_check -- --ignored cross_check_long --nocapture"]
+#[ignore = "20,000 machines, about 75 minutes on 2 shared cores: cargo test --release --test cross_check -- --ignored cross_check_long --nocapture"]
 fn cross_check_long() {
     run_cases(LONG_CASES);
 }
@@ -122,7 +123,8 @@ fn case_dir() -> PathBuf {
     dir
 }
 
-/// Counts per command: answers found, absent (complete), unknown, failed.
+/// Counts per command: found (a counterexample, or a complete list of setups), absent (none, by a complete
+/// search), unknown (or an incomplete list), failed.
 #[derive(Default)]
 struct Counts {
     found: usize,
@@ -159,7 +161,8 @@ impl Tally {
         let counts = self.per_command.entry(run.label.clone()).or_default();
         counts.elapsed += run.elapsed;
         match answer {
-            Setups::Listed { complete: true, .. } => counts.absent += 1,
+            // A complete list is the answer, in the "found" column.
+            Setups::Listed { complete: true, .. } => counts.found += 1,
             Setups::Listed {
                 complete: false, ..
             }

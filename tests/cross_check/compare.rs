@@ -188,3 +188,95 @@ pub fn state_counts(counts: &[(&str, Option<u64>)]) -> Option<String> {
         .find(|(_, m)| m != n)
         .map(|(run, m)| format!("{first} counts {n} states, {run} {m} (both complete)"))
 }
+
+/// The rules flag the wrong verdicts issue 30 reported, and only contradictions.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn found(finding: Finding, depth: usize, shortest: bool) -> Answer {
+        Answer::Found {
+            finding,
+            depth,
+            shortest,
+        }
+    }
+
+    fn listed(solutions: &[&str], complete: bool) -> Setups {
+        Setups::Listed {
+            solutions: solutions
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<BTreeSet<_>>(),
+            complete,
+        }
+    }
+
+    #[test]
+    fn bmc_deadlock_complete_none_against_a_reachable_deadlock() {
+        // Issue 30 item 4: bmc --deadlock said "NO COUNTEREXAMPLE ... complete", mc --no-inv found a
+        // deadlock at depth 1 (in an invariant-violating state).
+        let mc = found(Finding::Deadlock, 1, true);
+        assert!(bounded(&mc, &Answer::Absent).is_some());
+        assert!(bounded(&mc, &found(Finding::Deadlock, 1, true)).is_none());
+        assert!(bounded(&mc, &Answer::Unknown("budget".into())).is_none());
+    }
+
+    #[test]
+    fn bmc_depths_against_the_breadth_first_shortest() {
+        let mc = found(Finding::InvariantViolation, 2, true);
+        assert!(bounded(&mc, &found(Finding::InvariantViolation, 1, true)).is_some());
+        assert!(bounded(&mc, &found(Finding::InvariantViolation, 3, true)).is_some());
+        assert!(bounded(&mc, &found(Finding::InvariantViolation, 3, false)).is_none());
+        let deep = found(Finding::InvariantViolation, BMC_DEPTH + 1, true);
+        assert!(bounded(&deep, &Answer::Absent).is_none());
+        assert!(
+            bounded(
+                &Answer::Absent,
+                &found(Finding::InvariantViolation, 3, true)
+            )
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn proofs_against_reachable_violations() {
+        let mc = found(Finding::InvariantViolation, 2, true);
+        assert!(proof(&mc, &Answer::Absent).is_some());
+        assert!(proof(&mc, &found(Finding::InvariantViolation, 1, false)).is_some());
+        assert!(proof(&mc, &found(Finding::InvariantViolation, 4, false)).is_none());
+        assert!(
+            proof(
+                &Answer::Absent,
+                &found(Finding::InvariantViolation, 4, false)
+            )
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn cbc_deadlock_only_its_complete_no_deadlock_is_compared() {
+        let deadlock = found(Finding::Deadlock, 3, true);
+        assert!(deadlock_freedom(&deadlock, &Answer::Absent).is_some());
+        // A deadlock cbc-deadlock finds may be unreachable.
+        let cbc = found(Finding::Deadlock, 0, false);
+        assert!(deadlock_freedom(&Answer::Absent, &cbc).is_none());
+        // mc stopped at a violation: the deadlocks past it are not known.
+        let violation = found(Finding::InvariantViolation, 1, true);
+        assert!(deadlock_freedom(&violation, &Answer::Absent).is_none());
+    }
+
+    #[test]
+    fn setup_lists_against_each_other() {
+        // Issue 30 item 1: a complete list cut by symmetry breaking (2 of 9 involutions).
+        let brute = listed(&["a", "b", "c"], true);
+        let cut = listed(&["a", "b"], true);
+        assert!(setups(&[("brute", brute.clone()), ("kodkod", cut.clone())]).is_some());
+        // The same cut list, not claimed complete, is only weaker.
+        let partial = listed(&["a", "b"], false);
+        assert!(setups(&[("brute", brute.clone()), ("native", partial)]).is_none());
+        let wrong = listed(&["a", "d"], false);
+        assert!(setups(&[("brute", brute), ("native", wrong)]).is_some());
+    }
+}
