@@ -10,6 +10,7 @@
 
 #[path = "cross_check/answers.rs"]
 mod answers;
+mod common;
 #[path = "cross_check/compare.rs"]
 mod compare;
 #[path = "cross_check/generator.rs"]
@@ -70,19 +71,9 @@ fn known_disagreements() {
     );
 }
 
-fn env_number(name: &str) -> Option<u64> {
-    let text = std::env::var(name).ok()?;
-    let text = text.trim();
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    Some(parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number")))
-}
-
 fn run_cases(default_cases: usize) {
-    let seed = env_number("BSOLVE_CROSS_SEED").unwrap_or(DEFAULT_SEED);
-    let cases = env_number("BSOLVE_CROSS_CASES").map_or(default_cases, |n| n as usize);
+    let seed = common::env_number("BSOLVE_CROSS_SEED").unwrap_or(DEFAULT_SEED);
+    let cases = common::env_number("BSOLVE_CROSS_CASES").map_or(default_cases, |n| n as usize);
     let dir = case_dir();
     let start = Instant::now();
     let mut tally = Tally {
@@ -207,7 +198,7 @@ struct Run {
 fn bsolve(file: &Path, subcommand: &str, args: &[&str]) -> Run {
     let mut all: Vec<String> = vec![subcommand.to_string(), file.display().to_string()];
     all.extend(args.iter().map(|a| a.to_string()));
-    let timeout = env_number("BSOLVE_CROSS_TIMEOUT").unwrap_or(TIMEOUT_MS);
+    let timeout = common::env_number("BSOLVE_CROSS_TIMEOUT").unwrap_or(TIMEOUT_MS);
     all.extend([
         "--json".to_string(),
         "--timeout".to_string(),

@@ -39,16 +39,6 @@ fn differential_long() {
     run_cases("differential-long", 50_000);
 }
 
-fn env_number(name: &str) -> Option<u64> {
-    let text = std::env::var(name).ok()?;
-    let text = text.trim();
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    Some(parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number")))
-}
-
 #[derive(Default)]
 struct Tally {
     /// Print every case and its outcome.
@@ -70,8 +60,8 @@ struct Tally {
 }
 
 fn run_cases(name: &str, default_cases: usize) {
-    let seed = env_number("BSOLVE_DIFF_SEED").unwrap_or(DEFAULT_SEED);
-    let cases = env_number("BSOLVE_DIFF_CASES").map_or(default_cases, |n| n as usize);
+    let seed = common::env_number("BSOLVE_DIFF_SEED").unwrap_or(DEFAULT_SEED);
+    let cases = common::env_number("BSOLVE_DIFF_CASES").map_or(default_cases, |n| n as usize);
     // The interpreter's own choices (nested in the predicate) use the oracle, never the solver under test.
     let options = Options {
         backend: Backend::Brute,

@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// A permutation of the elements of one deferred set.
+#[derive(Clone)]
 pub struct SetPermutation {
     pub set: Arc<str>,
     /// The elements, in index order.
@@ -203,14 +204,7 @@ mod tests {
             let mut next = Vec::new();
             for c in &combos {
                 for perm in all_permutations(elements.len()) {
-                    let mut combo: Vec<SetPermutation> = c
-                        .iter()
-                        .map(|sp| SetPermutation {
-                            set: sp.set.clone(),
-                            elements: sp.elements.clone(),
-                            perm: sp.perm.clone(),
-                        })
-                        .collect();
+                    let mut combo = c.clone();
                     combo.push(SetPermutation {
                         set: name.clone(),
                         elements: elements.clone(),

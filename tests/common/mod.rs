@@ -165,3 +165,15 @@ pub fn load_text(name: &str, text: &str, options: &Options) -> Model {
     let _ = std::fs::remove_file(&path);
     model.unwrap_or_else(|d| panic!("{}", d.render()))
 }
+
+/// A number from the environment (decimal, or hexadecimal after `0x`), for seeds and case counts of
+/// the randomised tests; a value that is no number fails the test.
+pub fn env_number(name: &str) -> Option<u64> {
+    let text = std::env::var(name).ok()?;
+    let text = text.trim();
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    Some(parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number")))
+}

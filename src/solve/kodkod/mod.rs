@@ -544,14 +544,7 @@ fn deferred_permutations(
         let mut next = Vec::new();
         for c in &combos {
             for p in &perms {
-                let mut combo: Vec<SetPermutation> = c
-                    .iter()
-                    .map(|sp| SetPermutation {
-                        set: sp.set.clone(),
-                        elements: sp.elements.clone(),
-                        perm: sp.perm.clone(),
-                    })
-                    .collect();
+                let mut combo = c.clone();
                 combo.push(SetPermutation {
                     set: gs.name.clone(),
                     elements: elements.clone(),
