@@ -120,6 +120,7 @@ def prob_verdict(row):
 
 # ProB records a machine without constant setup or initial state as deadlocked in its root node.
 STATUS = {"DEADLOCK": "deadlock", "INVARIANT VIOLATION": "invariant", "NO ERROR FOUND": "none",
+          "NO ERROR FOUND IN THE EXPLORED PART": "none",
           "NO CONSTANT SETUP": "deadlock", "NO INITIALISATION": "deadlock"}
 FOCUS = {"deadlock": ["--no-inv"], "invariant": ["--no-deadlock"]}
 
@@ -305,7 +306,8 @@ def mc_speed():
             res = {"status": "KILLED" if code is None else "CRASH"}
         ms = res.get("time_ms")
         prob_ms = int(r["prob_mc_ms"]) if r["prob_mc_ms"].isdigit() else None
-        finished = res.get("status") in ("NO ERROR FOUND", "DEADLOCK", "INVARIANT VIOLATION", "ASSERTION VIOLATION")
+        finished = res.get("status") in ("NO ERROR FOUND", "NO ERROR FOUND IN THE EXPLORED PART", "DEADLOCK",
+                                         "INVARIANT VIOLATION", "ASSERTION VIOLATION")
         ratio = prob_ms / max(ms, 1) if (finished and prob_ms and ms is not None) else None
         fast += ratio is not None and ratio >= 10
         states = res.get("states", "")

@@ -110,7 +110,7 @@ pub fn mc(out: &Output) -> Answer {
                     unknown(&json)
                 });
             }
-            "UNKNOWN" => return Ok(unknown(&json)),
+            "UNKNOWN" | "NO ERROR FOUND IN THE EXPLORED PART" => return Ok(unknown(&json)),
             other => return Err(format!("unexpected status {other}: {json}")),
         };
         Ok(Answer::Found {
