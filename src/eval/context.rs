@@ -29,7 +29,7 @@ pub struct Context {
     /// of the time are computed from `deadline()` alone, as when the user set no limit.
     limit: AtomicU64,
     /// Set when the hard stop was brought forward because the process passed its memory limit
-    /// (`check::budget::watch_memory`): the stop then names memory, not time.
+    /// (`check::budget::MemoryLimit::watch`): the stop then names memory, not time.
     out_of_memory: std::sync::atomic::AtomicBool,
     /// A question was to go to the SMT solver, whose process could not be started (`record_smt_missing`).
     smt_missing: std::sync::atomic::AtomicBool,
@@ -146,20 +146,26 @@ impl Context {
         &self.defaulted
     }
 
+    /// An instant as the atomics store it: nanoseconds after `epoch`, at least 1 (0: none).
+    fn ns_of(&self, at: Option<Instant>) -> u64 {
+        at.map_or(0, |d| {
+            (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
+        })
+    }
+
+    /// The instant an atomic holds (`ns_of`).
+    fn instant_at(&self, ns: u64) -> Option<Instant> {
+        (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns))
+    }
+
     /// Sets (or clears) the instant after which searches stop with a timeout.
     pub fn set_deadline(&self, deadline: Option<Instant>) {
-        let ns = deadline.map_or(0, |d| {
-            (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
-        });
-        self.deadline.store(ns, Ordering::Relaxed);
+        self.deadline.store(self.ns_of(deadline), Ordering::Relaxed);
     }
 
     /// Sets (or clears) the hard stop of a default budget (`limit`).
     pub fn set_limit(&self, limit: Option<Instant>) {
-        let ns = limit.map_or(0, |d| {
-            (d.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
-        });
-        self.limit.store(ns, Ordering::Relaxed);
+        self.limit.store(self.ns_of(limit), Ordering::Relaxed);
     }
 
     /// Stops every search now, naming the memory limit (see `out_of_memory`).
@@ -176,12 +182,10 @@ impl Context {
     /// `deadline()`, or the default budget's hard stop when that is earlier: for solvers that poll a
     /// clock of their own (SAT).
     pub fn hard_deadline(&self) -> Option<Instant> {
-        let ns = self.limit.load(Ordering::Relaxed);
-        let limit = (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns));
-        match (self.deadline(), limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earlier(
+            self.deadline(),
+            self.instant_at(self.limit.load(Ordering::Relaxed)),
+        )
     }
 
     /// Runs `run` with the shared deadline moved to `until` when that is earlier (every thread, every
@@ -189,11 +193,7 @@ impl Context {
     /// check giving one of its questions a share of the time.
     pub fn with_deadline_until<R>(&self, until: Option<Instant>, run: impl FnOnce() -> R) -> R {
         let saved = self.deadline.load(Ordering::Relaxed);
-        let shared = (saved != 0).then(|| self.epoch + std::time::Duration::from_nanos(saved));
-        self.set_deadline(match (shared, until) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        });
+        self.set_deadline(earlier(self.instant_at(saved), until));
         let result = run();
         self.deadline.store(saved, Ordering::Relaxed);
         result
@@ -202,12 +202,10 @@ impl Context {
     /// The instant after which searches stop, if any (for solvers that poll a clock of their own): the
     /// context's deadline, or the current thread's stage deadline when that is earlier.
     pub fn deadline(&self) -> Option<Instant> {
-        let ns = self.deadline.load(Ordering::Relaxed);
-        let shared = (ns != 0).then(|| self.epoch + std::time::Duration::from_nanos(ns));
-        match (shared, STAGE_DEADLINE.get()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earlier(
+            self.instant_at(self.deadline.load(Ordering::Relaxed)),
+            STAGE_DEADLINE.get(),
+        )
     }
 
     /// Runs `run` with a tighter deadline for this thread only (a portfolio stage's share of the
@@ -426,6 +424,14 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
     /// The current thread's widening of the integer cut (`Context::with_widened_int_cut`).
     static INT_CUT_WIDENING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The earlier of two optional instants (`None`: no limit).
+fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The message of the `Limit` error a passed deadline gives (see `EvalError::is_timeout`).

@@ -16,6 +16,7 @@
 mod determined;
 pub mod kodkod;
 pub mod native;
+mod nesting;
 pub(crate) mod orbits;
 mod portfolio;
 mod racer;

@@ -112,7 +112,8 @@ pub(crate) fn for_each_image<E>(
 /// `stream` for `Symmetry::Expanded`: the search reports representatives, each expanded to its orbit;
 /// every image is re-checked by the interpreter and reported once. Should an image fail the check (the
 /// predicate or its environment distinguishes deferred-set elements after all), the expansion is
-/// abandoned and the question searched again without reduction, skipping what was already reported.
+/// abandoned and the question searched again without reduction, skipping what was already reported; an
+/// error re-checking an image (a timeout) is the answer's error.
 pub(super) fn stream_expanded(
     ctx: &Context,
     problem: &Problem<'_>,
@@ -123,6 +124,8 @@ pub(super) fn stream_expanded(
     let mut reported: FxHashSet<Vec<Value>> = FxHashSet::default();
     let mut asymmetric = false;
     let mut stopped = false;
+    // An error while re-checking an image (a timeout, a limit) ends the listing as it would any search.
+    let mut failure = None;
     let reduced = Problem {
         symmetry: Symmetry::Representatives,
         ..*problem
@@ -140,14 +143,14 @@ pub(super) fn stream_expanded(
             stopped = !on_solution(image);
             Ok::<bool, EvalError>(!stopped)
         });
-        match expanded {
-            Ok(go_on) => go_on,
-            Err(_) => {
-                asymmetric = true;
-                false
-            }
-        }
+        expanded.unwrap_or_else(|e| {
+            failure = Some(e);
+            false
+        })
     })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
     if !asymmetric {
         stats.symmetry_reduced = false;
         return Ok((complete && !stopped, stats));

@@ -48,6 +48,7 @@
 //! cost per solution does not grow with the depth of native's search tree: EulerOfficers' 10,368
 //! constant setups take 11.7 s so, against 116 s by native alone.
 
+use super::nesting::Nesting;
 use super::racer::{RaceResult, Racer};
 use super::{Found, Problem, Stats, kodkod, native, smt};
 use crate::eval::{Context, EvalError};
@@ -127,7 +128,7 @@ pub(crate) fn solve(
     let sat_translation = std::cell::OnceCell::new();
     let translates_to_sat =
         || *sat_translation.get_or_init(|| kodkod::check_translation(ctx, problem).ok());
-    let outermost = !NESTED.get();
+    let outermost = !Nesting::inside();
     // The lane (SAT, then z3) races native from a thread of its own on an outermost question (nested
     // ones are asked per search node) not reduced by symmetry (z3 lists every solution, and the stages'
     // representatives differ); it checks itself, after its head start, what translates. Native then
@@ -153,7 +154,7 @@ pub(crate) fn solve(
         let mut streamed = 0usize;
         let mut handed_off = false;
         let first = ctx.with_cancel(native_cancel.clone(), || {
-            let until = if race { outer } else { fraction(outer, 1, 4) };
+            let until = if race { outer } else { stream_share };
             stage(ctx, until, on_solution, |found| {
                 let mut lifting = |values: &[Value], witnesses: &[(Name, Value)]| {
                     if yields {
@@ -322,30 +323,6 @@ fn settle(
             None
         }
         Err(e) => Some(Err(e)),
-    }
-}
-
-thread_local! {
-    /// Inside a portfolio's question: questions asked now are nested in one of its searches.
-    static NESTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks this thread as inside a portfolio's question until dropped.
-struct Nesting {
-    saved: bool,
-}
-
-impl Nesting {
-    fn enter() -> Nesting {
-        Nesting {
-            saved: NESTED.replace(true),
-        }
-    }
-}
-
-impl Drop for Nesting {
-    fn drop(&mut self) {
-        NESTED.set(self.saved);
     }
 }
 

@@ -1,15 +1,18 @@
-//! The SMT solver racing the native solver from a thread of its own (`portfolio`): what native decides
-//! in a few milliseconds (most questions) never starts a solver process, and what it cannot decide
-//! quickly z3 may settle in the meantime — an Unsat over unbounded integers native can only bound, or a
-//! solution among 2^25 candidates native labels one by one.
+//! The second lane of the portfolio (`portfolio`): SAT, then the SMT solver, racing the native solver
+//! from a thread of its own. What native decides in a few milliseconds (most questions) never starts
+//! them; what it cannot decide quickly they may settle in the meantime — an acyclicity Unsat SAT proves
+//! at once while native enumerates relations, a solution among 2^25 candidates native labels one by
+//! one, an Unsat over unbounded integers native can only bound.
 //!
-//! The racer waits `HEAD_START` before it starts z3, and gives up at once when cancelled then, or when
-//! no solver is installed or the question does not translate. Once
-//! started, it stops the native search (`Context::with_cancel`) as soon as it has decided: a first
-//! solution, which the portfolio hands to the caller's re-check on the caller's thread, or an Unsat
-//! (`smt::solve`'s own verdict, with `Stats::any_size` for deferred sets). Cancelled, it stops within
-//! one poll of the solver process (`smt::process`), which is killed.
+//! The lane waits `HEAD_START`, and gives up at once when cancelled then. Once started, it stops the
+//! native search (`Context::with_cancel`) as soon as it has decided: a first solution, which the
+//! portfolio hands to the caller's re-check on the caller's thread, or an exhaustive verdict (the
+//! backend's own, with `Stats::any_size` for deferred sets). Cancelled, SAT stops at its next poll of
+//! the flag (`SatSolver::set_interrupt`), z3 within one poll of its process (`smt::process`), which is
+//! killed. The lane's thread is inside the question (`Nesting`): what its backends ask in turn is
+//! never raced again.
 
+use super::nesting::Nesting;
 use super::{Found, Problem, Stats, kodkod, smt};
 use crate::eval::{Context, EvalError};
 use crate::syntax::ast::Name;
@@ -34,9 +37,9 @@ thread_local! {
 /// A solution as a backend reports it: the problem's values and the witnesses of top-level existentials.
 pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 
-/// What the racer found.
+/// What the lane found.
 pub(super) struct RaceResult {
-    /// `smt::solve`'s verdict (exhaustive: `Ok(true)`), or why it gave up.
+    /// The deciding backend's verdict (exhaustive: `Ok(true)`), or why the last one gave up.
     pub result: Result<bool, EvalError>,
     /// Its first solution: the problem's values and the witnesses of top-level existentials.
     pub found: Option<Solution>,
@@ -141,6 +144,7 @@ impl<'scope> Racer<'scope> {
                 }
                 std::thread::park_timeout(head_start - waited);
             }
+            let _nested = Nesting::enter();
             let race = ctx.with_cancel(own.clone(), || {
                 ctx.with_stage_deadline(until, || lane(ctx, problem, until, &own))
             })?;
