@@ -447,7 +447,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                     SearchOrder::BreadthFirst
                 },
                 workers: workers.map(|w| w as usize),
-                progress: !g.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                progress: bsolve::check::progress::wanted(g.json),
                 setup_symmetry: !all_setups,
             };
             cmd_mc(model, &mc_options, g)
@@ -1174,9 +1174,37 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             invariant,
         } => {
             let model = load(file)?;
-            let checks =
-                cbc::invariant_preservation_of(model, operation.as_deref(), invariant.as_deref())?;
-            Ok(symbolic::cbc(model, &checks, g.json))
+            // Each verdict is printed as soon as it is known, under a spinner naming the check.
+            let mut report = symbolic::CbcReport::new(model, g.json);
+            let bar = bsolve::check::progress::wanted(g.json).then(|| {
+                let bar = bsolve::check::progress::spinner();
+                bar.enable_steady_tick(std::time::Duration::from_millis(120));
+                bar
+            });
+            cbc::invariant_preservation_of(
+                model,
+                operation.as_deref(),
+                invariant.as_deref(),
+                &mut |event| match event {
+                    cbc::CbcEvent::Started {
+                        operation,
+                        index,
+                        total,
+                    } => {
+                        if let Some(bar) = &bar {
+                            bar.set_message(format!("cbc: {operation} ({}/{total})", index + 1));
+                        }
+                    }
+                    cbc::CbcEvent::Done(check) => match &bar {
+                        Some(bar) => bar.suspend(|| report.add(check)),
+                        None => report.add(check),
+                    },
+                },
+            )?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(report.finish())
         }
         Command::CbcDeadlock { file, pred } => {
             let model = load(file)?;

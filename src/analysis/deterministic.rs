@@ -89,6 +89,42 @@ fn candidates(vars: &[TypedName], c: &Pred, known: &dyn Fn(&str) -> bool) -> Vec
     out
 }
 
+/// Definitions by terms: conjuncts `x = E` where E may mention other search variables, so that a
+/// symbolic backend can use E's encoding as x's instead of a fresh unknown that the equation then ties
+/// to E (x then needs no bounds of its own). Only variables `open(i)` are defined (the others have known
+/// values); the result is acyclic in the order given: each E mentions its own variable nowhere and
+/// other open variables only when they are defined earlier or never (those are the free ones the
+/// encoding is built over). Every free name of E that is not a search variable must be `known`.
+pub fn term_definitions(
+    vars: &[TypedName],
+    conjuncts: &[&Pred],
+    open: &dyn Fn(usize) -> bool,
+    known: &dyn Fn(&str) -> bool,
+) -> Vec<Definition> {
+    let mut defined = vec![false; vars.len()];
+    // Open variables some accepted definition is built over: they stay free.
+    let mut free = vec![false; vars.len()];
+    let mut out = Vec::new();
+    for (ci, c) in conjuncts.iter().enumerate() {
+        let reading = candidates(vars, c, &|n| known(n))
+            .into_iter()
+            .find(|cand| open(cand.var) && !defined[cand.var] && !free[cand.var]);
+        if let Some(cand) = reading {
+            for &n in &cand.needs {
+                if open(n) && !defined[n] {
+                    free[n] = true;
+                }
+            }
+            defined[cand.var] = true;
+            out.push(Definition {
+                var: cand.var,
+                conjunct: ci,
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +151,28 @@ mod tests {
             defs("z = y * 2 & x + 1 = y & 3 = x"),
             pairs(&[("x", 2), ("y", 1), ("z", 0)])
         );
+    }
+
+    /// The term definitions found, every variable open.
+    fn term_defs(text: &str) -> Vec<(String, usize)> {
+        let f = Formula::parse(text);
+        term_definitions(&f.vars, &f.conjuncts(), &|_| true, &|n| n == "k")
+            .into_iter()
+            .map(|d| (f.vars[d.var].name.to_string(), d.conjunct))
+            .collect()
+    }
+
+    #[test]
+    fn term_definitions_are_acyclic() {
+        assert_eq!(
+            term_defs("x : 1..3 & y = x + k & z = y * 2"),
+            pairs(&[("y", 1), ("z", 2)])
+        );
+        // x is free under y's definition, so it is not defined later.
+        assert_eq!(term_defs("y = x + 1 & x = z * 2"), pairs(&[("y", 0)]));
+        assert_eq!(term_defs("x = y + 0 & y = x - 0"), pairs(&[("x", 0)]));
+        assert_eq!(term_defs("x = x + 1"), pairs(&[]));
+        assert_eq!(term_defs("x = y + 1 & x = y"), pairs(&[("x", 0)]));
     }
 
     #[test]

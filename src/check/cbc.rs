@@ -167,7 +167,18 @@ pub fn invariant_preservation(
     model: &Model,
     operation: Option<&str>,
 ) -> Result<Vec<OperationCheck>, Diagnostic> {
-    invariant_preservation_of(model, operation, None)
+    invariant_preservation_of(model, operation, None, &mut |_| {})
+}
+
+/// What `invariant_preservation_of` reports as it goes: a check starts, a check is done (so that a
+/// caller can print each verdict as soon as it is known).
+pub enum CbcEvent<'a> {
+    Started {
+        operation: &'a str,
+        index: usize,
+        total: usize,
+    },
+    Done(&'a OperationCheck),
 }
 
 /// `bsolve cbc FILE [OP|all] --invariant PRED`: as `invariant_preservation` with PRED (a predicate over
@@ -177,6 +188,7 @@ pub fn invariant_preservation_of(
     model: &Model,
     operation: Option<&str>,
     invariant: Option<&str>,
+    progress: &mut dyn FnMut(CbcEvent<'_>),
 ) -> Result<Vec<OperationCheck>, Diagnostic> {
     require_variables(model)?;
     let m = model.machine();
@@ -188,28 +200,48 @@ pub fn invariant_preservation_of(
         None | Some("all") => m.operations.iter().collect(),
         Some(name) => vec![find_operation(m, name)?],
     };
+    let with_init = matches!(operation, None | Some("all"));
+    let total = ops.len() + usize::from(with_init);
     let mut out = Vec::new();
-    if matches!(operation, None | Some("all")) {
-        out.push(check_initialisation(model, &inv)?);
+    let record = |check: OperationCheck,
+                  out: &mut Vec<OperationCheck>,
+                  progress: &mut dyn FnMut(CbcEvent<'_>)| {
+        progress(CbcEvent::Done(&check));
+        out.push(check);
+    };
+    if with_init {
+        progress(CbcEvent::Started {
+            operation: "INITIALISATION",
+            index: 0,
+            total,
+        });
+        record(check_initialisation(model, &inv)?, &mut out, progress);
     }
     for op in ops {
+        progress(CbcEvent::Started {
+            operation: &op.name,
+            index: out.len(),
+            total,
+        });
         if let Err(e) = model.context.check_deadline(op.span) {
-            out.push(OperationCheck {
+            let check = OperationCheck {
                 operation: op.name.to_string(),
                 outcome: CbcOutcome::Unknown(e.to_string()),
                 elapsed: Duration::ZERO,
-            });
+            };
+            record(check, &mut out, progress);
             continue;
         }
         // An operation the translation cannot take is UNKNOWN; the others are still checked.
-        out.push(match check_operation(model, op, &inv) {
+        let check = match check_operation(model, op, &inv) {
             Err(d) if d.kind == DiagKind::Unsupported => OperationCheck {
                 operation: op.name.to_string(),
                 outcome: CbcOutcome::Unknown(d.to_string()),
                 elapsed: Duration::ZERO,
             },
             other => other?,
-        });
+        };
+        record(check, &mut out, progress);
     }
     Ok(out)
 }

@@ -350,8 +350,8 @@ fn cube_text(m: &Machine, cube: &Cube) -> String {
 
 /// Parses the printed invariant back and has CBC check it is established and preserved.
 pub(super) fn recheck(model: &Model, invariant: &str) -> Result<(), String> {
-    let checks =
-        cbc::invariant_preservation_of(model, None, Some(invariant)).map_err(|d| d.to_string())?;
+    let checks = cbc::invariant_preservation_of(model, None, Some(invariant), &mut |_| {})
+        .map_err(|d| d.to_string())?;
     for c in checks {
         match c.outcome {
             CbcOutcome::Preserved | CbcOutcome::Untouched => {}

@@ -350,7 +350,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         workers: options
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        progress: options.progress.then(progress_bar),
+        progress: options.progress.then(super::progress::spinner),
     };
     let (verdict, at) = explorer.run(start);
     if let Some(bar) = &explorer.progress {
@@ -389,15 +389,6 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
 
 /// Above this many states, the visited set is freed on a thread of its own.
 const BACKGROUND_DROP_STATES: usize = 10_000;
-
-fn progress_bar() -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-    );
-    bar
-}
 
 /// VmHWM from /proc/self/status (Linux); None elsewhere.
 fn peak_memory_kib() -> Option<u64> {

@@ -15,6 +15,7 @@ mod invariant_memo;
 pub mod kinduction;
 pub mod mc;
 pub mod model;
+pub mod progress;
 pub mod setup;
 pub mod solve_cmd;
 mod transition_pieces;

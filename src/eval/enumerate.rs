@@ -1012,7 +1012,7 @@ impl Context {
 
     /// The sequences of `seq(S)`/`seq1(S)` (S finite) of length at most `max_len`, at most
     /// `enumeration_limit` of them, and whether that is all of them.
-    fn sequences_up_to(
+    pub(crate) fn sequences_up_to(
         &self,
         domain: &Val,
         span: Span,

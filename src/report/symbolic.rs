@@ -80,12 +80,30 @@ fn trace_json(printer: &Printer, trace: &[Step]) -> Json {
     trace.iter().map(|s| printer.step_json(s)).collect()
 }
 
-/// `bsolve cbc`: 1 when some operation violates the invariant, else 2 when some check is undecided.
-pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
-    let printer = Printer::new(model.machine(), &[]);
-    let mut exit = Exit::Holds;
-    let mut rows = Vec::new();
-    for c in checks {
+/// `bsolve cbc`, printed as the checks come (`CbcReport::add`): in text, each operation's verdict as
+/// soon as it is known; in JSON, one object at the end. Exit 1 when some operation violates the
+/// invariant, else 2 when some check is undecided.
+pub struct CbcReport<'m> {
+    model: &'m Model,
+    printer: Printer<'m>,
+    json: bool,
+    exit: Exit,
+    rows: Vec<Json>,
+}
+
+impl<'m> CbcReport<'m> {
+    pub fn new(model: &'m Model, json: bool) -> CbcReport<'m> {
+        CbcReport {
+            model,
+            printer: Printer::new(model.machine(), &[]),
+            json,
+            exit: Exit::Holds,
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn add(&mut self, c: &OperationCheck) {
+        let printer = &self.printer;
         let op = Some(c.operation.as_str());
         let (status, justification) = match &c.outcome {
             CbcOutcome::Preserved => ("PRESERVED", COMPLETE.to_string()),
@@ -94,17 +112,17 @@ pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
                 "the operation writes no variable the invariant mentions".to_string(),
             ),
             CbcOutcome::Violated(_) => {
-                exit = Exit::Counterexample;
+                self.exit = Exit::Counterexample;
                 ("COUNTEREXAMPLE", REPLAYED.to_string())
             }
             CbcOutcome::Unknown(r) => {
-                if exit == Exit::Holds {
-                    exit = Exit::Unknown;
+                if self.exit == Exit::Holds {
+                    self.exit = Exit::Unknown;
                 }
                 ("UNKNOWN", r.clone())
             }
         };
-        if json {
+        if self.json {
             let mut row = json!({
                 "operation": c.operation,
                 "status": status,
@@ -120,8 +138,8 @@ pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
                     "violated": conjuncts_json(&cex.violated),
                 });
             }
-            rows.push(row);
-            continue;
+            self.rows.push(row);
+            return;
         }
         println!(
             "{}: {status} ({justification}) [{} ms]",
@@ -143,13 +161,16 @@ pub fn cbc(model: &Model, checks: &[OperationCheck], json: bool) -> Exit {
             }
         }
     }
-    if json {
-        println!(
-            "{}",
-            json!({"command": "cbc", "exit": exit as i32, "results": rows, "settings": settings_json(model)})
-        );
+
+    pub fn finish(self) -> Exit {
+        if self.json {
+            println!(
+                "{}",
+                json!({"command": "cbc", "exit": self.exit as i32, "results": self.rows, "settings": settings_json(self.model)})
+            );
+        }
+        self.exit
     }
-    exit
 }
 
 pub fn deadlock(model: &Model, outcome: &DeadlockOutcome, elapsed: Duration, json: bool) -> Exit {

@@ -398,7 +398,11 @@ fn set_candidates(
         && let (Some(lo), Some(hi), Some(seconds)) = (
             info.elem.lo.as_ref().and_then(|x| x.to_i64()),
             info.elem.hi.as_ref().and_then(|x| x.to_i64()),
-            finite_values(tr.ctx, second),
+            finite_values(tr.ctx, second).or_else(|| {
+                conjuncts
+                    .iter()
+                    .find_map(|c| sequence_elements(tr, vars, &v.name, c))
+            }),
         )
         && (hi.saturating_sub(lo).saturating_add(1)).saturating_mul(seconds.len() as i64)
             <= MAX_ELEMENTS as i64
@@ -549,6 +553,40 @@ fn carrier(tr: &Translator<'_>, vars: &[TypedName], name: &str, c: &Pred) -> Opt
         (CompareOp::Subset | CompareOp::StrictSubset | CompareOp::Eq, _) => known(s),
         _ => None,
     }
+}
+
+/// From a conjunct `name : seq(T)` (or `seq1`, `iseq`, `iseq1`, `perm`) or `name : A op T` (op an
+/// arrow) with T known: the elements of T, which bound the second components of name's pairs.
+fn sequence_elements(
+    tr: &Translator<'_>,
+    vars: &[TypedName],
+    name: &str,
+    c: &Pred,
+) -> Option<Vec<Value>> {
+    let PredKind::Compare(CompareOp::In, x, s) = &c.kind else {
+        return None;
+    };
+    if !matches!(&x.kind, ExprKind::Var(n) if &**n == name) {
+        return None;
+    }
+    let t = match &s.kind {
+        ExprKind::Unary(
+            UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm,
+            t,
+        ) => t,
+        ExprKind::Binary(arrow, _, t) if arrow.is_arrow() => t,
+        _ => return None,
+    };
+    if free_names::of_expr(t)
+        .iter()
+        .any(|n| vars.iter().any(|v| v.name == *n))
+    {
+        return None;
+    }
+    let v = tr.ctx.eval_expr(t, tr.env()).ok()?;
+    v.as_set()
+        .filter(|items| items.len() <= MAX_ELEMENTS)
+        .map(|items| items.to_vec())
 }
 
 /// The pairs an injective sequence over `s` may contain: no longer than s has elements, its indices

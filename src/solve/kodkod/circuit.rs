@@ -60,6 +60,50 @@ impl Circuit {
         self.nodes.len()
     }
 
+    /// The value of `l` when each input node `n` has value `input(n)`, gates computed from their
+    /// operands (`memo` keeps the nodes evaluated so far, for reuse across calls under the same inputs).
+    pub fn evaluate(
+        &self,
+        l: Lit,
+        input: &dyn Fn(Lit) -> bool,
+        memo: &mut FxHashMap<usize, bool>,
+    ) -> bool {
+        let lit_value =
+            |x: Lit, memo: &FxHashMap<usize, bool>| memo.get(&x.node()).map(|v| v ^ x.is_negated());
+        let mut stack = vec![l.node()];
+        while let Some(&n) = stack.last() {
+            if memo.contains_key(&n) {
+                stack.pop();
+                continue;
+            }
+            match self.nodes[n] {
+                Node::False => {
+                    memo.insert(n, false);
+                    stack.pop();
+                }
+                Node::Input => {
+                    memo.insert(n, input(Lit((n as u32) << 1)));
+                    stack.pop();
+                }
+                Node::And(a, b) => match (lit_value(a, memo), lit_value(b, memo)) {
+                    (Some(x), Some(y)) => {
+                        memo.insert(n, x && y);
+                        stack.pop();
+                    }
+                    (x, y) => {
+                        if x.is_none() {
+                            stack.push(a.node());
+                        }
+                        if y.is_none() {
+                            stack.push(b.node());
+                        }
+                    }
+                },
+            }
+        }
+        lit_value(l, memo).expect("evaluated above")
+    }
+
     /// A fresh input.
     pub fn input(&mut self) -> Lit {
         self.nodes.push(Node::Input);

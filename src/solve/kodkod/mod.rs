@@ -367,8 +367,24 @@ fn prepare<'a>(
     // (here: known values, so the translation folds them away).
     let mut env = problem.env.clone();
     let (fixed, defining) = deterministic_values(ctx, &vars, &conjuncts, &mut env);
+    // Unknowns that an equation defines by a term over the others take that term as their encoding.
+    // Only the problem's own unknowns, over each other: solutions are blocked on their inputs, so a
+    // term over a witness would make one solution per witness look like all of them.
+    let known_env = env.clone();
+    let by_term = crate::analysis::deterministic::term_definitions(
+        &vars[..problem.vars.len()],
+        &conjuncts,
+        &|i| fixed[i].is_none(),
+        &|n| known_env.get(n).is_some() || ctx.is_global(n),
+    );
+    let mut defining = defining;
+    let mut by_term_var = vec![false; vars.len()];
+    for d in &by_term {
+        defining[d.conjunct] = true;
+        by_term_var[d.var] = true;
+    }
     let open: Vec<crate::ir::TypedName> = (0..vars.len())
-        .filter(|&i| fixed[i].is_none())
+        .filter(|&i| fixed[i].is_none() && !by_term_var[i])
         .map(|i| vars[i].clone())
         .collect();
     let Some(ranges) = integer_ranges(ctx, &open, &conjuncts, &env) else {
@@ -381,28 +397,47 @@ fn prepare<'a>(
         Vec::new()
     };
     let mut tr = translate::Translator::new(ctx, &env);
-    let bounds = bounds::declare(&mut tr, &open, &conjuncts, &ranges)?;
+    let mut bounds = bounds::declare(&mut tr, &open, &conjuncts, &ranges)?;
     let mut next = 0;
-    let slots: Vec<Result<Value, usize>> = fixed
-        .into_iter()
-        .map(|f| {
-            f.ok_or_else(|| {
+    let mut slots: Vec<Result<Value, usize>> = Vec::with_capacity(vars.len());
+    for (i, f) in fixed.into_iter().enumerate() {
+        slots.push(match f {
+            Some(v) => Ok(v),
+            // Placeholder: a term definition's term is appended to `bounds.terms` below.
+            None if by_term_var[i] => Err(usize::MAX),
+            None => {
                 next += 1;
-                next - 1
-            })
-        })
-        .collect();
-    let open_outputs = slots[..problem.vars.len()]
-        .iter()
-        .filter(|s| s.is_err())
+                Err(next - 1)
+            }
+        });
+    }
+    let declared_outputs = (0..problem.vars.len())
+        .filter(|&i| matches!(slots[i], Err(j) if j != usize::MAX))
         .count();
-    let main_inputs = match open_outputs {
+    let main_inputs = match declared_outputs {
         0 => 0,
         n => bounds.ends[n - 1],
     };
     let mut roots = bounds.constraints.clone();
     for &r in &roots {
         tr.assume(r);
+    }
+    for d in &by_term {
+        let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
+            unreachable!("a definition is an equation");
+        };
+        let name = &vars[d.var].name;
+        let side = if matches!(&l.kind, crate::ir::ExprKind::Var(n) if n == name) {
+            r
+        } else {
+            l
+        };
+        let (term, defined) = tr.definition(side)?;
+        tr.assume(defined);
+        roots.push(defined);
+        tr.declare(name.clone(), term.clone());
+        slots[d.var] = Err(bounds.terms.len());
+        bounds.terms.push(term);
     }
     // Typing conjuncts first: what they assert settles the well-definedness of the others.
     let mut order: Vec<&crate::ir::Pred> = conjuncts
@@ -632,7 +667,7 @@ fn enumerate(
                     .iter()
                     .map(|s| match s {
                         Ok(v) => v.clone(),
-                        Err(i) => solutions::value_of(enc, &p.bounds.terms[*i]),
+                        Err(i) => solutions::value_of(enc, &p.tr.circuit, &p.bounds.terms[*i]),
                     })
                     .collect();
                 let witnesses: Vec<_> = p

@@ -1,15 +1,26 @@
 //! Models mapped back into B values, blocking clauses for enumerating all solutions, and the orbit test
 //! used when the question asks for one solution per permutation of the deferred sets.
 
-use super::circuit::Lit;
+use super::circuit::{Circuit, Lit};
 use super::cnf::Encoder;
 use super::translate::Term;
 use crate::solve::orbits::{SetPermutation, permute};
 use crate::value::Value;
 
-/// The value of an unknown's term in the current model.
-pub fn value_of(enc: &Encoder, term: &Term) -> Value {
+/// The value of a term whose every literal the CNF defines (inputs, or gates encoded both ways) in
+/// the current model.
+pub fn encoded_value_of(enc: &Encoder, term: &Term) -> Value {
     value_in(term, &|l| enc.value(l))
+}
+
+/// The value of an unknown's term in the current model: its gates are computed from the model's
+/// inputs (a gate the CNF does not define, such as one only a term definition uses, has no
+/// meaningful value of its own in the model).
+pub fn value_of(enc: &Encoder, circuit: &Circuit, term: &Term) -> Value {
+    let memo = std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+    value_in(term, &|l| {
+        circuit.evaluate(l, &|i| enc.value(i), &mut memo.borrow_mut())
+    })
 }
 
 /// The value of an unknown's term when circuit literal `l` has value `holds(l)`.

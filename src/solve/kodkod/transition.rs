@@ -19,7 +19,7 @@ use super::bounds;
 use super::circuit::{Lit, TRUE};
 use super::cnf::Encoder;
 use super::integers::{self, BitVec, width};
-use super::solutions::value_of;
+use super::solutions::encoded_value_of;
 use super::translate::{FunTerm, SetTerm, Term, Translator, unsupported};
 use crate::analysis::interval::Range;
 use crate::diag::{Diagnostic, Span};
@@ -691,7 +691,7 @@ impl TransitionSat {
             .iter()
             .map(|c| match c {
                 Ok(v) => v.clone(),
-                Err(t) => value_of(&self.enc, t),
+                Err(t) => encoded_value_of(&self.enc, t),
             })
             .collect()
     }
@@ -700,12 +700,12 @@ impl TransitionSat {
     pub fn state(&self, k: usize) -> Vec<Value> {
         self.states[k]
             .iter()
-            .map(|t| value_of(&self.enc, t))
+            .map(|t| encoded_value_of(&self.enc, t))
             .collect()
     }
 
     /// The step's operation selector in the last model.
     pub fn selector(&self) -> Value {
-        value_of(&self.enc, &self.selector)
+        encoded_value_of(&self.enc, &self.selector)
     }
 }

@@ -35,6 +35,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+mod sequences;
+
 /// A set as a sparse membership matrix (no `FALSE` entries).
 pub type SetTerm = BTreeMap<Value, Lit>;
 
@@ -199,6 +201,16 @@ impl<'a> Translator<'a> {
 
     pub fn declare(&mut self, name: Name, term: Term) {
         self.unknowns.insert(name, term);
+    }
+
+    /// The term of `e` for an unknown that a top-level equation `v = e` defines, with the condition
+    /// under which e is well-defined (where it is not, the equation is ill-defined: no solution).
+    pub fn definition(&mut self, e: &Expr) -> Tr<(Term, Lit)> {
+        let mark = self.wd.len();
+        let t = self.expr(e)?;
+        let conds: Vec<Lit> = self.wd.drain(mark..).collect();
+        let defined = self.circuit.and_all(conds);
+        Ok((t, defined))
     }
 
     pub fn env(&self) -> &Env {
@@ -594,6 +606,9 @@ impl<'a> Translator<'a> {
                 ]))
             }
             ExprKind::Binary(BinaryOp::Apply, f, x) => self.apply(e, f, x),
+            ExprKind::Unary(op @ (UnaryOp::First | UnaryOp::Last), s) => {
+                self.seq_element(e, *op, s)
+            }
             ExprKind::Unary(op @ (UnaryOp::PairFirst | UnaryOp::PairSecond), p) => {
                 match self.expr(p)? {
                     Term::Pair(a, b) => Ok(if *op == UnaryOp::PairFirst { *a } else { *b }),
@@ -909,7 +924,14 @@ impl<'a> Translator<'a> {
                 }
                 None => Err(unsupported(e.span, describe(e))),
             },
-            ExprKind::Unary(UnaryOp::Card | UnaryOp::Size, s) => {
+            ExprKind::Unary(UnaryOp::Size, s) => self.seq_size(s),
+            ExprKind::Unary(op @ (UnaryOp::First | UnaryOp::Last), s) => {
+                match self.seq_element(e, *op, s)? {
+                    Term::Int(b) => Ok(b),
+                    _ => Err(unsupported(e.span, "an element of an unexpected encoding")),
+                }
+            }
+            ExprKind::Unary(UnaryOp::Card, s) => {
                 let s = self.set(s)?;
                 let lits: Vec<Lit> = s.values().copied().collect();
                 Ok(BitVec::count(&mut self.circuit, &lits))
@@ -1193,6 +1215,19 @@ impl<'a> Translator<'a> {
                 Ok(out)
             }
             ExprKind::Comprehension(xs, p) => self.comprehension(e, xs, p),
+            ExprKind::SeqEnum(items) => self.seq_enum(items, e.span),
+            ExprKind::Unary(op @ (UnaryOp::Tail | UnaryOp::Front | UnaryOp::Rev), s) => {
+                self.seq_unary(*op, s, e.span)
+            }
+            ExprKind::Binary(
+                op @ (BinaryOp::Concat
+                | BinaryOp::Prepend
+                | BinaryOp::Append
+                | BinaryOp::Take
+                | BinaryOp::Drop),
+                a,
+                b,
+            ) => self.seq_binary(*op, a, b, e.span),
             _ => Err(unsupported(e.span, describe(e))),
         }
     }
@@ -1730,7 +1765,7 @@ impl<'a> Translator<'a> {
                 let (f, t) = (self.set(x)?, self.set(t)?);
                 let injective = matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm);
                 let non_empty = matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1);
-                let seq = self.sequence(&f, &t, injective, non_empty);
+                let seq = self.sequence(&f, Some(&t), injective, non_empty);
                 if *op != UnaryOp::Perm {
                     return Ok(seq);
                 }
@@ -1762,44 +1797,6 @@ impl<'a> Translator<'a> {
                 Ok(self.member(&t, &set))
             }
         }
-    }
-
-    /// `f : seq(T)` and its variants: a function into T whose domain is `1..n` for some n.
-    fn sequence(&mut self, f: &SetTerm, t: &SetTerm, injective: bool, non_empty: bool) -> Lit {
-        let mut conds = Vec::new();
-        let mut dom: BTreeMap<i64, Vec<Lit>> = BTreeMap::new();
-        let mut by_value: BTreeMap<&Value, Vec<Lit>> = BTreeMap::new();
-        for (k, l) in f {
-            let (i, v) = pair_parts(k);
-            let in_t = t.get(v).copied().unwrap_or(FALSE);
-            conds.push(self.circuit.implies(*l, in_t));
-            match i.as_int().and_then(|i| i.to_i64()).filter(|&i| i >= 1) {
-                Some(i) => dom.entry(i).or_default().push(*l),
-                None => conds.push(!*l),
-            }
-            by_value.entry(v).or_default().push(*l);
-        }
-        let mut present = BTreeMap::new();
-        for (i, lits) in &dom {
-            conds.push(self.circuit.at_most_one(lits));
-            present.insert(*i, self.circuit.or_all(lits.iter().copied()));
-        }
-        // Contiguous from 1: index i present only if i - 1 is.
-        for (i, p) in &present {
-            if *i > 1 {
-                let before = present.get(&(i - 1)).copied().unwrap_or(FALSE);
-                conds.push(self.circuit.implies(*p, before));
-            }
-        }
-        if injective {
-            for lits in by_value.values() {
-                conds.push(self.circuit.at_most_one(lits));
-            }
-        }
-        if non_empty {
-            conds.push(present.get(&1).copied().unwrap_or(FALSE));
-        }
-        self.circuit.and_all(conds)
     }
 
     /// `f : A op B` for the relation and function arrows.

@@ -15,6 +15,7 @@ mod linear;
 mod model;
 mod search;
 mod sets;
+mod size_bounds;
 mod small_values;
 mod symmetry;
 

@@ -186,6 +186,10 @@ struct Builder<'c, 'p> {
     /// `guard_solutions` of a quantifier's domain (held by `derived`), by its address and the values of
     /// the enclosing quantifiers' variables it mentions.
     guard_cache: FxHashMap<(usize, Vec<Value>), Option<Points>>,
+    /// All search variables (the problem's, then the witnesses), for the interval analysis.
+    all: Vec<TypedName>,
+    /// The interval analysis of the conjuncts over `all`, once asked for (`analysis`).
+    analysis: Option<crate::analysis::interval::Analysis>,
 }
 
 /// What `instantiate_in` derives from a predicate node. The instances of a quantifier walk the same
@@ -256,12 +260,14 @@ pub(crate) fn build<'p>(
         guess,
         derived: FxHashMap::default(),
         guard_cache: FxHashMap::default(),
+        all: all.clone(),
+        analysis: None,
     };
     b.compute_determined(&all);
     for v in &all {
         b.add_var(v)?;
     }
-    b.bound_integers(&all);
+    b.bound_integers();
     let mut constraints = Vec::new();
     let mut failed = false;
     for c in b.conjuncts.clone() {
@@ -463,13 +469,11 @@ impl<'p> Builder<'_, 'p> {
 
     /// Narrows the integer atoms of scalar variables to the ranges the interval analysis derives from all
     /// conjuncts (it may bound what no single typing conjunct does, e.g. `x < y & y : 1..5`).
-    fn bound_integers(&mut self, vars: &[TypedName]) {
-        let analysis =
-            crate::analysis::interval::analyse(self.ctx, vars, &self.conjuncts, &self.env);
-        if analysis.contradiction.is_some() {
-            // The search will find the contradiction itself; ranges mean nothing then.
+    fn bound_integers(&mut self) {
+        let Some(analysis) = self.analysis() else {
             return;
-        }
+        };
+        let (analysis, vars) = (analysis.clone(), self.all.clone());
         for (i, info) in analysis.vars.iter().enumerate() {
             let Some(&v) = self.by_name.get(&vars[i].name) else {
                 continue;
@@ -485,6 +489,20 @@ impl<'p> Builder<'_, 'p> {
                 }
             }
         }
+    }
+
+    /// The interval analysis of all conjuncts over all search variables (computed once); `None` when
+    /// it found a contradiction (the search will find it itself; the ranges mean nothing then).
+    fn analysis(&mut self) -> Option<&crate::analysis::interval::Analysis> {
+        if self.analysis.is_none() {
+            self.analysis = Some(crate::analysis::interval::analyse(
+                self.ctx,
+                &self.all,
+                &self.conjuncts,
+                &self.env,
+            ));
+        }
+        self.analysis.as_ref().filter(|a| a.contradiction.is_none())
     }
 
     fn new_atom(&mut self, dom: Dom) -> AtomId {
@@ -518,6 +536,29 @@ impl<'p> Builder<'_, 'p> {
             return None;
         }
         self.ctx.eval_symbolic(e, &self.env).ok()
+    }
+
+    /// The least upper bound on `size(name)` that a top-level conjunct with a known bound states
+    /// (`size_bounds::stated_bound`), else the card bound of the interval analysis.
+    fn size_bound(&mut self, name: &str) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for c in &self.conjuncts {
+            let Some((bound, below)) = super::size_bounds::stated_bound(name, c) else {
+                continue;
+            };
+            let Some(Val::Value(Value::Int(n))) = self.known(bound) else {
+                continue;
+            };
+            let n = super::size_bounds::allowed(&n, below)?;
+            best = Some(best.map_or(n, |b| b.min(n)));
+        }
+        if best.is_none() {
+            // A bound the interval analysis derives (`size(s) + size(t) <= 3`) is as sound.
+            let i = self.all.iter().position(|v| *v.name == *name)?;
+            let hi = num_traits::ToPrimitive::to_usize(self.analysis()?.vars[i].card.hi.as_ref()?)?;
+            best = Some(hi);
+        }
+        best
     }
 
     fn is_search_name(&self, n: &str) -> bool {
@@ -655,6 +696,22 @@ impl<'p> Builder<'_, 'p> {
                 {
                     self.entail(c);
                     return Ok(Shape::Scalar(self.new_atom(Dom::Finite(items))));
+                }
+            }
+            // A sequence whose size a top-level conjunct bounds is one choice among all the
+            // sequences that short: a value, not membership bits over a cut carrier of index pairs.
+            for (op, s, c) in &typings {
+                if *op == CompareOp::In
+                    && matches!(&s.kind, ExprKind::Unary(UnaryOp::Seq | UnaryOp::Seq1, _))
+                    && let Some(set) = self.known(s)
+                    && let Some(max_len) = self.size_bound(&v.name)
+                    && let Some((mut values, true)) =
+                        self.ctx.sequences_up_to(&set, s.span, max_len)
+                {
+                    // A finite domain is sorted (members are found by binary search).
+                    values.sort();
+                    self.entail(c);
+                    return Ok(Shape::Scalar(self.new_atom(Dom::Finite(Arc::new(values)))));
                 }
             }
             for (op, s, c) in &typings {

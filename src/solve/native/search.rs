@@ -994,10 +994,16 @@ impl<'a, 'p> Solver<'a, 'p> {
                 }
             }
         }
-        if let Some((set, span)) = sequences
-            && let Some(n) = self.ctx.short_sequence_count(&set, span)
-        {
-            return Ok(Some(Candidates::ShortSequences(set, span, n)));
+        if let Some((set, span)) = sequences {
+            // A top-level bound on x's size makes the short sequences all of x's candidates.
+            if let Some(max_len) = self.size_bound(&name)
+                && let Some((values, complete)) = self.ctx.sequences_up_to(&set, span, max_len)
+            {
+                return Ok(Some(Candidates::Listed(values, complete)));
+            }
+            if let Some(n) = self.ctx.short_sequence_count(&set, span) {
+                return Ok(Some(Candidates::ShortSequences(set, span, n)));
+            }
         }
         let ty = &model.vars[v].ty;
         Ok(fallback
@@ -1018,6 +1024,31 @@ enum Candidates {
 }
 
 impl Solver<'_, '_> {
+    /// The least upper bound on `size(name)` that a top-level constraint evaluable now states
+    /// (`size_bounds::stated_bound`).
+    fn size_bound(&mut self, name: &str) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for ci in 0..self.model.constraints.len() {
+            let c = &self.model.constraints[ci];
+            if !c.bindings.is_empty() {
+                continue;
+            }
+            let Some((bound, below)) = super::size_bounds::stated_bound(name, &c.pred) else {
+                continue;
+            };
+            self.enter(ci);
+            if !self.expr_is_fixed(bound) {
+                continue;
+            }
+            let Ok(crate::eval::Val::Value(Value::Int(n))) = self.eval_val(bound) else {
+                continue;
+            };
+            let n = super::size_bounds::allowed(&n, below)?;
+            best = Some(best.map_or(n, |b| b.min(n)));
+        }
+        best
+    }
+
     /// For `E = x ^ B`, `E = A ^ x` or `E = A ^ x ^ B` (either side, any nesting of `^`), E a sequence
     /// evaluable now: x is a prefix, a suffix or a contiguous part of E, so E's prefixes, suffixes or
     /// parts are all of x's candidates — a split of a known sequence instead of an enumeration of
