@@ -342,6 +342,23 @@ fn prepare<'a>(
     ctx: &'a Context,
     problem: &Problem<'_>,
 ) -> Result<Option<Prepared<'a>>, Diagnostic> {
+    // A term that does not translate where a declared unknown would (its well-definedness not settled
+    // as the equation's is): the problem again, with every unknown declared.
+    match prepare_with(ctx, problem, true) {
+        Err(d) if d.kind != crate::diag::DiagKind::Limit => {
+            prepare_with(ctx, problem, false).map_err(|_| d)
+        }
+        other => other,
+    }
+}
+
+/// `prepare`; with `by_terms`, unknowns a top-level equation defines over the others are encoded by
+/// that term (`analysis::deterministic::term_definitions`).
+fn prepare_with<'a>(
+    ctx: &'a Context,
+    problem: &Problem<'_>,
+    by_terms: bool,
+) -> Result<Option<Prepared<'a>>, Diagnostic> {
     // Top-level existentials are skolemised: their variables become unknowns too (their values are
     // witnesses the re-check uses), when the names clash with nothing else in scope.
     let mut vars = problem.vars.to_vec();
@@ -371,12 +388,16 @@ fn prepare<'a>(
     // Only the problem's own unknowns, over each other: solutions are blocked on their inputs, so a
     // term over a witness would make one solution per witness look like all of them.
     let known_env = env.clone();
-    let by_term = crate::analysis::deterministic::term_definitions(
-        &vars[..problem.vars.len()],
-        &conjuncts,
-        &|i| fixed[i].is_none(),
-        &|n| known_env.get(n).is_some() || ctx.is_global(n),
-    );
+    let by_term = if by_terms {
+        crate::analysis::deterministic::term_definitions(
+            &vars[..problem.vars.len()],
+            &conjuncts,
+            &|i| fixed[i].is_none(),
+            &|n| known_env.get(n).is_some() || ctx.is_global(n),
+        )
+    } else {
+        Vec::new()
+    };
     let mut defining = defining;
     let mut by_term_var = vec![false; vars.len()];
     for d in &by_term {
@@ -422,6 +443,28 @@ fn prepare<'a>(
     for &r in &roots {
         tr.assume(r);
     }
+    // Typing conjuncts first: what they assert settles the well-definedness of the others (of the
+    // defining terms too, so those typings that need no defined unknown come before the terms).
+    let mut order: Vec<&crate::ir::Pred> = conjuncts
+        .iter()
+        .zip(&defining)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| *c)
+        .collect();
+    order.sort_by_key(|c| !is_typing(c));
+    let defined_names: Vec<&crate::syntax::ast::Name> =
+        by_term.iter().map(|d| &vars[d.var].name).collect();
+    let (early, late): (Vec<&crate::ir::Pred>, Vec<&crate::ir::Pred>) =
+        order.into_iter().partition(|c| {
+            is_typing(c)
+                && !crate::ir::free_names::pred_mentions(c, &|n| defined_names.contains(&n))
+        });
+    for c in early {
+        ctx.check_deadline(c.span)?;
+        let holds = tr.pred(c, true)?.holds;
+        tr.assume(holds);
+        roots.push(holds);
+    }
     for d in &by_term {
         let crate::ir::PredKind::Compare(_, l, r) = &conjuncts[d.conjunct].kind else {
             unreachable!("a definition is an equation");
@@ -439,15 +482,7 @@ fn prepare<'a>(
         slots[d.var] = Err(bounds.terms.len());
         bounds.terms.push(term);
     }
-    // Typing conjuncts first: what they assert settles the well-definedness of the others.
-    let mut order: Vec<&crate::ir::Pred> = conjuncts
-        .iter()
-        .zip(&defining)
-        .filter(|(_, d)| !**d)
-        .map(|(c, _)| *c)
-        .collect();
-    order.sort_by_key(|c| !is_typing(c));
-    for c in order {
+    for c in late {
         ctx.check_deadline(c.span)?;
         let holds = tr.pred(c, true)?.holds;
         tr.assume(holds);

@@ -301,3 +301,20 @@ fn a_known_function_into_functions_into_sets_is_refused_not_a_crash() {
         Ok((n, _)) => assert_eq!(n, 1, "{text}"),
     }
 }
+
+#[test]
+fn unknowns_defined_by_terms_keep_their_values_and_well_definedness() {
+    // y and s are encoded by their defining terms; their values are read back from the circuit.
+    assert_eq!(count("x : 1..3 & y = x * x & y > 3"), 2);
+    assert_eq!(
+        count("s : seq(1..2) & size(s) <= 2 & t = s <- 1 & t /= [1]"),
+        6
+    );
+    // The term's well-definedness rests on f's typing (f total): translated after it, not refused.
+    assert_eq!(
+        count("f : 1..2 --> 1..2 & y = card({x | x : 1..2 & f(x) > 1})"),
+        4
+    );
+    // An ill-defined definition is no solution: first([]) for the empty s.
+    assert_eq!(count("s : seq(1..2) & size(s) <= 1 & e = first(s)"), 2);
+}
