@@ -12,7 +12,7 @@ mod compare;
 #[path = "differential/generator.rs"]
 mod generator;
 
-use bsolve::check::{Options, setup::setup_constants};
+use bsolve::check::setup::setup_constants;
 use bsolve::diag::register_source;
 use bsolve::eval::{Env, EvalError};
 use bsolve::solve::{Backend, Problem, solve_all};
@@ -25,17 +25,6 @@ use std::time::{Duration, Instant};
 /// Solutions asked per machine: enough for every exact count, a cut for the puzzles with huge solution sets.
 const SETUP_LIMIT: usize = 20;
 
-fn options(backend: Backend, prefs: &[(&str, &str)]) -> Options {
-    Options {
-        backend,
-        prefs: prefs
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-            .collect(),
-        ..Options::default()
-    }
-}
-
 /// The number of setups found (up to `SETUP_LIMIT`) and whether the search was complete.
 fn setups(name: &str, backend: Backend) -> (usize, bool) {
     setups_up_to(name, backend, SETUP_LIMIT)
@@ -43,7 +32,7 @@ fn setups(name: &str, backend: Backend) -> (usize, bool) {
 
 /// The number of setups found (up to `limit`) and whether the search was complete.
 fn setups_up_to(name: &str, backend: Backend, limit: usize) -> (usize, bool) {
-    let model = bsolve::check::Model::load(&model_path(name), &options(backend, &[]))
+    let model = bsolve::check::Model::load(&model_path(name), &common::options(backend, &[]))
         .unwrap_or_else(|d| panic!("{}", d.render()));
     model
         .context
@@ -123,12 +112,12 @@ fn random_predicates_agree_with_brute_force() {
     let brute_model = common::load_text(
         "kodkod-brute",
         generator::MACHINE,
-        &options(Backend::Brute, &[]),
+        &common::options(Backend::Brute, &[]),
     );
     let sat_model = common::load_text(
         "kodkod-sat",
         generator::MACHINE,
-        &options(Backend::Brute, &[("KODKOD_ONLY_FULL", "TRUE")]),
+        &common::options(Backend::Brute, &[("KODKOD_ONLY_FULL", "TRUE")]),
     );
     let (mut translated, mut untranslated, mut sat_answers) = (0, 0, 0);
     let mut disagreements = Vec::new();

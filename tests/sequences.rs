@@ -12,7 +12,6 @@ mod compare;
 #[path = "sequences/generator.rs"]
 mod generator;
 
-use bsolve::check::Options;
 use bsolve::diag::register_source;
 use bsolve::eval::{Env, EvalError};
 use bsolve::solve::{Backend, Problem, solve_all};
@@ -23,27 +22,20 @@ use std::time::{Duration, Instant};
 
 const DEFAULT_SEED: u64 = 0x5e9_0000;
 
-fn options(prefs: &[(&str, &str)]) -> Options {
-    Options {
-        backend: Backend::Brute,
-        prefs: prefs
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-            .collect(),
-        ..Options::default()
-    }
-}
-
 #[test]
 fn random_sequence_predicates_agree_with_brute_force() {
     let seed = common::env_number("BSOLVE_SEQ_SEED").unwrap_or(DEFAULT_SEED);
     let cases = common::env_number("BSOLVE_SEQ_CASES").unwrap_or(1_000);
     let verbose = std::env::var_os("BSOLVE_SEQ_VERBOSE").is_some();
-    let brute_model = common::load_text("seq-brute", generator::MACHINE, &options(&[]));
+    let brute_model = common::load_text(
+        "seq-brute",
+        generator::MACHINE,
+        &common::options(Backend::Brute, &[]),
+    );
     let sat_model = common::load_text(
         "seq-sat",
         generator::MACHINE,
-        &options(&[("KODKOD_ONLY_FULL", "TRUE")]),
+        &common::options(Backend::Brute, &[("KODKOD_ONLY_FULL", "TRUE")]),
     );
     let (mut sat_complete, mut untranslated, mut with_solutions) = (0, 0, 0);
     let mut disagreements = Vec::new();

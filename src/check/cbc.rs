@@ -203,19 +203,15 @@ pub fn invariant_preservation_of(
     let with_init = matches!(operation, None | Some("all"));
     let total = ops.len() + usize::from(with_init);
     let mut out = Vec::new();
-    let record = |check: OperationCheck,
-                  out: &mut Vec<OperationCheck>,
-                  progress: &mut dyn FnMut(CbcEvent<'_>)| {
-        progress(CbcEvent::Done(&check));
-        out.push(check);
-    };
     if with_init {
         progress(CbcEvent::Started {
             operation: "INITIALISATION",
             index: 0,
             total,
         });
-        record(check_initialisation(model, &inv)?, &mut out, progress);
+        let check = check_initialisation(model, &inv)?;
+        progress(CbcEvent::Done(&check));
+        out.push(check);
     }
     for op in ops {
         progress(CbcEvent::Started {
@@ -223,25 +219,9 @@ pub fn invariant_preservation_of(
             index: out.len(),
             total,
         });
-        if let Err(e) = model.context.check_deadline(op.span) {
-            let check = OperationCheck {
-                operation: op.name.to_string(),
-                outcome: CbcOutcome::Unknown(e.to_string()),
-                elapsed: Duration::ZERO,
-            };
-            record(check, &mut out, progress);
-            continue;
-        }
-        // An operation the translation cannot take is UNKNOWN; the others are still checked.
-        let check = match check_operation(model, op, &inv) {
-            Err(d) if d.kind == DiagKind::Unsupported => OperationCheck {
-                operation: op.name.to_string(),
-                outcome: CbcOutcome::Unknown(d.to_string()),
-                elapsed: Duration::ZERO,
-            },
-            other => other?,
-        };
-        record(check, &mut out, progress);
+        let check = check_operation_or_unknown(model, op, &inv)?;
+        progress(CbcEvent::Done(&check));
+        out.push(check);
     }
     Ok(out)
 }
@@ -283,6 +263,27 @@ fn check_initialisation(model: &Model, inv: &Pred) -> Result<OperationCheck, Dia
         outcome,
         elapsed: start.elapsed(),
     })
+}
+
+/// `check_operation`, or UNKNOWN when the budget is spent before it starts or the translation cannot
+/// take the operation (the other operations are still checked).
+fn check_operation_or_unknown(
+    model: &Model,
+    op: &Operation,
+    inv: &Pred,
+) -> Result<OperationCheck, Diagnostic> {
+    let unknown = |reason: String| OperationCheck {
+        operation: op.name.to_string(),
+        outcome: CbcOutcome::Unknown(reason),
+        elapsed: Duration::ZERO,
+    };
+    if let Err(e) = model.context.check_deadline(op.span) {
+        return Ok(unknown(e.to_string()));
+    }
+    match check_operation(model, op, inv) {
+        Err(d) if d.kind == DiagKind::Unsupported => Ok(unknown(d.to_string())),
+        other => other,
+    }
 }
 
 fn check_operation(

@@ -177,3 +177,15 @@ pub fn env_number(name: &str) -> Option<u64> {
     };
     Some(parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number")))
 }
+
+/// Options with `backend` and the preferences `prefs` (name, value), the rest by default.
+pub fn options(backend: bsolve::solve::Backend, prefs: &[(&str, &str)]) -> Options {
+    Options {
+        backend,
+        prefs: prefs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+        ..Options::default()
+    }
+}

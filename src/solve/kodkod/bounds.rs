@@ -181,16 +181,7 @@ fn fun_carrier(
     if !props.functional {
         return None;
     }
-    let known = |e: &Expr| -> Option<Value> {
-        if free_names::of_expr(e)
-            .iter()
-            .any(|n| vars.iter().any(|v| v.name == *n))
-        {
-            return None;
-        }
-        tr.ctx.eval_expr(e, tr.env()).ok()
-    };
-    let known_set = |e: &Expr| known(e).and_then(|v| v.as_set().map(|items| items.to_vec()));
+    let known_set = |e: &Expr| known_elements(tr, vars, e);
     let args = known_set(a)?;
     let image = match &s.kind {
         ExprKind::Binary(inner, x, y) if inner.is_arrow() => {
@@ -528,16 +519,7 @@ fn carrier(tr: &Translator<'_>, vars: &[TypedName], name: &str, c: &Pred) -> Opt
         (CompareOp::Eq, false, true) => (CompareOp::Eq, a),
         _ => return None,
     };
-    let known = |e: &Expr| -> Option<Vec<Value>> {
-        if free_names::of_expr(e)
-            .iter()
-            .any(|n| vars.iter().any(|v| v.name == *n))
-        {
-            return None;
-        }
-        let v = tr.ctx.eval_expr(e, tr.env()).ok()?;
-        v.as_set().map(|items| items.to_vec())
-    };
+    let known = |e: &Expr| known_elements(tr, vars, e);
     match (op, &s.kind) {
         (CompareOp::In, ExprKind::Binary(arrow, x, y)) if arrow.is_arrow() => {
             let (x, y) = (known(x)?, known(y)?);
@@ -577,16 +559,19 @@ fn sequence_elements(
         ExprKind::Binary(arrow, _, t) if arrow.is_arrow() => t,
         _ => return None,
     };
-    if free_names::of_expr(t)
+    known_elements(tr, vars, t).filter(|items| items.len() <= MAX_ELEMENTS)
+}
+
+/// The elements of `e` when it is a set that mentions none of the unknowns `vars` and evaluates.
+fn known_elements(tr: &Translator<'_>, vars: &[TypedName], e: &Expr) -> Option<Vec<Value>> {
+    if free_names::of_expr(e)
         .iter()
         .any(|n| vars.iter().any(|v| v.name == *n))
     {
         return None;
     }
-    let v = tr.ctx.eval_expr(t, tr.env()).ok()?;
-    v.as_set()
-        .filter(|items| items.len() <= MAX_ELEMENTS)
-        .map(|items| items.to_vec())
+    let v = tr.ctx.eval_expr(e, tr.env()).ok()?;
+    v.as_set().map(|items| items.to_vec())
 }
 
 /// The pairs an injective sequence over `s` may contain: no longer than s has elements, its indices

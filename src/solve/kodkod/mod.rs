@@ -343,21 +343,24 @@ fn prepare<'a>(
     problem: &Problem<'_>,
 ) -> Result<Option<Prepared<'a>>, Diagnostic> {
     // A term that does not translate where a declared unknown would (its well-definedness not settled
-    // as the equation's is): the problem again, with every unknown declared.
-    match prepare_with(ctx, problem, true) {
-        Err(d) if d.kind != crate::diag::DiagKind::Limit => {
-            prepare_with(ctx, problem, false).map_err(|_| d)
+    // as the equation's is): the problem again, with every unknown declared. Only then: a problem
+    // that used no term would fail the same way twice.
+    let mut used_terms = false;
+    match prepare_with(ctx, problem, true, &mut used_terms) {
+        Err(d) if used_terms && d.kind != crate::diag::DiagKind::Limit => {
+            prepare_with(ctx, problem, false, &mut used_terms).map_err(|_| d)
         }
         other => other,
     }
 }
 
 /// `prepare`; with `by_terms`, unknowns a top-level equation defines over the others are encoded by
-/// that term (`analysis::deterministic::term_definitions`).
+/// that term (`analysis::deterministic::term_definitions`), and `used_terms` says whether there were any.
 fn prepare_with<'a>(
     ctx: &'a Context,
     problem: &Problem<'_>,
     by_terms: bool,
+    used_terms: &mut bool,
 ) -> Result<Option<Prepared<'a>>, Diagnostic> {
     // Top-level existentials are skolemised: their variables become unknowns too (their values are
     // witnesses the re-check uses), when the names clash with nothing else in scope.
@@ -383,31 +386,39 @@ fn prepare_with<'a>(
     // Plagge & Leuschel §3.6: deterministic equations are evaluated first and enter as exact bounds
     // (here: known values, so the translation folds them away).
     let mut env = problem.env.clone();
-    let (fixed, defining) = deterministic_values(ctx, &vars, &conjuncts, &mut env);
+    let (fixed, mut defining) = deterministic_values(ctx, &vars, &conjuncts, &mut env);
     // Unknowns that an equation defines by a term over the others take that term as their encoding.
     // Only the problem's own unknowns, over each other: solutions are blocked on their inputs, so a
     // term over a witness would make one solution per witness look like all of them.
-    let known_env = env.clone();
     let by_term = if by_terms {
         crate::analysis::deterministic::term_definitions(
             &vars[..problem.vars.len()],
             &conjuncts,
             &|i| fixed[i].is_none(),
-            &|n| known_env.get(n).is_some() || ctx.is_global(n),
+            &|n| env.get(n).is_some() || ctx.is_global(n),
         )
     } else {
         Vec::new()
     };
-    let mut defining = defining;
+    *used_terms = !by_term.is_empty();
     let mut by_term_var = vec![false; vars.len()];
     for d in &by_term {
-        defining[d.conjunct] = true;
         by_term_var[d.var] = true;
     }
-    let open: Vec<crate::ir::TypedName> = (0..vars.len())
+    let open_indices: Vec<usize> = (0..vars.len())
         .filter(|&i| fixed[i].is_none() && !by_term_var[i])
-        .map(|i| vars[i].clone())
         .collect();
+    let open: Vec<crate::ir::TypedName> = open_indices.iter().map(|&i| vars[i].clone()).collect();
+    // Per variable: its value, or its index in `bounds.terms` — the declared unknowns first, in
+    // order, then the defined ones in definition order.
+    let mut slots: Vec<Result<Value, usize>> = fixed.into_iter().map(|f| f.ok_or(0)).collect();
+    for (k, &i) in open_indices.iter().enumerate() {
+        slots[i] = Err(k);
+    }
+    for (k, d) in by_term.iter().enumerate() {
+        defining[d.conjunct] = true;
+        slots[d.var] = Err(open.len() + k);
+    }
     let Some(ranges) = integer_ranges(ctx, &open, &conjuncts, &env) else {
         return Ok(None);
     };
@@ -419,21 +430,9 @@ fn prepare_with<'a>(
     };
     let mut tr = translate::Translator::new(ctx, &env);
     let mut bounds = bounds::declare(&mut tr, &open, &conjuncts, &ranges)?;
-    let mut next = 0;
-    let mut slots: Vec<Result<Value, usize>> = Vec::with_capacity(vars.len());
-    for (i, f) in fixed.into_iter().enumerate() {
-        slots.push(match f {
-            Some(v) => Ok(v),
-            // Placeholder: a term definition's term is appended to `bounds.terms` below.
-            None if by_term_var[i] => Err(usize::MAX),
-            None => {
-                next += 1;
-                Err(next - 1)
-            }
-        });
-    }
-    let declared_outputs = (0..problem.vars.len())
-        .filter(|&i| matches!(slots[i], Err(j) if j != usize::MAX))
+    let declared_outputs = open_indices
+        .iter()
+        .filter(|&&i| i < problem.vars.len())
         .count();
     let main_inputs = match declared_outputs {
         0 => 0,
@@ -479,7 +478,7 @@ fn prepare_with<'a>(
         tr.assume(defined);
         roots.push(defined);
         tr.declare(name.clone(), term.clone());
-        slots[d.var] = Err(bounds.terms.len());
+        debug_assert_eq!(slots[d.var], Err(bounds.terms.len()));
         bounds.terms.push(term);
     }
     for c in late {

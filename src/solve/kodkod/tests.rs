@@ -318,3 +318,13 @@ fn unknowns_defined_by_terms_keep_their_values_and_well_definedness() {
     // An ill-defined definition is no solution: first([]) for the empty s.
     assert_eq!(count("s : seq(1..2) & size(s) <= 1 & e = first(s)"), 2);
 }
+
+#[test]
+fn indices_past_a_gap_are_never_in_a_sequence() {
+    // {1000000 |-> 1} is not a sequence (size ill-defined); no million-long length choice is built.
+    assert_eq!(
+        count("s <: {1 |-> 1, 1000000 |-> 1, 1000001 |-> 1} & size(s) = 1"),
+        1
+    );
+    assert_eq!(count("s <: {1 |-> 1, 3 |-> 2} & s : seq(1..2)"), 2);
+}

@@ -469,16 +469,19 @@ impl<'p> Builder<'_, 'p> {
 
     /// Narrows the integer atoms of scalar variables to the ranges the interval analysis derives from all
     /// conjuncts (it may bound what no single typing conjunct does, e.g. `x < y & y : 1..5`).
+    /// The last use of the analysis: it is taken, not copied.
     fn bound_integers(&mut self) {
-        let Some(analysis) = self.analysis() else {
+        if self.analysis().is_none() {
+            return;
+        }
+        let Some(analysis) = self.analysis.take() else {
             return;
         };
-        let (analysis, vars) = (analysis.clone(), self.all.clone());
-        for (i, info) in analysis.vars.iter().enumerate() {
-            let Some(&v) = self.by_name.get(&vars[i].name) else {
+        for (var, info) in self.all.iter().zip(&analysis.vars) {
+            let Some(&v) = self.by_name.get(&var.name) else {
                 continue;
             };
-            if vars[i].ty != Type::Integer {
+            if var.ty != Type::Integer {
                 continue;
             }
             if let Shape::Scalar(a) = self.vars[v].shape {

@@ -90,6 +90,14 @@ impl Translator<'_> {
                 None => conds.push(!*l),
             }
         }
+        // Only the candidate indices 1..max without a gap can be in a sequence (its domain is 1..n):
+        // the pairs past the first gap are absent.
+        let max = (1..)
+            .find(|i| !slots.contains_key(i))
+            .map_or(0, |gap| gap - 1);
+        for (_, vs) in slots.split_off(&(max + 1)) {
+            conds.extend(vs.into_iter().map(|(_, l)| !l));
+        }
         let mut present = BTreeMap::new();
         for (i, vs) in &slots {
             let lits: Vec<Lit> = vs.iter().map(|(_, l)| *l).collect();
@@ -99,11 +107,9 @@ impl Translator<'_> {
         // Contiguous from 1: index i present only if i - 1 is.
         for (i, p) in &present {
             if *i > 1 {
-                let before = present.get(&(i - 1)).copied().unwrap_or(FALSE);
-                conds.push(self.circuit.implies(*p, before));
+                conds.push(self.circuit.implies(*p, present[&(i - 1)]));
             }
         }
-        let max = present.keys().copied().max().unwrap_or(0);
         let at = |i: i64| present.get(&i).copied().unwrap_or(FALSE);
         let mut length = Vec::with_capacity(max as usize + 1);
         for n in 0..=max {
@@ -135,8 +141,13 @@ impl Translator<'_> {
     /// `size(s)`: defined when s is a sequence.
     pub(super) fn seq_size(&mut self, s: &Expr) -> Tr<BitVec> {
         let view = self.seq_operand(s, false)?;
+        Ok(self.size_of(&view))
+    }
+
+    /// The number of pairs of a sequence: its size.
+    fn size_of(&mut self, view: &SeqView) -> BitVec {
         let lits: Vec<Lit> = view.entries().map(|(_, _, l)| l).collect();
-        Ok(BitVec::count(&mut self.circuit, &lits))
+        BitVec::count(&mut self.circuit, &lits)
     }
 
     /// `first(s)` and `last(s)`: the element at index 1, or at the index equal to the size.
@@ -232,8 +243,7 @@ impl Translator<'_> {
             BinaryOp::Take | BinaryOp::Drop => {
                 let s = self.seq_operand(a, false)?;
                 let k = self.int(b)?;
-                let lits: Vec<Lit> = s.entries().map(|(_, _, l)| l).collect();
-                let size = BitVec::count(&mut self.circuit, &lits);
+                let size = self.size_of(&s);
                 let at_least_zero = k.ge_const(&mut self.circuit, 0);
                 let at_most_size = k.le(&mut self.circuit, &size);
                 self.wd.push(at_least_zero);
