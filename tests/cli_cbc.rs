@@ -526,3 +526,24 @@ fn cbc_prints_each_verdict_as_soon_as_it_is_known() {
     assert!(rest[0].starts_with("slow: "), "{rest:?}");
     assert_eq!(child.wait().expect("exits").code(), Some(2));
 }
+
+/// A budget spent before the longer paths are asked leaves them undecided: never "no counterexample up
+/// to the depth" (the violation here is at depth 9,000; the long cross-check found this as wrong
+/// complete answers of `bmc` on machines whose budget ran out between two lengths).
+#[test]
+fn bmc_whose_budget_runs_out_says_unknown_not_no_counterexample() {
+    let file = temp_machine(
+        "chain",
+        "MACHINE Chain\nVARIABLES n\nINVARIANT n : 0..10000 & n /= 9000\nINITIALISATION n := 0\n\
+         OPERATIONS\n  step = PRE n < 10000 THEN n := n + 1 END\nEND\n",
+    );
+    for timeout in ["20", "100"] {
+        let (code, json) = bsolve_json(&["--timeout", timeout, "bmc", &file, "10000"]);
+        assert_eq!(code, 2, "{json}");
+        assert_eq!(json["status"], "UNKNOWN", "{json}");
+        assert!(
+            json["justification"].as_str().unwrap().contains("timeout"),
+            "{json}"
+        );
+    }
+}

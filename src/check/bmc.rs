@@ -737,7 +737,12 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
             LengthResult::None => {}
             LengthResult::Undecided(why) => undecided.push((k, why)),
         }
-        if k == depth || model.context.check_deadline(model.machine().span).is_err() {
+        if k == depth {
+            break;
+        }
+        // The budget spent before the longer paths were asked: they are undecided, not absent.
+        if let Err(e) = model.context.check_deadline(model.machine().span) {
+            undecided.push((k + 1, e.to_string()));
             break;
         }
         match paths.advance(model)? {
