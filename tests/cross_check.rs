@@ -342,9 +342,10 @@ fn run_case(seed: u64, dir: &Path, tally: &mut Tally) {
         );
     }
     for (what, runs) in problems {
-        tally
-            .problems
-            .push(describe(seed, &machine.text, &what, &runs));
+        let problem = describe(seed, &machine.text, &what, &runs);
+        // Printed at once: a long run stopped before its end still shows what it found.
+        eprintln!("cross-check problem:\n{problem}");
+        tally.problems.push(problem);
     }
 }
 

@@ -42,6 +42,8 @@ pub struct Cadical {
     solver: cadical::Solver<Watch>,
     learnt: Arc<AtomicU64>,
     vars: i32,
+    /// A variable of no clause, assumed to skip the lucky phases (`solve`).
+    unconstrained: Option<i32>,
     clauses: usize,
     solve_time: Duration,
     solve_calls: u64,
@@ -60,6 +62,7 @@ impl Cadical {
             solver,
             learnt,
             vars: 0,
+            unconstrained: None,
             clauses: 0,
             solve_time: Duration::ZERO,
             solve_calls: 0,
@@ -90,8 +93,23 @@ impl SatSolver for Cadical {
         if self.solver.get_callbacks().is_some_and(|w| w.stop()) {
             return SolveResult::Interrupted;
         }
+        // Its "lucky phases", tried first by a solve without assumptions, never poll it either (tens of
+        // milliseconds over wide bit vectors): a solve another thread may interrupt assumes a variable
+        // of no clause, which skips them.
+        let interruptible = self
+            .solver
+            .get_callbacks()
+            .is_some_and(|w| w.interrupt.is_some());
+        let mut assumed = assumptions.to_vec();
+        if interruptible && assumptions.is_empty() {
+            let free = *self.unconstrained.get_or_insert_with(|| {
+                self.vars += 1;
+                self.vars
+            });
+            assumed.push(free);
+        }
         let start = Instant::now();
-        let result = self.solver.solve_with(assumptions.iter().copied());
+        let result = self.solver.solve_with(assumed);
         self.solve_time += start.elapsed();
         self.solve_calls += 1;
         match result {

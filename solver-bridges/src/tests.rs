@@ -103,6 +103,30 @@ fn a_set_interrupt_flag_interrupts() {
     });
 }
 
+/// An interruptible solve (a flag set, not raised) assumes a variable of its own to skip CaDiCaL's lucky
+/// phases: the answers, the models and the variables handed out afterwards are as without it.
+#[test]
+fn an_interruptible_solve_answers_as_an_ordinary_one() {
+    each_solver(|s| {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        s.set_interrupt(Some(flag));
+        let (a, b, c) = (s.new_var(), s.new_var(), s.new_var());
+        let clauses = [vec![a, b], vec![-a, c], vec![-b, -c], vec![-c, -a]];
+        for cl in &clauses {
+            s.add_clause(cl);
+        }
+        assert_eq!(s.solve(&[]), SolveResult::Sat, "{}", s.name());
+        assert!(!s.value(a) && s.value(b) && !s.value(c), "{}", s.name());
+        // A variable handed out later is a fresh one, not the assumed one.
+        let d = s.new_var();
+        assert!(d > c && d != 0);
+        s.add_clause(&[d]);
+        s.add_clause(&[-d, a]);
+        assert_eq!(s.solve(&[]), SolveResult::Unsat, "{}", s.name());
+        assert_eq!(s.solve(&[]), SolveResult::Unsat, "{}", s.name());
+    });
+}
+
 #[test]
 fn dimacs_has_the_comments_then_the_header() {
     let mut out = Vec::new();

@@ -185,18 +185,37 @@ pub fn read_suite(path: &Path) -> Result<Vec<Case>, Diagnostic> {
     Ok(cases)
 }
 
-/// Runs every case over every backend.
-pub fn run_suite(cases: &[Case], backends: &[BenchBackend]) -> Vec<Row> {
+/// Runs every case over every backend `repeat` times and keeps each backend's run of median time. The
+/// backends alternate within a repetition, and the order turns by one at each, so that a burst of load
+/// on the shared machine falls on all of them alike.
+pub fn run_suite(cases: &[Case], backends: &[BenchBackend], repeat: usize) -> Vec<Row> {
     cases
         .iter()
-        .map(|case| Row {
-            case: case.clone(),
-            outcomes: backends
-                .iter()
-                .map(|b| (b.name().to_string(), run_case(case, b)))
-                .collect(),
+        .map(|case| {
+            let mut runs: Vec<Vec<Outcome>> = vec![Vec::new(); backends.len()];
+            for r in 0..repeat.max(1) {
+                for k in 0..backends.len() {
+                    let b = (k + r) % backends.len();
+                    runs[b].push(run_case(case, &backends[b]));
+                }
+            }
+            Row {
+                case: case.clone(),
+                outcomes: backends
+                    .iter()
+                    .zip(runs)
+                    .map(|(b, runs)| (b.name().to_string(), median(runs)))
+                    .collect(),
+            }
         })
         .collect()
+}
+
+/// The run of median time (the slower of the two middle ones).
+fn median(mut runs: Vec<Outcome>) -> Outcome {
+    runs.sort_by(|a, b| a.ms.total_cmp(&b.ms));
+    let middle = runs.len() / 2;
+    runs.swap_remove(middle)
 }
 
 /// Loads the model with the backend, then asks the case's question under its deadline.
@@ -321,6 +340,10 @@ pub fn table(rows: &[Row], backends: &[BenchBackend]) -> Vec<Vec<String>> {
     header.extend(backends.iter().map(|b| b.name().to_string()));
     header.push("expected?".into());
     header.push("backends agree".into());
+    let portfolio = backends.iter().any(|b| b.name() == "auto") && backends.len() > 1;
+    if portfolio {
+        header.push("auto / best".into());
+    }
     let mut lines = vec![header];
     for row in rows {
         let mut line = vec![
@@ -331,9 +354,29 @@ pub fn table(rows: &[Row], backends: &[BenchBackend]) -> Vec<Vec<String>> {
         line.extend(row.outcomes.iter().map(|(_, o)| cell(o)));
         line.push(expectation_cell(row).into());
         line.push(if row.backends_agree() { "yes" } else { "NO" }.into());
+        if portfolio {
+            line.push(auto_ratio(row).map_or("-".into(), |r| format!("{r:.1}×")));
+        }
         lines.push(line);
     }
     lines
+}
+
+/// `auto`'s time over the fastest other backend that gave the expected answer (`None`: auto gave none,
+/// or no other backend did).
+pub fn auto_ratio(row: &Row) -> Option<f64> {
+    let expected = |o: &Outcome| agreement(&row.case, o) == Agreement::Agrees;
+    let (_, auto) = row
+        .outcomes
+        .iter()
+        .find(|(b, o)| b == "auto" && expected(o))?;
+    let best = row
+        .outcomes
+        .iter()
+        .filter(|(b, o)| b != "auto" && expected(o))
+        .map(|(_, o)| o.ms)
+        .min_by(f64::total_cmp)?;
+    Some(auto.ms / best.max(f64::MIN_POSITIVE))
 }
 
 /// The table aligned in columns, for the terminal.

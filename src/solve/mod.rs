@@ -20,6 +20,8 @@ mod nesting;
 pub(crate) mod orbits;
 mod portfolio;
 mod racer;
+
+pub use racer::start_lanes;
 pub mod smt;
 
 use crate::eval::{Context, Env, EvalError};
@@ -99,6 +101,9 @@ pub struct Problem<'a> {
     /// (true for questions users ask; false for the interpreter's choices inside an already fixed
     /// instantiation of the sets, such as operation parameters during model checking).
     pub sizes_matter: bool,
+    /// How many solutions the caller reads at most (`solve_all`'s limit; `usize::MAX` for a stream):
+    /// a portfolio lane that has listed so many before native reported one has the answer.
+    pub wanted: usize,
 }
 
 impl<'a> Problem<'a> {
@@ -109,6 +114,7 @@ impl<'a> Problem<'a> {
             env,
             symmetry: Symmetry::None,
             sizes_matter: true,
+            wanted: usize::MAX,
         }
     }
 }
@@ -138,8 +144,6 @@ pub struct Stats {
     /// A search that found nothing met this well-definedness error on a candidate (counted as no
     /// solution): the commands print it beside their "no solution" (`native::solve_one`).
     pub ill_defined: Option<crate::diag::Diagnostic>,
-    /// A stream native began was finished by SAT (`portfolio::STREAM_HANDOFF`).
-    pub handed_over: bool,
     /// The solutions reported are representatives of classes of permutations of the deferred sets'
     /// elements, not all solutions (`Symmetry::reduces`).
     pub symmetry_reduced: bool,
@@ -274,10 +278,14 @@ pub fn solve_all(
 ) -> Result<Solutions, EvalError> {
     let mut solutions = Vec::new();
     let mut limited = limit == 0;
+    let problem = Problem {
+        wanted: limit.min(problem.wanted),
+        ..*problem
+    };
     let (complete, stats) = if limited {
         (false, Stats::default())
     } else {
-        stream(ctx, problem, backend, &mut |values| {
+        stream(ctx, &problem, backend, &mut |values| {
             solutions.push(values.to_vec());
             if solutions.len() >= limit {
                 limited = true;

@@ -1,111 +1,166 @@
-//! The second lane of the portfolio (`portfolio`): SAT, then the SMT solver, racing the native solver
-//! from a thread of its own. What native decides in a few milliseconds (most questions) never starts
-//! them; what it cannot decide quickly they may settle in the meantime — an acyclicity Unsat SAT proves
-//! at once while native enumerates relations, a solution among 2^25 candidates native labels one by
-//! one, an Unsat over unbounded integers native can only bound.
+//! The lanes that race the native solver in the portfolio (`portfolio`): SAT, then the SMT solver, from
+//! a thread of their own. What native decides in a few milliseconds (most questions) costs a lane a
+//! translation; what native cannot decide quickly a lane may settle in the meantime — an acyclicity
+//! Unsat SAT proves at once while native enumerates relations, a solution among 2^25 candidates native
+//! labels one by one, an Unsat over unbounded integers native can only bound, a stream of solutions SAT
+//! lists with blocking clauses faster than native's search tree yields them.
 //!
-//! The lane waits `HEAD_START`, and gives up at once when cancelled then. Once started, it stops the
-//! native search (`Context::with_cancel`) as soon as it has decided: a first solution, which the
-//! portfolio hands to the caller's re-check on the caller's thread, or an exhaustive verdict (the
-//! backend's own, with `Stats::any_size` for deferred sets). Cancelled, SAT stops at its next poll of
-//! the flag (`SatSolver::set_interrupt`), z3 within one poll of its process (`smt::process`), which is
-//! killed. The lane's thread is inside the question (`Nesting`): what its backends ask in turn is
-//! never raced again.
+//! The lanes start with native: a head start of 10 ms cost questions SAT decides in a millisecond ten
+//! times their time (RESULTS.md, portfolio), while a question native decides before a lane runs costs
+//! only the lane's wake-up, and one decided later stops the lane's translation at its next conjunct.
+//! One lane asks SAT and then z3; when some integer unknown ranges over more than `WIDE_INTEGERS` values
+//! (or is unbounded), z3 has a lane of its own from the start: SAT's bit vectors are wide there, or its
+//! bound is a cut, while z3's arithmetic does not depend on the size of the numbers.
+//!
+//! A lane lists every solution it finds into a bounded channel, which the portfolio drains once native
+//! has stopped, and ends with its verdict. It stops the native search (`Context::with_cancel`) when it
+//! has something native has not: all the solutions the caller wants (`Problem::wanted`, one for an
+//! existence question) while native has reported none, a list running well ahead of native's stream
+//! (`takes_over`), or an exhaustive verdict (the backend's own, with `LaneEnd::any_size` for deferred
+//! sets). The portfolio then delivers the lane's list as it comes, skipping what native reported. Cancelled, SAT stops at its next poll of the flag
+//! (`SatSolver::set_interrupt`), z3 within one poll of its process (`smt::process`), which is killed,
+//! and a lane waiting on a full channel as soon as the channel is dropped. A lane's thread is inside the
+//! question (`Nesting`): what its backends ask in turn is never raced again.
 
 use super::nesting::Nesting;
 use super::{Found, Problem, Stats, kodkod, smt};
+use crate::analysis::interval;
 use crate::eval::{Context, EvalError};
 use crate::syntax::ast::Name;
+use crate::types::Type;
 use crate::value::Value;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::{Scope, ScopedJoinHandle};
-use std::time::{Duration, Instant};
-
-/// How long native runs alone before the lane starts: native decides nearly every question it decides
-/// at all well within it (RESULTS.md, predicate corpus), and a translation or starting z3 costs
-/// milliseconds of a core.
-pub(super) const HEAD_START: Duration = Duration::from_millis(10);
-
-thread_local! {
-    /// HEAD_START for the lanes started from this thread (a test sets 0, so that every question is
-    /// raced and every interleaving of the two lanes can occur).
-    pub(super) static HEAD_START_HERE: std::cell::Cell<Duration> =
-        const { std::cell::Cell::new(HEAD_START) };
-}
+use num_bigint::BigInt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 /// A solution as a backend reports it: the problem's values and the witnesses of top-level existentials.
 pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 
-/// What the lane found.
-pub(super) struct RaceResult {
+/// Solutions the lanes may list ahead of the portfolio's reading: past them they wait (native is still
+/// streaming), so a list longer than this cannot be completed by a lane before native reads it.
+const CHANNEL_BOUND: usize = 1 << 16;
+
+/// An integer unknown with more values than this (by the interval analysis) gives z3 a lane of its own.
+const WIDE_INTEGERS: u32 = 1 << 16;
+
+/// Solutions a lane lists before its list may take over a stream native began (`takes_over`).
+const TAKEOVER_MIN: usize = 64;
+
+/// Whether a lane that has listed `listed` solutions stops native, which has reported `native`, the
+/// caller reading `wanted` at most: the lane has all the caller wants before native has any (an
+/// existence question: the first solution), or its list runs at least twice as fast as native's
+/// stream over `TAKEOVER_MIN` solutions — a search tree grows bushier as it goes (EulerOfficers: 12
+/// nodes per solution for the first 2,000, 47 for the next), blocking clauses do not, and a model
+/// checker reading its first thousand constant setups waited for native's slowing stream.
+fn takes_over(listed: usize, native: usize, wanted: usize) -> bool {
+    (native == 0 && listed >= wanted) || (listed >= TAKEOVER_MIN && listed >= 2 * native)
+}
+
+/// What a lane says, in order: solutions, then its end.
+pub(super) enum LaneEvent {
+    Solution(Solution),
+    End(LaneEnd),
+}
+
+/// A lane's verdict after its solutions.
+pub(super) struct LaneEnd {
     /// The deciding backend's verdict (exhaustive: `Ok(true)`), or why the last one gave up.
     pub result: Result<bool, EvalError>,
-    /// Its first solution: the problem's values and the witnesses of top-level existentials.
-    pub found: Option<Solution>,
     /// Its Unsat holds for every size of the default-sized deferred sets.
     pub any_size: bool,
 }
 
-impl RaceResult {
-    /// A solution, or an exhaustive verdict.
-    pub fn decided(&self) -> bool {
-        self.found.is_some() || matches!(self.result, Ok(true))
-    }
+/// The backends of one lane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backends {
+    /// SAT, then z3 unless SAT listed solutions or decided.
+    SatThenSmt,
+    SatOnly,
+    SmtOnly,
 }
 
-/// SAT when the question translates to it (three quarters of the lane's time, half when the deferred
-/// sets' default sizes leave z3 a proof for every size to try), then z3 when it translates and a
-/// solver is there. `None`: neither could take the question, or the lane was cancelled.
+/// Runs the lane's backends, sending their solutions. `None`: none could take the question, or the
+/// lane was cancelled. SAT gets three quarters of the lane's time (half when the deferred sets' default
+/// sizes leave z3 a proof for every size to try).
 fn lane(
     ctx: &Context,
     problem: &Problem<'_>,
+    backends: Backends,
     until: Option<Instant>,
     cancelled: &AtomicBool,
-) -> Option<RaceResult> {
-    let first_of = |run: &mut dyn FnMut(&mut Found<'_>, &mut Stats) -> Result<bool, EvalError>| {
-        let mut found = None;
+    send: &mut dyn FnMut(Solution) -> bool,
+) -> Option<LaneEnd> {
+    // Runs one backend, sending its solutions; its verdict, `any_size`, and whether it listed any.
+    let mut list = |run: &mut dyn FnMut(&mut Found<'_>, &mut Stats) -> Result<bool, EvalError>| {
         let mut stats = Stats::default();
+        let mut listed = false;
         let result = run(
             &mut |values: &[Value], witnesses: &[(Name, Value)]| {
-                found = Some((values.to_vec(), witnesses.to_vec()));
-                Ok(false)
+                listed = true;
+                // A dropped channel: the portfolio no longer wants the lane's solutions.
+                Ok(send((values.to_vec(), witnesses.to_vec())))
             },
             &mut stats,
         );
-        RaceResult {
-            result,
-            found,
-            any_size: stats.any_size,
-        }
+        (result, stats.any_size, listed)
     };
-    // SAT translates the question itself (an error when it cannot): asking `check_translation` first
-    // would translate it twice.
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
-    let parts = if sized { (1, 2) } else { (3, 4) };
-    let now = Instant::now();
-    let share = until.map(|d| now + d.saturating_duration_since(now) * parts.0 / parts.1);
-    let sat = ctx.with_stage_deadline(share, || {
-        first_of(&mut |found, stats| kodkod::solve_sat(ctx, problem, found, stats))
-    });
-    if sat.found.is_some() {
-        return Some(sat);
-    }
-    if matches!(sat.result, Ok(true)) {
-        // Exhaustive for the default sizes of the deferred sets only: z3 tries every size.
-        let any_size = sized
-            && solver_available(ctx)
-            && matches!(smt::refute_any_size(ctx, problem), Ok(true));
-        return Some(RaceResult { any_size, ..sat });
+    if backends != Backends::SmtOnly {
+        // SAT translates the question itself (an error when it cannot): asking `check_translation`
+        // first would translate it twice.
+        let parts = if sized || backends == Backends::SatOnly {
+            (1, 2)
+        } else {
+            (3, 4)
+        };
+        let now = Instant::now();
+        let share = until.map(|d| now + d.saturating_duration_since(now) * parts.0 / parts.1);
+        let (result, _, listed) = ctx.with_stage_deadline(share, || {
+            list(&mut |found, stats| kodkod::solve_sat(ctx, problem, found, stats))
+        });
+        if matches!(result, Ok(true)) && !listed {
+            // Exhaustive for the default sizes of the deferred sets only: z3 tries every size.
+            let any_size = sized
+                && solver_available(ctx)
+                && matches!(smt::refute_any_size(ctx, problem), Ok(true));
+            return Some(LaneEnd { result, any_size });
+        }
+        if listed || matches!(result, Ok(true)) || backends == Backends::SatOnly {
+            return Some(LaneEnd {
+                result,
+                any_size: false,
+            });
+        }
     }
     if cancelled.load(Ordering::Relaxed)
         || !(solver_available(ctx) && smt::translates(ctx, problem))
     {
         return None;
     }
-    Some(first_of(&mut |found, stats| {
-        smt::solve(ctx, problem, found, stats)
-    }))
+    let (result, any_size, _) = list(&mut |found, stats| smt::solve(ctx, problem, found, stats));
+    Some(LaneEnd { result, any_size })
+}
+
+/// Whether z3 gets a lane of its own: a solver is there, and some integer unknown has more than
+/// `WIDE_INTEGERS` values by the interval analysis of the question, or no bound.
+fn wide_integers(ctx: &Context, problem: &Problem<'_>) -> bool {
+    let integers: Vec<_> = problem
+        .vars
+        .iter()
+        .filter(|v| v.ty == Type::Integer)
+        .cloned()
+        .collect();
+    if integers.is_empty() || !solver_available(ctx) {
+        return false;
+    }
+    let analysis = interval::analyse(ctx, &integers, &problem.pred.conjuncts(), problem.env);
+    analysis.contradiction.is_none()
+        && analysis
+            .vars
+            .iter()
+            .any(|v| v.int.size().is_none_or(|n| n > BigInt::from(WIDE_INTEGERS)))
 }
 
 /// Whether an SMT solver can be started: the default one is looked for once per process; a command the
@@ -114,57 +169,166 @@ fn solver_available(ctx: &Context) -> bool {
     ctx.settings().smt_solver.is_some() || smt::default_solver_available()
 }
 
-pub(super) struct Racer<'scope> {
-    handle: ScopedJoinHandle<'scope, Option<RaceResult>>,
-    cancel: Arc<AtomicBool>,
+/// The threads the lanes run on, kept from one question to the next: a new thread per question cost
+/// the lane its start and its allocator's first pages, a large part of a question SAT decides in a
+/// millisecond. Two: SAT's lane and z3's.
+fn lane_pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .thread_name(|i| format!("bsolve-lane-{i}"))
+            .build()
+            .expect("the lanes' threads start")
+    })
 }
 
-impl<'scope> Racer<'scope> {
-    /// Starts the racer on `scope` for `problem`, until `until`; `native` is the flag that stops the
-    /// native search once the racer has decided.
-    pub fn start<'env>(
-        scope: &'scope Scope<'scope, 'env>,
-        ctx: &'env Context,
-        problem: &'env Problem<'env>,
+/// Starts the lanes' threads in the background, so that the first question raced does not wait for them.
+pub fn start_lanes() {
+    std::thread::spawn(|| {
+        lane_pool();
+    });
+}
+
+/// Runs `run` on this thread with a scope whose spawned lanes run on the lanes' threads; returns when
+/// every lane has ended.
+pub(super) fn with_lanes<'scope, R>(run: impl FnOnce(&rayon::Scope<'scope>) -> R) -> R {
+    lane_pool().in_place_scope(run)
+}
+
+/// What every lane of one race shares.
+#[derive(Clone)]
+struct Shared {
+    cancel: Arc<AtomicBool>,
+    /// Set by a lane: stops the native search.
+    stop_native: Arc<AtomicBool>,
+    /// The solutions native has reported so far (kept by the portfolio).
+    native_reported: Arc<AtomicUsize>,
+    events: SyncSender<LaneEvent>,
+    /// Held while the lane runs: `Racer::stop` waits until every clone is dropped.
+    _alive: SyncSender<()>,
+    until: Option<Instant>,
+}
+
+/// Runs one lane on the lanes' threads; the SAT lane decides there whether z3 gets a lane of its own.
+fn spawn_lane<'scope>(
+    scope: &rayon::Scope<'scope>,
+    ctx: &'scope Context,
+    problem: &'scope Problem<'scope>,
+    backends: Backends,
+    shared: Shared,
+) {
+    scope.spawn(move |scope| {
+        // A question native decided before this lane ran costs nothing more.
+        if shared.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let _nested = Nesting::enter();
+        let backends = if backends == Backends::SatThenSmt && wide_integers(ctx, problem) {
+            spawn_lane(scope, ctx, problem, Backends::SmtOnly, shared.clone());
+            Backends::SatOnly
+        } else {
+            backends
+        };
+        let mut listed = 0usize;
+        let mut send = |solution: Solution| {
+            listed += 1;
+            if takes_over(
+                listed,
+                shared.native_reported.load(Ordering::Relaxed),
+                problem.wanted,
+            ) {
+                shared.stop_native.store(true, Ordering::Relaxed);
+            }
+            shared.events.send(LaneEvent::Solution(solution)).is_ok()
+        };
+        let until = shared.until;
+        // A panic of the lane is reported on stderr by the hook and ends the lane: native's answer
+        // stands.
+        let end = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ctx.with_cancel(shared.cancel.clone(), || {
+                ctx.with_stage_deadline(until, || {
+                    lane(ctx, problem, backends, until, &shared.cancel, &mut send)
+                })
+            })
+        }));
+        let Ok(Some(end)) = end else {
+            return;
+        };
+        // A lane cancelled while its solver finished has lost: native owns the question.
+        if matches!(end.result, Ok(true)) && !shared.cancel.load(Ordering::Relaxed) {
+            shared.stop_native.store(true, Ordering::Relaxed);
+        }
+        let _ = shared.events.send(LaneEvent::End(end));
+    });
+}
+
+pub(super) struct Racer {
+    cancel: Arc<AtomicBool>,
+    /// Dropped on cancellation: a lane waiting to send then stops.
+    events: Option<Receiver<LaneEvent>>,
+    /// Disconnected when every lane has ended.
+    ended: Receiver<()>,
+}
+
+impl Racer {
+    /// Starts the lanes on `scope` for `problem`, until `until`. A lane sets `stop_native` when it has
+    /// decided, or when its list takes over native's stream (`takes_over`; `native_reported` counts
+    /// native's solutions).
+    pub fn start<'scope>(
+        scope: &rayon::Scope<'scope>,
+        ctx: &'scope Context,
+        problem: &'scope Problem<'scope>,
         until: Option<Instant>,
-        native: Arc<AtomicBool>,
-    ) -> Racer<'scope> {
+        stop_native: Arc<AtomicBool>,
+        native_reported: Arc<AtomicUsize>,
+    ) -> Racer {
         let cancel = Arc::new(AtomicBool::new(false));
-        let own = cancel.clone();
-        let head_start = HEAD_START_HERE.get();
-        let handle = scope.spawn(move || {
-            let start = Instant::now();
-            loop {
-                if own.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let waited = start.elapsed();
-                if waited >= head_start {
-                    break;
-                }
-                std::thread::park_timeout(head_start - waited);
-            }
-            let _nested = Nesting::enter();
-            let race = ctx.with_cancel(own.clone(), || {
-                ctx.with_stage_deadline(until, || lane(ctx, problem, until, &own))
-            })?;
-            // A lane cancelled while its solver finished has lost: native owns the question.
-            if race.decided() && !own.load(Ordering::Relaxed) {
-                native.store(true, Ordering::Relaxed);
-            }
-            Some(race)
-        });
-        Racer { handle, cancel }
+        let (events, receiver) = sync_channel(CHANNEL_BOUND);
+        let (alive, ended) = sync_channel::<()>(0);
+        let shared = Shared {
+            cancel: cancel.clone(),
+            stop_native,
+            native_reported,
+            events,
+            _alive: alive,
+            until,
+        };
+        spawn_lane(scope, ctx, problem, Backends::SatThenSmt, shared);
+        Racer {
+            cancel,
+            events: Some(receiver),
+            ended,
+        }
     }
 
-    /// Stops the racer (its result is then of no use).
-    pub fn cancel(&self) {
+    /// The lanes' next event, waiting for it; `None` once every lane has ended (each with its `End`,
+    /// or without one: given up, cancelled before it started, or panicked).
+    pub fn next(&self) -> Option<LaneEvent> {
+        self.events.as_ref()?.recv().ok()
+    }
+
+    /// Stops the lanes (their results are then of no use) and waits for them to end.
+    pub fn stop(mut self) {
         self.cancel.store(true, Ordering::Relaxed);
-        self.handle.thread().unpark();
+        self.events = None;
+        let _ = self.ended.recv();
     }
+}
 
-    /// Waits for the racer's result (`None`: cancelled before it started, or it panicked).
-    pub fn join(self) -> Option<RaceResult> {
-        self.handle.join().ok().flatten()
+#[cfg(test)]
+mod tests {
+    use super::{TAKEOVER_MIN, takes_over};
+
+    #[test]
+    fn a_lane_takes_over_with_what_the_caller_wants_or_a_list_twice_as_long() {
+        // An existence question: the lane's first solution, while native has none.
+        assert!(takes_over(1, 0, 1));
+        assert!(!takes_over(1, 1, 1));
+        // A stream: never on a short list, then only at twice native's count.
+        assert!(!takes_over(TAKEOVER_MIN - 1, 0, usize::MAX));
+        assert!(takes_over(TAKEOVER_MIN, 0, usize::MAX));
+        assert!(!takes_over(2 * TAKEOVER_MIN - 1, TAKEOVER_MIN, usize::MAX));
+        assert!(takes_over(2 * TAKEOVER_MIN, TAKEOVER_MIN, usize::MAX));
     }
 }

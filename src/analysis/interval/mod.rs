@@ -95,6 +95,11 @@ pub fn analyse(ctx: &Context, vars: &[TypedName], conjuncts: &[&Pred], env: &Env
     for _ in 0..MAX_ROUNDS {
         state.changed = false;
         for &i in &relevant {
+            // Every range narrowed so far is sound: a spent budget (or a portfolio lane that decided
+            // first) ends the analysis with what it has, and the search that follows stops at once.
+            if ctx.check_deadline(conjuncts[i].span).is_err() {
+                return state.finish(None);
+            }
             if state.pred(conjuncts[i]).is_err() {
                 return state.finish(Some(i));
             }
@@ -170,6 +175,8 @@ struct State<'a> {
     changed: bool,
     /// Values of the expressions over known names, by node address (`None`: not evaluable).
     constants: RefCell<FxHashMap<usize, Option<Value>>>,
+    /// The free names of the disjunctions, by node address (computed once per analysis).
+    names: FxHashMap<usize, Vec<Name>>,
 }
 
 impl<'a> State<'a> {
@@ -189,6 +196,7 @@ impl<'a> State<'a> {
             sequence: vec![false; vars.len()],
             changed: false,
             constants: RefCell::new(FxHashMap::default()),
+            names: FxHashMap::default(),
         }
     }
 
@@ -218,6 +226,19 @@ impl<'a> State<'a> {
             vars: self.info,
             contradiction,
         }
+    }
+
+    /// The analysed variables `p` names, in the scope of this visit (an existential's own variables
+    /// included while it is analysed).
+    fn named_vars(&mut self, p: &Pred) -> Vec<usize> {
+        let names = self
+            .names
+            .entry(p as *const Pred as usize)
+            .or_insert_with(|| free_names::of_pred(p).into_iter().collect());
+        names
+            .iter()
+            .filter_map(|n| self.index.get(&**n).copied())
+            .collect()
     }
 
     fn var(&self, e: &Expr) -> Option<usize> {

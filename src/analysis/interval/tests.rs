@@ -439,3 +439,40 @@ fn random_relation_and_sequence_conjunctions_keep_every_solution() {
             .join(" & ")
     });
 }
+
+/// A disjunction of conjunctions, some with an existential: each branch narrows only the variables it
+/// names (`State::disjunction` saves and joins only theirs).
+fn disjunctive_conjunct(rng: &mut Rng) -> String {
+    let branch = |rng: &mut Rng| match rng.below(3) {
+        0 => format!("({} & {})", int_conjunct(rng), int_conjunct(rng)),
+        1 => format!(
+            "#w.(w : {}..{} & w + {} = {})",
+            rng.lit(),
+            rng.lit() + 3,
+            rng.pick(&["x", "y", "z"]),
+            int_term(rng)
+        ),
+        _ => int_conjunct(rng),
+    };
+    let n = 2 + rng.below(2);
+    let branches: Vec<String> = (0..n).map(|_| branch(rng)).collect();
+    format!("({})", branches.join(" or "))
+}
+
+#[test]
+fn random_disjunctions_keep_every_solution() {
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    check_many(400, 250, || {
+        let n = 1 + rng.below(3);
+        std::iter::once("x : -4..4 & y : -4..4 & z : -4..4".to_string())
+            .chain((0..n).map(|_| {
+                if rng.below(2) == 0 {
+                    disjunctive_conjunct(&mut rng)
+                } else {
+                    int_conjunct(&mut rng)
+                }
+            }))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    });
+}

@@ -5,6 +5,12 @@
 
 use super::circuit::{Circuit, FALSE, Lit, Node, TRUE};
 use solver_bridges::SatSolver;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Gates encoded between two polls of the stop conditions (`Encoder::stop_when`).
+const POLL_GATES: u32 = 4096;
 
 pub struct Encoder {
     pub solver: Box<dyn SatSolver>,
@@ -21,6 +27,14 @@ pub struct Encoder {
     pending: Vec<Lit>,
     disjuncts: Vec<Lit>,
     clause: Vec<i32>,
+    /// When to give up encoding: a deadline, and a flag another thread sets (`stop_when`).
+    deadline: Option<Instant>,
+    interrupt: Option<Arc<AtomicBool>>,
+    /// Gates encoded since the last poll.
+    since_poll: u32,
+    /// The encoding stopped before its end (`stop_when`): the solver's clauses are incomplete and
+    /// must not be solved.
+    pub interrupted: bool,
 }
 
 impl Encoder {
@@ -35,7 +49,34 @@ impl Encoder {
             pending: Vec::new(),
             disjuncts: Vec::new(),
             clause: Vec::new(),
+            deadline: None,
+            interrupt: None,
+            since_poll: 0,
+            interrupted: false,
         }
+    }
+
+    /// Stops encoding (`interrupted`) once `deadline` passes or `interrupt` is set: a circuit of wide
+    /// bit vectors takes tens of milliseconds to encode, more than a cancelled portfolio lane may keep
+    /// its question waiting.
+    pub fn stop_when(&mut self, deadline: Option<Instant>, interrupt: Option<Arc<AtomicBool>>) {
+        self.deadline = deadline;
+        self.interrupt = interrupt;
+    }
+
+    /// Polls the stop conditions once per `POLL_GATES` gates.
+    fn poll(&mut self) -> bool {
+        self.since_poll += 1;
+        if self.since_poll < POLL_GATES {
+            return self.interrupted;
+        }
+        self.since_poll = 0;
+        self.interrupted |= self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed));
+        self.interrupted
     }
 
     pub fn add_clause(&mut self, clause: Vec<i32>) {
@@ -70,6 +111,10 @@ impl Encoder {
         while let Some((n, children_done)) = stack.pop() {
             if self.vars[n] != 0 {
                 continue;
+            }
+            if self.poll() {
+                stack.clear();
+                break;
             }
             match c.node(n) {
                 Node::False => {
@@ -127,6 +172,13 @@ impl Encoder {
                         for &d in &disjuncts {
                             clause.push(self.lit(c, d));
                         }
+                        // An interrupted encoding left some literal without a variable.
+                        if self.interrupted {
+                            stack.clear();
+                            self.clause = clause;
+                            self.disjuncts = disjuncts;
+                            break;
+                        }
                         self.add(&clause);
                         self.clause = clause;
                     }
@@ -183,4 +235,45 @@ fn disjuncts_of(c: &Circuit, x: Lit, pending: &mut Vec<Lit>, out: &mut Vec<Lit>)
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disjunction of `n` xor gates over fresh inputs: about 3n gates to encode under one clause.
+    fn wide(c: &mut Circuit, n: usize) -> Lit {
+        let mut disjuncts = Vec::new();
+        for _ in 0..n {
+            let (a, b) = (c.input(), c.input());
+            disjuncts.push(c.xor(a, b));
+        }
+        c.or_all(disjuncts)
+    }
+
+    #[test]
+    fn a_set_interrupt_flag_stops_the_encoding_and_adds_no_partial_clause() {
+        let mut c = Circuit::new();
+        let root = wide(&mut c, 10_000);
+        let mut enc = Encoder::new(Box::new(solver_bridges::Cadical::new()), true);
+        enc.stop_when(None, Some(Arc::new(AtomicBool::new(true))));
+        enc.assert(&c, root);
+        assert!(enc.interrupted);
+        let clauses = enc.clauses.as_ref().expect("kept");
+        assert!(clauses.iter().all(|cl| cl.iter().all(|&l| l != 0)));
+        // The one clause of the root is never added: its literals were not all encoded.
+        assert!(clauses.iter().all(|cl| cl.len() < 10_000));
+    }
+
+    #[test]
+    fn without_a_stop_the_encoding_is_whole() {
+        let mut c = Circuit::new();
+        let root = wide(&mut c, 10_000);
+        let mut enc = Encoder::new(Box::new(solver_bridges::Cadical::new()), true);
+        enc.stop_when(None, Some(Arc::new(AtomicBool::new(false))));
+        enc.assert(&c, root);
+        assert!(!enc.interrupted);
+        let clauses = enc.clauses.as_ref().expect("kept");
+        assert!(clauses.iter().any(|cl| cl.len() == 10_000));
+    }
 }

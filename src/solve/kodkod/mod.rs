@@ -644,8 +644,12 @@ fn run(
     let mut enc = cnf::Encoder::new(settings.sat_solver.create(), settings.dump_cnf.is_some());
     enc.solver.set_deadline(ctx.hard_deadline());
     enc.solver.set_interrupt(ctx.cancel_flag());
+    enc.stop_when(ctx.hard_deadline(), ctx.cancel_flag());
     for &r in &p.roots {
         enc.assert(&p.tr.circuit, r);
+    }
+    if enc.interrupted {
+        return Err(crate::eval::timeout_error(span));
     }
     let primary: Vec<i32> = p
         .bounds
