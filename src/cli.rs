@@ -1166,6 +1166,7 @@ fn print_settings(model: &Model, g: &Global) {
 
 /// The symbolic checks (check::cbc, check::bmc, check::kinduction), reported by report::symbolic.
 fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit, Diagnostic> {
+    use bsolve::check::progress::{self, Reporter};
     use bsolve::check::{bmc, cbc, ic3, kinduction};
     use bsolve::report::symbolic;
     let load = |file: &Path| -> Result<&'static Model, Diagnostic> {
@@ -1244,8 +1245,10 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             } else {
                 bmc::Target::InvariantViolation
             };
-            let result = bmc::bmc(model, depth, target)?;
-            Ok(symbolic::bmc(model, &result, target, g.json))
+            let progress = Reporter::new(progress::wanted(g.json), "bmc");
+            let result = bmc::bmc_with_events(model, depth, target, &mut |e| progress.report(e));
+            progress.finish();
+            Ok(symbolic::bmc(model, &result?, target, g.json))
         }
         Command::Kinduction {
             file,
@@ -1253,13 +1256,21 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             no_simple_path,
         } => {
             let model = load(file)?;
-            let result = kinduction::kinduction_with(model, *max_k, !*no_simple_path)?;
-            Ok(symbolic::kinduction(model, &result, g.json))
+            let progress = Reporter::new(progress::wanted(g.json), "kinduction");
+            let result =
+                kinduction::kinduction_with_events(model, *max_k, !*no_simple_path, &mut |e| {
+                    progress.report(e)
+                });
+            progress.finish();
+            Ok(symbolic::kinduction(model, &result?, g.json))
         }
         Command::Ic3 { file, max_frames } => {
             let model = load(file)?;
-            let result = ic3::ic3(model, *max_frames)?;
-            Ok(symbolic::ic3(model, &result, g.json))
+            // IC3's frames are refined back and forth: the spinner shows that it runs, not a step.
+            let progress = Reporter::new(progress::wanted(g.json), "ic3");
+            let result = ic3::ic3(model, *max_frames);
+            progress.finish();
+            Ok(symbolic::ic3(model, &result?, g.json))
         }
         _ => unreachable!("cmd_symbolic is called for the symbolic checks only"),
     }

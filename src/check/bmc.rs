@@ -26,6 +26,7 @@ use super::cbc::{
     require_variables, search_with, violated_conjuncts,
 };
 use super::mc::Step;
+use super::progress::Event;
 use crate::analysis::before_after::{
     self, and, copy_name, exists, or, pred_in_copy, read_write, state_copy,
 };
@@ -705,6 +706,16 @@ fn exact(cache: &mut Option<bool>, model: &Model, target: Target) -> bool {
 
 /// `bsolve bmc FILE DEPTH`: paths of 0..=depth operations.
 pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Diagnostic> {
+    bmc_with_events(model, depth, target, &mut |_| {})
+}
+
+/// `bmc`, saying each length as it is asked and its verdict as soon as it is known.
+pub fn bmc_with_events(
+    model: &Model,
+    depth: usize,
+    target: Target,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<BmcResult, Diagnostic> {
     require_variables(model)?;
     if depth == 0 {
         return Err(Diagnostic::new(
@@ -718,7 +729,19 @@ pub fn bmc(model: &Model, depth: usize, target: Target) -> Result<BmcResult, Dia
     let mut paths = Unrolling::new(depth, target);
     loop {
         let k = paths.length();
-        match paths.check(model)? {
+        let asked = Instant::now();
+        on_event(Event::Asking(&format!("length {k} of {depth}")));
+        let verdict = paths.check(model)?;
+        on_event(Event::Done(&format!(
+            "length {k}: {} ({} ms)",
+            match &verdict {
+                LengthResult::Counterexample(..) => "counterexample".to_string(),
+                LengthResult::None => "none (complete)".to_string(),
+                LengthResult::Undecided(why) => format!("undecided: {why}"),
+            },
+            asked.elapsed().as_millis()
+        )));
+        match verdict {
             LengthResult::Counterexample(trace, violated) => {
                 // Found over bits beyond this length, it is the shortest within the encoding only.
                 let length = paths.length();

@@ -28,6 +28,7 @@ use super::bmc::{
 use super::cbc::require_variables;
 use super::explicit_search;
 use super::mc::Step;
+use super::progress::Event;
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::solve::Backend;
 use std::time::{Duration, Instant};
@@ -74,6 +75,16 @@ pub fn kinduction_with(
     model: &Model,
     max_k: usize,
     simple_path: bool,
+) -> Result<KInductionResult, Diagnostic> {
+    kinduction_with_events(model, max_k, simple_path, &mut |_| {})
+}
+
+/// `kinduction_with`, saying each case as it is asked and its verdict as soon as it is known.
+pub fn kinduction_with_events(
+    model: &Model,
+    max_k: usize,
+    simple_path: bool,
+    on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<KInductionResult, Diagnostic> {
     require_variables(model)?;
     if max_k == 0 {
@@ -126,7 +137,21 @@ pub fn kinduction_with(
             break;
         }
         if !no_path {
-            match base.check(model)? {
+            on_event(Event::Asking(&format!(
+                "k = {k}, base case at length {}",
+                k - 1
+            )));
+            let verdict = base.check(model)?;
+            on_event(Event::Done(&format!(
+                "base case at length {}: {}",
+                k - 1,
+                match &verdict {
+                    LengthResult::Counterexample(..) => "violation".to_string(),
+                    LengthResult::None => "none (complete)".to_string(),
+                    LengthResult::Undecided(why) => format!("undecided: {why}"),
+                }
+            )));
+            match verdict {
                 LengthResult::Counterexample(trace, violated) => {
                     return Ok(result(KInductionOutcome::Counterexample {
                         trace,
@@ -167,6 +192,7 @@ pub fn kinduction_with(
             checked = k - 1;
         }
         if let Some(suffixes) = failing.take().filter(|_| k <= max_k) {
+            on_event(Event::Asking(&format!("k = {k}, step case")));
             let round = round_budget.map(|r| Instant::now() + r);
             let step = model
                 .context
@@ -177,7 +203,13 @@ pub fn kinduction_with(
                         step_case(model, &suffixes, simple_path, k, &mut step_reason)
                     }
                 });
-            match step? {
+            let step = step?;
+            on_event(Event::Done(&match &step {
+                Ok(still) if still.is_empty() => format!("step case k = {k}: inductive"),
+                Ok(_) => format!("step case k = {k}: {step_reason}"),
+                Err(why) => format!("step case k = {k}: {why}"),
+            }));
+            match step {
                 Ok(still) if still.is_empty() && base_complete => {
                     return Ok(result(KInductionOutcome::Proved { k }));
                 }

@@ -32,8 +32,8 @@ use crate::value::Value;
 use num_bigint::BigInt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// A solution as a backend reports it: the problem's values and the witnesses of top-level existentials.
 pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
@@ -41,6 +41,12 @@ pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 /// Solutions the lanes may list ahead of the portfolio's reading: past them they wait (native is still
 /// streaming), so a list longer than this cannot be completed by a lane before native reads it.
 const CHANNEL_BOUND: usize = 1 << 16;
+
+/// How long native runs alone before a lane starts translating. A translation running beside native
+/// slows it down on this machine's two cores (SendMoreMoney: native 0.5 ms alone, 2.2 ms beside a
+/// lane), so questions native decides within a millisecond (most: RESULTS.md, predicate corpus) never
+/// start one; 10 ms cost questions SAT decides in a millisecond ten times their time.
+const HEAD_START: Duration = Duration::from_millis(1);
 
 /// An integer unknown with more values than this (by the interval analysis) gives z3 a lane of its own.
 const WIDE_INTEGERS: u32 = 1 << 16;
@@ -207,6 +213,8 @@ struct Shared {
     events: SyncSender<LaneEvent>,
     /// Held while the lane runs: `Racer::stop` waits until every clone is dropped.
     _alive: SyncSender<()>,
+    /// The SAT lane's thread while it waits out the head start (`Racer::stop` wakes it).
+    waiting: Arc<Mutex<Option<std::thread::Thread>>>,
     until: Option<Instant>,
 }
 
@@ -219,7 +227,11 @@ fn spawn_lane<'scope>(
     shared: Shared,
 ) {
     scope.spawn(move |scope| {
-        // A question native decided before this lane ran costs nothing more.
+        // A question native decides within the head start costs nothing more (z3's own lane is
+        // spawned by the first one, after it).
+        if backends == Backends::SatThenSmt {
+            head_start(&shared);
+        }
         if shared.cancel.load(Ordering::Relaxed) {
             return;
         }
@@ -263,12 +275,28 @@ fn spawn_lane<'scope>(
     });
 }
 
+/// Waits `HEAD_START`, or until the race is cancelled (`Racer::stop` wakes the thread).
+fn head_start(shared: &Shared) {
+    let start = Instant::now();
+    if let Ok(mut waiting) = shared.waiting.lock() {
+        *waiting = Some(std::thread::current());
+    }
+    while !shared.cancel.load(Ordering::Relaxed) {
+        let waited = start.elapsed();
+        if waited >= HEAD_START {
+            break;
+        }
+        std::thread::park_timeout(HEAD_START - waited);
+    }
+}
+
 pub(super) struct Racer {
     cancel: Arc<AtomicBool>,
     /// Dropped on cancellation: a lane waiting to send then stops.
     events: Option<Receiver<LaneEvent>>,
     /// Disconnected when every lane has ended.
     ended: Receiver<()>,
+    waiting: Arc<Mutex<Option<std::thread::Thread>>>,
 }
 
 impl Racer {
@@ -286,7 +314,9 @@ impl Racer {
         let cancel = Arc::new(AtomicBool::new(false));
         let (events, receiver) = sync_channel(CHANNEL_BOUND);
         let (alive, ended) = sync_channel::<()>(0);
+        let waiting = Arc::new(Mutex::new(None));
         let shared = Shared {
+            waiting: waiting.clone(),
             cancel: cancel.clone(),
             stop_native,
             native_reported,
@@ -299,6 +329,7 @@ impl Racer {
             cancel,
             events: Some(receiver),
             ended,
+            waiting,
         }
     }
 
@@ -312,6 +343,9 @@ impl Racer {
     pub fn stop(mut self) {
         self.cancel.store(true, Ordering::Relaxed);
         self.events = None;
+        if let Some(thread) = self.waiting.lock().ok().and_then(|mut t| t.take()) {
+            thread.unpark();
+        }
         let _ = self.ended.recv();
     }
 }

@@ -88,7 +88,12 @@ pub struct Translator<'a> {
     /// every instance is (stricter than any order the interpreter could take), instead of refused:
     /// for questions where an ill-defined candidate may just be dropped (`transition`).
     strict_wd: bool,
+    /// Nodes translated since the last poll of the deadline (`poll`).
+    since_poll: u32,
 }
+
+/// Expressions and predicates translated between two polls of the deadline.
+const POLL_NODES: u32 = 64;
 
 /// The values of a finite type, when it is one (BOOL, given sets, pairs of those).
 pub fn finite_values(ctx: &Context, ty: &Type) -> Option<Vec<Value>> {
@@ -158,7 +163,20 @@ impl<'a> Translator<'a> {
             wd: Vec::new(),
             facts: FxHashSet::default(),
             strict_wd: false,
+            since_poll: 0,
         }
+    }
+
+    /// Polls the deadline (and a portfolio lane's cancellation) once per `POLL_NODES` nodes: one
+    /// conjunct of wide arithmetic takes milliseconds to translate, and a lane that lost the race keeps
+    /// its question waiting until it stops.
+    fn poll(&mut self, span: Span) -> Tr<()> {
+        self.since_poll += 1;
+        if self.since_poll < POLL_NODES {
+            return Ok(());
+        }
+        self.since_poll = 0;
+        self.ctx.check_deadline(span).map_err(Diagnostic::from)
     }
 
     /// See `strict_wd`.
@@ -576,6 +594,7 @@ impl<'a> Translator<'a> {
     }
 
     pub fn expr(&mut self, e: &Expr) -> Tr<Term> {
+        self.poll(e.span)?;
         // An unknown first: asking whether it is known would look it up as well.
         if let ExprKind::Var(n) = &e.kind
             && let Some(t) = self.unknowns.get(n)
@@ -848,6 +867,7 @@ impl<'a> Translator<'a> {
     }
 
     pub fn int(&mut self, e: &Expr) -> Tr<BitVec> {
+        self.poll(e.span)?;
         if let Some(v) = self.known_value(e)? {
             return Ok(BitVec::constant(small_int(&v, e.span)?));
         }
@@ -1474,6 +1494,7 @@ impl<'a> Translator<'a> {
     }
 
     fn pred_inner(&mut self, p: &Pred, top: bool) -> Tr<Truth> {
+        self.poll(p.span)?;
         let c = |holds: Lit, defined: Lit| Truth { holds, defined };
         // Over known values only, the interpreter decides it (ill-defined included).
         if !free_names::pred_mentions(p, &|n| self.unknowns.contains_key(n)) {
