@@ -37,8 +37,8 @@ impl Global {
 struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
     /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `z3`
-    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, raced by SAT and then z3 on
-    /// a second thread; the first to decide stops the other).
+    /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, raced from other threads by
+    /// SAT and then z3 — z3 at once beside SAT over wide integers; the first to decide stops the others).
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.
@@ -342,9 +342,6 @@ pub fn run(args: Vec<String>) -> i32 {
         }
     };
     let json = cli.global.json;
-    // The portfolio's threads start while the machine is read (a question asked before they run waits
-    // for them: about 2 ms).
-    bsolve::solve::start_lanes();
     match dispatch(&cli) {
         Ok(exit) => exit as i32,
         Err(d) => {
@@ -394,6 +391,11 @@ fn kept<T>(value: T) -> &'static T {
 fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
     let g = &cli.global;
     let backend = check_backend(g)?;
+    if backend == solve::Backend::Auto || matches!(cli.command, Command::Bench { .. }) {
+        // The portfolio's threads start while the machine is read (a question asked before they run
+        // waits for them: about 2 ms).
+        solve::start_lanes();
+    }
     let mut options = options(g)?;
     options.backend = backend;
     match &cli.command {
@@ -1166,7 +1168,7 @@ fn print_settings(model: &Model, g: &Global) {
 
 /// The symbolic checks (check::cbc, check::bmc, check::kinduction), reported by report::symbolic.
 fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit, Diagnostic> {
-    use bsolve::check::progress::{self, Reporter};
+    use bsolve::check::progress::{self, Event, Reporter};
     use bsolve::check::{bmc, cbc, ic3, kinduction};
     use bsolve::report::symbolic;
     let load = |file: &Path| -> Result<&'static Model, Diagnostic> {
@@ -1184,12 +1186,8 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             let model = load(file)?;
             // Each verdict is printed as soon as it is known, under a spinner naming the check.
             let mut report = symbolic::CbcReport::new(model, g.json);
-            let bar = bsolve::check::progress::wanted(g.json).then(|| {
-                let bar = bsolve::check::progress::spinner();
-                bar.enable_steady_tick(std::time::Duration::from_millis(120));
-                bar
-            });
-            cbc::invariant_preservation_of(
+            let progress = Reporter::new(progress::wanted(g.json), "cbc");
+            let checked = cbc::invariant_preservation_of(
                 model,
                 operation.as_deref(),
                 invariant.as_deref(),
@@ -1198,20 +1196,15 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
                         operation,
                         index,
                         total,
-                    } => {
-                        if let Some(bar) = &bar {
-                            bar.set_message(format!("cbc: {operation} ({}/{total})", index + 1));
-                        }
-                    }
-                    cbc::CbcEvent::Done(check) => match &bar {
-                        Some(bar) => bar.suspend(|| report.add(check)),
-                        None => report.add(check),
-                    },
+                    } => progress.report(Event::Asking(&format!(
+                        "{operation} ({}/{total})",
+                        index + 1
+                    ))),
+                    cbc::CbcEvent::Done(check) => progress.suspend(|| report.add(check)),
                 },
-            )?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
+            );
+            progress.finish();
+            checked?;
             Ok(report.finish())
         }
         Command::CbcDeadlock { file, pred } => {

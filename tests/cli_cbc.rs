@@ -473,29 +473,6 @@ fn the_bounded_fifo_is_proved_by_cbc_kinduction_and_ic3_with_every_finite_backen
     );
 }
 
-/// "A sequence of at most 2 of 1..4 whose first and last elements differ": 12 solutions, listed
-/// completely by every backend (the elements of a sequence of integers are bounded by its typing, not
-/// cut to MININT..MAXINT; the native solver takes the short sequences as one finite domain).
-#[test]
-fn every_backend_lists_all_short_sequences_with_different_ends() {
-    for backend in ["brute", "native", "kodkod", "auto"] {
-        let (code, json) = bsolve_json(&[
-            "--backend",
-            backend,
-            "setup-constants",
-            "--all",
-            &model("SeqPuzzle.mch"),
-        ]);
-        assert_eq!(code, 0, "{backend}: {json}");
-        assert_eq!(json["complete"], true, "{backend}: {json}");
-        assert_eq!(
-            json["solutions"].as_array().unwrap().len(),
-            12,
-            "{backend}: {json}"
-        );
-    }
-}
-
 /// `cbc all` prints each operation's verdict as soon as it is known: the quick operations' lines arrive
 /// while a slow one is still being checked (here one the native search cannot finish in its budget).
 #[test]

@@ -506,6 +506,35 @@ mod tests {
     }
 
     #[test]
+    fn the_median_run_and_autos_ratio_to_the_best_expected_backend() {
+        let timed = |answer: &str, ms: f64| Outcome {
+            ms,
+            ..outcome(answer)
+        };
+        let runs = vec![timed("7", 9.0), timed("7", 1.0), timed("timeout", 50.0)];
+        assert_eq!(median(runs).ms, 9.0);
+        let row = Row {
+            case: case(BenchCommand::All, "7"),
+            outcomes: vec![
+                ("native".into(), timed("7", 4.0)),
+                // Faster, but wrong: not the best.
+                ("kodkod".into(), timed("6", 1.0)),
+                ("z3".into(), timed("7", 2.0)),
+                ("auto".into(), timed("7", 3.0)),
+            ],
+        };
+        assert_eq!(auto_ratio(&row), Some(1.5));
+        let undecided_auto = Row {
+            outcomes: vec![
+                ("native".into(), timed("7", 4.0)),
+                ("auto".into(), timed("timeout", 3.0)),
+            ],
+            ..row
+        };
+        assert_eq!(auto_ratio(&undecided_auto), None);
+    }
+
+    #[test]
     fn runs_a_case_on_a_model() {
         let dir = std::env::temp_dir().join(format!("bsolve-bench-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");

@@ -477,6 +477,17 @@ pub(crate) enum LengthResult {
     Undecided(String),
 }
 
+impl LengthResult {
+    /// The verdict in a few words, for progress lines.
+    pub(crate) fn summary(&self) -> String {
+        match self {
+            LengthResult::Counterexample(..) => "counterexample".to_string(),
+            LengthResult::None => "none (complete)".to_string(),
+            LengthResult::Undecided(why) => format!("undecided: {why}"),
+        }
+    }
+}
+
 /// What extending the paths by one operation gave.
 pub(crate) enum Advance {
     /// Paths of the next length may exist.
@@ -619,10 +630,7 @@ impl Unrolling {
         if self.exact(model) {
             return None;
         }
-        let until = model
-            .context
-            .deadline()
-            .map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 2);
+        let until = crate::eval::share_of_time_left(model.context.deadline(), 1, 2);
         bmc_bits::search(model, self.target, BITS_FROM, self.max_length, until).ok()
     }
 
@@ -734,11 +742,7 @@ pub fn bmc_with_events(
         let verdict = paths.check(model)?;
         on_event(Event::Done(&format!(
             "length {k}: {} ({} ms)",
-            match &verdict {
-                LengthResult::Counterexample(..) => "counterexample".to_string(),
-                LengthResult::None => "none (complete)".to_string(),
-                LengthResult::Undecided(why) => format!("undecided: {why}"),
-            },
+            verdict.summary(),
             asked.elapsed().as_millis()
         )));
         match verdict {

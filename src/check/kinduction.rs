@@ -145,11 +145,7 @@ pub fn kinduction_with_events(
             on_event(Event::Done(&format!(
                 "base case at length {}: {}",
                 k - 1,
-                match &verdict {
-                    LengthResult::Counterexample(..) => "violation".to_string(),
-                    LengthResult::None => "none (complete)".to_string(),
-                    LengthResult::Undecided(why) => format!("undecided: {why}"),
-                }
+                verdict.summary()
             )));
             match verdict {
                 LengthResult::Counterexample(trace, violated) => {

@@ -55,6 +55,14 @@ impl Reporter {
         }
     }
 
+    /// Runs `print` (a verdict on stdout) with the spinner hidden, so that their lines do not mix.
+    pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
     pub fn finish(self) {
         if let Some(bar) = self.bar {
             bar.finish_and_clear();

@@ -426,6 +426,13 @@ thread_local! {
     static INT_CUT_WIDENING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+/// The instant `share`/`parts` of the way from now to `deadline` (`None`: no limit, none to share): a
+/// stage's share of the time left.
+pub fn share_of_time_left(deadline: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
+    let now = Instant::now();
+    deadline.map(|d| now + d.saturating_duration_since(now) * share / parts)
+}
+
 /// The earlier of two optional instants (`None`: no limit).
 fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     match (a, b) {

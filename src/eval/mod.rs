@@ -29,7 +29,7 @@ mod test_support;
 mod transitions;
 mod witnesses;
 
-pub use context::Context;
+pub use context::{Context, share_of_time_left};
 pub use enumerate::Enumeration;
 pub use settings::Settings;
 pub use subst::Updates;

@@ -48,7 +48,7 @@
 use super::nesting::Nesting;
 use super::racer::{LaneEnd, LaneEvent, Racer};
 use super::{Found, Problem, Stats, kodkod, native, smt};
-use crate::eval::{Context, EvalError};
+use crate::eval::{Context, EvalError, share_of_time_left};
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use rustc_hash::FxHashSet;
@@ -141,7 +141,11 @@ pub(crate) fn solve(
             )
         });
         // Native's share when it runs alone first (the sequential policy's quarter).
-        let share = if race { outer } else { fraction(outer, 1, 4) };
+        let share = if race {
+            outer
+        } else {
+            share_of_time_left(outer, 1, 4)
+        };
         let mut caller_stopped = false;
         let first = ctx.with_cancel(stop_native.clone(), || {
             stage(ctx, share, on_solution, |found| {
@@ -389,15 +393,9 @@ fn stage(
     Outcome { result, reported }
 }
 
-/// A deadline `share`/`parts` of the way from now to `outer` (none without one).
-fn fraction(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
-    let now = Instant::now();
-    outer.map(|d| now + d.saturating_duration_since(now) * share / parts)
-}
-
 /// A later stage's deadline: its fraction of the time left, or `FALLBACK_BUDGET` without a deadline.
 fn fallback(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
-    fraction(outer, share, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
+    share_of_time_left(outer, share, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
 }
 
 fn past(deadline: Option<Instant>) -> bool {

@@ -25,7 +25,7 @@
 use super::nesting::Nesting;
 use super::{Found, Problem, Stats, kodkod, smt};
 use crate::analysis::interval;
-use crate::eval::{Context, EvalError};
+use crate::eval::{Context, EvalError, share_of_time_left};
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;
@@ -121,8 +121,7 @@ fn lane(
         } else {
             (3, 4)
         };
-        let now = Instant::now();
-        let share = until.map(|d| now + d.saturating_duration_since(now) * parts.0 / parts.1);
+        let share = share_of_time_left(until, parts.0, parts.1);
         let (result, _, listed) = ctx.with_stage_deadline(share, || {
             list(&mut |found, stats| kodkod::solve_sat(ctx, problem, found, stats))
         });

@@ -241,25 +241,26 @@ fn disjuncts_of(c: &Circuit, x: Lit, pending: &mut Vec<Lit>, out: &mut Vec<Lit>)
 mod tests {
     use super::*;
 
-    /// A disjunction of `n` xor gates over fresh inputs: about 3n gates to encode under one clause.
-    fn wide(c: &mut Circuit, n: usize) -> Lit {
+    /// Asserts a disjunction of 10,000 xor gates over fresh inputs (about 30,000 gates under one
+    /// clause) with the interrupt flag `raised`: whether the encoding was interrupted, and its clauses.
+    fn encode_wide(raised: bool) -> (bool, Vec<Vec<i32>>) {
+        let mut c = Circuit::new();
         let mut disjuncts = Vec::new();
-        for _ in 0..n {
+        for _ in 0..10_000 {
             let (a, b) = (c.input(), c.input());
             disjuncts.push(c.xor(a, b));
         }
-        c.or_all(disjuncts)
+        let root = c.or_all(disjuncts);
+        let mut enc = Encoder::new(Box::new(solver_bridges::Cadical::new()), true);
+        enc.stop_when(None, Some(Arc::new(AtomicBool::new(raised))));
+        enc.assert(&c, root);
+        (enc.interrupted, enc.clauses.take().expect("kept"))
     }
 
     #[test]
     fn a_set_interrupt_flag_stops_the_encoding_and_adds_no_partial_clause() {
-        let mut c = Circuit::new();
-        let root = wide(&mut c, 10_000);
-        let mut enc = Encoder::new(Box::new(solver_bridges::Cadical::new()), true);
-        enc.stop_when(None, Some(Arc::new(AtomicBool::new(true))));
-        enc.assert(&c, root);
-        assert!(enc.interrupted);
-        let clauses = enc.clauses.as_ref().expect("kept");
+        let (interrupted, clauses) = encode_wide(true);
+        assert!(interrupted);
         assert!(clauses.iter().all(|cl| cl.iter().all(|&l| l != 0)));
         // The one clause of the root is never added: its literals were not all encoded.
         assert!(clauses.iter().all(|cl| cl.len() < 10_000));
@@ -267,13 +268,8 @@ mod tests {
 
     #[test]
     fn without_a_stop_the_encoding_is_whole() {
-        let mut c = Circuit::new();
-        let root = wide(&mut c, 10_000);
-        let mut enc = Encoder::new(Box::new(solver_bridges::Cadical::new()), true);
-        enc.stop_when(None, Some(Arc::new(AtomicBool::new(false))));
-        enc.assert(&c, root);
-        assert!(!enc.interrupted);
-        let clauses = enc.clauses.as_ref().expect("kept");
+        let (interrupted, clauses) = encode_wide(false);
+        assert!(!interrupted);
         assert!(clauses.iter().any(|cl| cl.len() == 10_000));
     }
 }

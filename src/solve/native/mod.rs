@@ -109,10 +109,7 @@ fn solve_by_cases(
         };
         // Each case gets its share of the time left (the last all of it): a hard first case (solving
         // the sudoku in `not(Sudoku) => x : DOM`) must not starve an easy later one.
-        let share = outer.map(|d| {
-            let now = std::time::Instant::now();
-            now + d.saturating_duration_since(now) / (cases.len() - k) as u32
-        });
+        let share = crate::eval::share_of_time_left(outer, 1, (cases.len() - k) as u32);
         let result = ctx.with_stage_deadline(share, || {
             solve_by_cases(
                 ctx,

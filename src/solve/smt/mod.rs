@@ -114,10 +114,7 @@ pub(crate) fn solve(
     if !(problem.sizes_matter && ctx.depends_on_default_sizes(problem.vars, problem.pred)) {
         return solve_exact(ctx, problem, on_solution, stats);
     }
-    let half = ctx.deadline().map(|d| {
-        let now = std::time::Instant::now();
-        now + d.saturating_duration_since(now) / 2
-    });
+    let half = crate::eval::share_of_time_left(ctx.deadline(), 1, 2);
     let mut reported = false;
     let exact = ctx.with_stage_deadline(half, || {
         solve_exact(
