@@ -214,9 +214,8 @@ impl Context {
     /// leave everyone with the shorter one.
     pub fn with_stage_deadline<R>(&self, until: Option<Instant>, run: impl FnOnce() -> R) -> R {
         let saved = STAGE_DEADLINE.replace(until);
-        let result = run();
-        STAGE_DEADLINE.set(saved);
-        result
+        let _restore = Restore::new(move || STAGE_DEADLINE.set(saved));
+        run()
     }
 
     /// Moves this thread's stage deadline to `until` when that is earlier, for the rest of the enclosing
@@ -233,9 +232,8 @@ impl Context {
     pub fn with_first_solution_deadline<R>(&self, until: Instant, run: impl FnOnce() -> R) -> R {
         let until = UNTIL_FIRST_SOLUTION.get().map_or(until, |d| d.min(until));
         let saved = UNTIL_FIRST_SOLUTION.replace(Some(until));
-        let result = run();
-        UNTIL_FIRST_SOLUTION.set(saved);
-        result
+        let _restore = Restore::new(move || UNTIL_FIRST_SOLUTION.set(saved));
+        run()
     }
 
     /// Runs `run` on this thread with `cancel`: once another thread sets it, every search of this thread
@@ -246,9 +244,18 @@ impl Context {
         run: impl FnOnce() -> R,
     ) -> R {
         let saved = CANCEL.replace(Some(cancel));
-        let result = run();
-        CANCEL.set(saved);
-        result
+        let _restore = Restore::new(move || CANCEL.set(saved));
+        run()
+    }
+
+    /// Runs `run` on this thread without the cancellation flag of an enclosing `with_cancel`: the
+    /// delivery of a solution a cancelled search had already found (the caller's re-check by the
+    /// interpreter) is the caller's work, and stopping it half-way would report a cut the caller never
+    /// made.
+    pub fn without_cancel<R>(&self, run: impl FnOnce() -> R) -> R {
+        let saved = CANCEL.take();
+        let _restore = Restore::new(move || CANCEL.set(saved));
+        run()
     }
 
     /// This thread's cancellation flag (`with_cancel`), for solvers that poll a flag of their own (SAT).
@@ -283,9 +290,8 @@ impl Context {
     /// finds is still checked by the interpreter, and an empty result stays incomplete.
     pub fn with_widened_int_cut<R>(&self, factor: u32, run: impl FnOnce() -> R) -> R {
         let saved = INT_CUT_WIDENING.replace(factor);
-        let result = run();
-        INT_CUT_WIDENING.set(saved);
-        result
+        let _restore = Restore::new(move || INT_CUT_WIDENING.set(saved));
+        run()
     }
 
     /// A `Limit` error once the deadline has passed: every search loop calls this per node, so a timeout
@@ -410,6 +416,25 @@ impl Context {
                 .find(|c| *c.name == *name)
                 .map(|c| &c.value)
         })
+    }
+}
+
+/// Restores a thread-local value when dropped, also when the code it guards unwinds: the lanes' threads
+/// are kept from one question to the next and a lane's panic is caught, so a value left behind would
+/// cancel or cut every later question on that thread.
+struct Restore<F: FnOnce()>(Option<F>);
+
+impl<F: FnOnce()> Restore<F> {
+    fn new(restore: F) -> Self {
+        Restore(Some(restore))
+    }
+}
+
+impl<F: FnOnce()> Drop for Restore<F> {
+    fn drop(&mut self) {
+        if let Some(restore) = self.0.take() {
+            restore();
+        }
     }
 }
 

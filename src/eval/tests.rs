@@ -1483,3 +1483,40 @@ fn evaluation_deeper_than_the_stack_is_a_limit_error() {
     let err = result.expect_err("too deep to evaluate");
     assert!(err.contains("nested too deeply"), "{err}");
 }
+
+#[test]
+fn a_solution_is_delivered_outside_the_cancellation_of_its_search() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let c = ctx();
+    let cancelled = Arc::new(AtomicBool::new(true));
+    c.with_cancel(cancelled, || {
+        assert!(
+            c.check_deadline(sp()).is_err(),
+            "the cancelled search stops"
+        );
+        assert!(
+            c.without_cancel(|| c.check_deadline(sp())).is_ok(),
+            "the caller's re-check of a solution found before is not cut"
+        );
+        assert!(c.check_deadline(sp()).is_err(), "the flag is back after it");
+    });
+    assert!(c.check_deadline(sp()).is_ok());
+}
+
+#[test]
+fn a_panic_leaves_no_cancellation_or_stage_deadline_on_its_thread() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+    let c = ctx();
+    // As a lane does: its panic is caught, and its thread then asks the next question.
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        c.with_cancel(Arc::new(AtomicBool::new(true)), || {
+            c.with_stage_deadline(Some(Instant::now()), || -> () { panic!("a lane's bug") })
+        })
+    }));
+    assert!(caught.is_err());
+    assert!(c.check_deadline(sp()).is_ok());
+    assert_eq!(c.deadline(), None);
+}

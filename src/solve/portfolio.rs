@@ -154,7 +154,9 @@ pub(crate) fn solve(
                         ctx.first_solution_reported();
                     }
                     native_reported.fetch_add(1, Ordering::Relaxed);
-                    let go_on = found(values, witnesses);
+                    // A solution native found is delivered whole, even when a lane stops native
+                    // meanwhile: its re-check stopped half-way would count as a cut of the answer.
+                    let go_on = ctx.without_cancel(|| found(values, witnesses));
                     caller_stopped = matches!(go_on, Ok(false));
                     go_on
                 };
