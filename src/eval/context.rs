@@ -218,6 +218,11 @@ impl Context {
         run()
     }
 
+    /// This thread's stage deadline (`with_stage_deadline`), if any.
+    pub fn stage_deadline(&self) -> Option<Instant> {
+        STAGE_DEADLINE.get()
+    }
+
     /// Moves this thread's stage deadline to `until` when that is earlier, for the rest of the enclosing
     /// `with_stage_deadline` (which restores the deadline before it): a portfolio stage handing its
     /// stream over to another backend.

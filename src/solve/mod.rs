@@ -20,6 +20,7 @@ mod nesting;
 pub(crate) mod orbits;
 mod portfolio;
 mod racer;
+mod shape;
 
 pub use racer::start_lanes;
 pub mod smt;

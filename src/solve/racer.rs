@@ -1,16 +1,16 @@
-//! The lanes that race the native solver in the portfolio (`portfolio`): SAT, then the SMT solver, from
-//! a thread of their own. What native decides in a few milliseconds (most questions) costs a lane a
+//! The lane that races the native solver in the portfolio (`portfolio`): SAT, then the SMT solver, from
+//! a thread of its own. What native decides in a few milliseconds (most questions) costs a lane a
 //! translation; what native cannot decide quickly a lane may settle in the meantime — an acyclicity
 //! Unsat SAT proves at once while native enumerates relations, a solution among 2^25 candidates native
 //! labels one by one, an Unsat over unbounded integers native can only bound, a stream of solutions SAT
 //! lists with blocking clauses faster than native's search tree yields them.
 //!
-//! The lanes start with native: a head start of 10 ms cost questions SAT decides in a millisecond ten
-//! times their time (RESULTS.md, portfolio), while a question native decides before a lane runs costs
-//! only the lane's wake-up, and one decided later stops the lane's translation at its next conjunct.
-//! One lane asks SAT and then z3; when some integer unknown ranges over more than `WIDE_INTEGERS` values
-//! (or is unbounded), z3 has a lane of its own from the start: SAT's bit vectors are wide there, or its
-//! bound is a cut, while z3's arithmetic does not depend on the size of the numbers.
+//! The portfolio starts the lanes beside native at once when the question's shape favours SAT
+//! (`shape`), and otherwise after native's probe (`portfolio`): a question native decides within the
+//! probe, most of them, never starts a lane. The lane asks SAT and then z3; when some integer unknown
+//! ranges over more than `WIDE_INTEGERS` values (or is unbounded), it asks z3 first: SAT's bit vectors
+//! are wide there, or its bound is a cut, while z3's arithmetic does not depend on the size of the
+//! numbers.
 //!
 //! A lane lists every solution it finds into a bounded channel, which the portfolio drains once native
 //! has stopped, and ends with its verdict. It stops the native search (`Context::with_cancel`) when it
@@ -32,8 +32,8 @@ use crate::value::Value;
 use num_bigint::BigInt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 /// A solution as a backend reports it: the problem's values and the witnesses of top-level existentials.
 pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
@@ -42,13 +42,7 @@ pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 /// streaming), so a list longer than this cannot be completed by a lane before native reads it.
 const CHANNEL_BOUND: usize = 1 << 16;
 
-/// How long native runs alone before a lane starts translating. A translation running beside native
-/// slows it down on this machine's two cores (SendMoreMoney: native 0.5 ms alone, 2.2 ms beside a
-/// lane), so questions native decides within a millisecond (most: RESULTS.md, predicate corpus) never
-/// start one; 10 ms cost questions SAT decides in a millisecond ten times their time.
-const HEAD_START: Duration = Duration::from_millis(1);
-
-/// An integer unknown with more values than this (by the interval analysis) gives z3 a lane of its own.
+/// An integer unknown with more values than this (by the interval analysis) sends the lane to z3 first.
 const WIDE_INTEGERS: u32 = 1 << 16;
 
 /// Solutions a lane lists before its list may take over a stream native began (`takes_over`).
@@ -78,77 +72,124 @@ pub(super) struct LaneEnd {
     pub any_size: bool,
 }
 
-/// The backends of one lane.
+/// The order in which a lane asks its backends.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Backends {
+enum Order {
     /// SAT, then z3 unless SAT listed solutions or decided.
     SatThenSmt,
-    SatOnly,
-    SmtOnly,
+    /// z3, then SAT unless z3 listed solutions or decided (wide integers).
+    SmtThenSat,
 }
 
-/// Runs the lane's backends, sending their solutions. `None`: none could take the question, or the
-/// lane was cancelled. SAT gets three quarters of the lane's time (half when the deferred sets' default
-/// sizes leave z3 a proof for every size to try).
+/// Runs the lane's backends in `order`, sending their solutions. `None`: none could take the question,
+/// or the lane was cancelled. SAT first gets three quarters of the lane's time (half when the deferred
+/// sets' default sizes leave z3 a proof for every size to try after it); z3 first half of it, for SAT
+/// to try when z3 gives up.
 fn lane(
     ctx: &Context,
     problem: &Problem<'_>,
-    backends: Backends,
+    order: Order,
     until: Option<Instant>,
     cancelled: &AtomicBool,
     send: &mut dyn FnMut(Solution) -> bool,
 ) -> Option<LaneEnd> {
-    // Runs one backend, sending its solutions; its verdict, `any_size`, and whether it listed any.
-    let mut list = |run: &mut dyn FnMut(&mut Found<'_>, &mut Stats) -> Result<bool, EvalError>| {
-        let mut stats = Stats::default();
-        let mut listed = false;
-        let result = run(
-            &mut |values: &[Value], witnesses: &[(Name, Value)]| {
-                listed = true;
-                // A dropped channel: the portfolio no longer wants the lane's solutions.
-                Ok(send((values.to_vec(), witnesses.to_vec())))
-            },
-            &mut stats,
-        );
-        (result, stats.any_size, listed)
-    };
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
-    if backends != Backends::SmtOnly {
-        // SAT translates the question itself (an error when it cannot): asking `check_translation`
-        // first would translate it twice.
-        let parts = if sized || backends == Backends::SatOnly {
-            (1, 2)
+    let first_share = if sized || order == Order::SmtThenSat {
+        (1, 2)
+    } else {
+        (3, 4)
+    };
+    let steps: [Step; 2] = match order {
+        Order::SatThenSmt => [Step::Sat, Step::Smt],
+        Order::SmtThenSat => [Step::Smt, Step::Sat],
+    };
+    for (i, step) in steps.into_iter().enumerate() {
+        if cancelled.load(Ordering::Relaxed) {
+            return None;
+        }
+        let share = if i == 0 {
+            share_of_time_left(until, first_share.0, first_share.1)
         } else {
-            (3, 4)
+            until
         };
-        let share = share_of_time_left(until, parts.0, parts.1);
-        let (result, _, listed) = ctx.with_stage_deadline(share, || {
-            list(&mut |found, stats| kodkod::solve_sat(ctx, problem, found, stats))
+        let ended = ctx.with_stage_deadline(share, || match step {
+            Step::Sat => ask_sat(ctx, problem, sized, send),
+            Step::Smt => ask_smt(ctx, problem, send),
         });
-        if matches!(result, Ok(true)) && !listed {
-            // Exhaustive for the default sizes of the deferred sets only: z3 tries every size.
-            let any_size = sized
-                && solver_available(ctx)
-                && matches!(smt::refute_any_size(ctx, problem), Ok(true));
-            return Some(LaneEnd { result, any_size });
-        }
-        if listed || matches!(result, Ok(true)) || backends == Backends::SatOnly {
-            return Some(LaneEnd {
-                result,
-                any_size: false,
-            });
+        if let Some(end) = ended {
+            return Some(end);
         }
     }
-    if cancelled.load(Ordering::Relaxed)
-        || !(solver_available(ctx) && smt::translates(ctx, problem))
-    {
-        return None;
-    }
-    let (result, any_size, _) = list(&mut |found, stats| smt::solve(ctx, problem, found, stats));
-    Some(LaneEnd { result, any_size })
+    None
 }
 
-/// Whether z3 gets a lane of its own: a solver is there, and some integer unknown has more than
+/// One backend of a lane.
+#[derive(Clone, Copy)]
+enum Step {
+    Sat,
+    Smt,
+}
+
+/// Runs one backend, sending its solutions: its verdict, `any_size`, and whether it listed any.
+fn listing(
+    send: &mut dyn FnMut(Solution) -> bool,
+    run: impl FnOnce(&mut Found<'_>, &mut Stats) -> Result<bool, EvalError>,
+) -> (Result<bool, EvalError>, bool, bool) {
+    let mut stats = Stats::default();
+    let mut listed = false;
+    let result = run(
+        &mut |values: &[Value], witnesses: &[(Name, Value)]| {
+            listed = true;
+            // A dropped channel: the portfolio no longer wants the lane's solutions.
+            Ok(send((values.to_vec(), witnesses.to_vec())))
+        },
+        &mut stats,
+    );
+    (result, stats.any_size, listed)
+}
+
+/// SAT's turn: the lane's end when SAT decided or listed solutions (the next backend would repeat
+/// them), `None` when the next backend should try.
+fn ask_sat(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    sized: bool,
+    send: &mut dyn FnMut(Solution) -> bool,
+) -> Option<LaneEnd> {
+    // SAT translates the question itself (an error when it cannot): asking `check_translation` first
+    // would translate it twice.
+    let (result, _, listed) = listing(send, |found, stats| {
+        kodkod::solve_sat(ctx, problem, found, stats)
+    });
+    if matches!(result, Ok(true)) && !listed {
+        // Exhaustive for the default sizes of the deferred sets only: z3 tries every size.
+        let any_size = sized
+            && solver_available(ctx)
+            && matches!(smt::refute_any_size(ctx, problem), Ok(true));
+        return Some(LaneEnd { result, any_size });
+    }
+    (listed || matches!(result, Ok(true))).then_some(LaneEnd {
+        result,
+        any_size: false,
+    })
+}
+
+/// z3's turn, as SAT's (`ask_sat`); `None` also when no solver is there or the question does not
+/// translate.
+fn ask_smt(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    send: &mut dyn FnMut(Solution) -> bool,
+) -> Option<LaneEnd> {
+    if !(solver_available(ctx) && smt::translates(ctx, problem)) {
+        return None;
+    }
+    let (result, any_size, listed) =
+        listing(send, |found, stats| smt::solve(ctx, problem, found, stats));
+    (listed || matches!(result, Ok(true))).then_some(LaneEnd { result, any_size })
+}
+
+/// Whether the lane asks z3 first: a solver is there, and some integer unknown has more than
 /// `WIDE_INTEGERS` values by the interval analysis of the question, or no bound.
 fn wide_integers(ctx: &Context, problem: &Problem<'_>) -> bool {
     let integers: Vec<_> = problem
@@ -176,13 +217,13 @@ fn solver_available(ctx: &Context) -> bool {
 
 /// The threads the lanes run on, kept from one question to the next: a new thread per question cost
 /// the lane its start and its allocator's first pages, a large part of a question SAT decides in a
-/// millisecond. Two: SAT's lane and z3's.
+/// millisecond. One lane runs per question (a lane's own questions are never raced: `Nesting`).
 fn lane_pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .thread_name(|i| format!("bsolve-lane-{i}"))
+            .num_threads(1)
+            .thread_name(|_| "bsolve-lane".to_string())
             .build()
             .expect("the lanes' threads start")
     })
@@ -201,45 +242,35 @@ pub(super) fn with_lanes<'scope, R>(run: impl FnOnce(&rayon::Scope<'scope>) -> R
     lane_pool().in_place_scope(run)
 }
 
-/// What every lane of one race shares.
-#[derive(Clone)]
+/// What the lane shares with the portfolio.
 struct Shared {
     cancel: Arc<AtomicBool>,
-    /// Set by a lane: stops the native search.
+    /// Set by the lane: stops the native search.
     stop_native: Arc<AtomicBool>,
     /// The solutions native has reported so far (kept by the portfolio).
     native_reported: Arc<AtomicUsize>,
     events: SyncSender<LaneEvent>,
-    /// Held while the lane runs: `Racer::stop` waits until every clone is dropped.
+    /// Held while the lane runs: `Racer::stop` waits until it is dropped.
     _alive: SyncSender<()>,
-    /// The SAT lane's thread while it waits out the head start (`Racer::stop` wakes it).
-    waiting: Arc<Mutex<Option<std::thread::Thread>>>,
     until: Option<Instant>,
 }
 
-/// Runs one lane on the lanes' threads; the SAT lane decides there whether z3 gets a lane of its own.
+/// Runs the lane on the lanes' thread; it decides there whether z3 goes first (`wide_integers`).
 fn spawn_lane<'scope>(
     scope: &rayon::Scope<'scope>,
     ctx: &'scope Context,
     problem: &'scope Problem<'scope>,
-    backends: Backends,
     shared: Shared,
 ) {
-    scope.spawn(move |scope| {
-        // A question native decides within the head start costs nothing more (z3's own lane is
-        // spawned by the first one, after it).
-        if backends == Backends::SatThenSmt {
-            head_start(&shared);
-        }
+    scope.spawn(move |_| {
         if shared.cancel.load(Ordering::Relaxed) {
             return;
         }
         let _nested = Nesting::enter();
-        let backends = if backends == Backends::SatThenSmt && wide_integers(ctx, problem) {
-            spawn_lane(scope, ctx, problem, Backends::SmtOnly, shared.clone());
-            Backends::SatOnly
+        let order = if wide_integers(ctx, problem) {
+            Order::SmtThenSat
         } else {
-            backends
+            Order::SatThenSmt
         };
         let mut listed = 0usize;
         let mut send = |solution: Solution| {
@@ -259,7 +290,7 @@ fn spawn_lane<'scope>(
         let end = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             ctx.with_cancel(shared.cancel.clone(), || {
                 ctx.with_stage_deadline(until, || {
-                    lane(ctx, problem, backends, until, &shared.cancel, &mut send)
+                    lane(ctx, problem, order, until, &shared.cancel, &mut send)
                 })
             })
         }));
@@ -274,32 +305,16 @@ fn spawn_lane<'scope>(
     });
 }
 
-/// Waits `HEAD_START`, or until the race is cancelled (`Racer::stop` wakes the thread).
-fn head_start(shared: &Shared) {
-    let start = Instant::now();
-    if let Ok(mut waiting) = shared.waiting.lock() {
-        *waiting = Some(std::thread::current());
-    }
-    while !shared.cancel.load(Ordering::Relaxed) {
-        let waited = start.elapsed();
-        if waited >= HEAD_START {
-            break;
-        }
-        std::thread::park_timeout(HEAD_START - waited);
-    }
-}
-
 pub(super) struct Racer {
     cancel: Arc<AtomicBool>,
     /// Dropped on cancellation: a lane waiting to send then stops.
     events: Option<Receiver<LaneEvent>>,
-    /// Disconnected when every lane has ended.
+    /// Disconnected when the lane has ended.
     ended: Receiver<()>,
-    waiting: Arc<Mutex<Option<std::thread::Thread>>>,
 }
 
 impl Racer {
-    /// Starts the lanes on `scope` for `problem`, until `until`. A lane sets `stop_native` when it has
+    /// Starts the lane on `scope` for `problem`, until `until`. The lane sets `stop_native` when it has
     /// decided, or when its list takes over native's stream (`takes_over`; `native_reported` counts
     /// native's solutions).
     pub fn start<'scope>(
@@ -313,9 +328,7 @@ impl Racer {
         let cancel = Arc::new(AtomicBool::new(false));
         let (events, receiver) = sync_channel(CHANNEL_BOUND);
         let (alive, ended) = sync_channel::<()>(0);
-        let waiting = Arc::new(Mutex::new(None));
         let shared = Shared {
-            waiting: waiting.clone(),
             cancel: cancel.clone(),
             stop_native,
             native_reported,
@@ -323,28 +336,24 @@ impl Racer {
             _alive: alive,
             until,
         };
-        spawn_lane(scope, ctx, problem, Backends::SatThenSmt, shared);
+        spawn_lane(scope, ctx, problem, shared);
         Racer {
             cancel,
             events: Some(receiver),
             ended,
-            waiting,
         }
     }
 
-    /// The lanes' next event, waiting for it; `None` once every lane has ended (each with its `End`,
-    /// or without one: given up, cancelled before it started, or panicked).
+    /// The lane's next event, waiting for it; `None` once the lane has ended (with its `End`, or
+    /// without one: given up, cancelled before it started, or panicked).
     pub fn next(&self) -> Option<LaneEvent> {
         self.events.as_ref()?.recv().ok()
     }
 
-    /// Stops the lanes (their results are then of no use) and waits for them to end.
+    /// Stops the lane (its results are then of no use) and waits for it to end.
     pub fn stop(mut self) {
         self.cancel.store(true, Ordering::Relaxed);
         self.events = None;
-        if let Some(thread) = self.waiting.lock().ok().and_then(|mut t| t.take()) {
-            thread.unpark();
-        }
         let _ = self.ended.recv();
     }
 }

@@ -1,0 +1,92 @@
+//! The shape of a question, as the portfolio reads it to choose how to start (`portfolio`): native
+//! alone for a short probe, or native and the SAT lane together from the start.
+//!
+//! Native searches a set or relation unknown member by member (one boolean per carrier element:
+//! `native::model`), and BOOL unknowns value by value: a search over booleans without clause learning,
+//! which a SAT solver does best — an acyclicity Unsat, a relation puzzle, a subset with a closure, a
+//! CNF written as B are decided by SAT in a fraction of native's time (RESULTS.md, bench) — while
+//! integer scalars, elements and total functions (one value per point) are what native's propagation
+//! is built for (SEND+MORE, queens, colourings). So a question with such a free relation, or whose
+//! unknowns are mostly booleans, starts both at once; any other starts with native's probe. The rule
+//! is only about speed: both routes run the same backends and give the same answers.
+
+use super::Problem;
+use crate::ir::{CompareOp, Expr, ExprKind, PredKind, UnaryOp, free_names};
+use crate::types::Type;
+
+/// Whether the question favours SAT: some unknown is a free relation (`has_free_relation`), or more
+/// than half of the unknowns are BOOL.
+pub(super) fn favours_sat(problem: &Problem<'_>) -> bool {
+    let booleans = problem.vars.iter().filter(|v| v.ty == Type::Bool).count();
+    2 * booleans > problem.vars.len() || has_free_relation(problem)
+}
+
+/// Whether some unknown is a set or relation native would search member by member: set-typed, not
+/// defined by an equation over known values, and not typed by a conjunct as a total function or a
+/// sequence.
+fn has_free_relation(problem: &Problem<'_>) -> bool {
+    let conjuncts = problem.pred.conjuncts();
+    let unknown = |name: &crate::syntax::ast::Name| problem.vars.iter().any(|v| v.name == *name);
+    problem
+        .vars
+        .iter()
+        .filter(|v| matches!(v.ty, Type::Set(_)))
+        .any(|v| {
+            !conjuncts.iter().any(|c| match &c.kind {
+                PredKind::Compare(CompareOp::Eq, a, b) => {
+                    (is_var(a, &v.name) && !free_names::expr_mentions(b, &unknown))
+                        || (is_var(b, &v.name) && !free_names::expr_mentions(a, &unknown))
+                }
+                PredKind::Compare(CompareOp::In, a, set) => {
+                    is_var(a, &v.name) && is_function_or_sequence_set(set)
+                }
+                _ => false,
+            })
+        })
+}
+
+fn is_var(e: &Expr, name: &str) -> bool {
+    matches!(&e.kind, ExprKind::Var(n) if **n == *name)
+}
+
+/// `A --> B` and the other total functions, or a set of sequences.
+fn is_function_or_sequence_set(set: &Expr) -> bool {
+    match &set.kind {
+        ExprKind::Binary(op, _, _) => op
+            .arrow_properties()
+            .is_some_and(|p| p.functional && p.total),
+        ExprKind::Unary(op, _) => matches!(
+            op,
+            UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm
+        ),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::favours_sat;
+    use crate::eval::Env;
+    use crate::solve::Problem;
+    use crate::solve::smt::test_formula as formula;
+
+    fn favours(text: &str) -> bool {
+        let (_, vars, pred) = formula(text);
+        let env = Env::new();
+        favours_sat(&Problem::new(&vars, &pred, &env))
+    }
+
+    #[test]
+    fn free_relations_and_booleans_favour_sat_scalars_and_functions_native() {
+        assert!(favours("s <: 1..4 & card(s) = 2"));
+        assert!(favours("r : 1..3 <-> 1..3 & closure1(r) /\\ id(1..3) = {}"));
+        assert!(favours("f : 1..3 +-> 1..2"));
+        assert!(favours("a : BOOL & b : BOOL & c : BOOL & x : 1..2"));
+        assert!(!favours("x : 1..5 & y : 1..5 & x + y = 7"));
+        assert!(!favours("f : 1..3 --> 1..2 & f(1) /= f(2)"));
+        assert!(!favours("s : seq(1..3) & size(s) = 2"));
+        // Defined by an equation over known values: computed, not searched.
+        assert!(!favours("r = {1 |-> 2} & x : 1..3 & x : dom(r)"));
+        assert!(!favours("a : BOOL & x : 1..2 & y : 1..2"));
+    }
+}
