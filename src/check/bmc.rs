@@ -25,6 +25,7 @@ use super::cbc::{
     INCOMPLETE, Search, constant_vars, initial_steps, not, properties, replay_step,
     require_variables, search_with, violated_conjuncts,
 };
+use super::learned_route::LearnedRoute;
 use super::mc::Step;
 use super::progress::Event;
 use crate::analysis::before_after::{
@@ -427,9 +428,9 @@ fn extend(
     model: &Model,
     frontier: &[Vec<usize>],
     target: Target,
+    route: &mut LearnedRoute,
 ) -> Result<Result<Vec<Vec<usize>>, String>, Diagnostic> {
     let m = model.machine();
-    let backend = model.context.settings().backend;
     let mut next = Vec::new();
     for seq in frontier {
         if let Err(e) = model.context.check_deadline(m.span) {
@@ -439,7 +440,12 @@ fn extend(
             let mut s = seq.clone();
             s.push(op);
             let path = Path::new(m, Steps::Ops(&s), Start::Initialisation, target)?;
-            let (_, found) = path.search(model, None, backend);
+            let pred = path.with_target(m, None);
+            let found = route.ask(
+                &model.context,
+                |backend| search_with(model, backend, &path.vars, &pred, &Env::new()),
+                |found| matches!(found, Search::Found(_) | Search::Empty { complete: true }),
+            );
             if !matches!(found, Search::Empty { complete: true }) {
                 next.push(s);
                 if next.len() > MAX_SEQUENCES {
@@ -524,6 +530,8 @@ pub(crate) struct Unrolling {
     bits_searched: bool,
     /// What it found, for `check` to report.
     found: Option<bmc_bits::Found>,
+    /// The backend of the per-sequence questions under `auto` (`LearnedRoute`).
+    route: LearnedRoute,
 }
 
 impl Unrolling {
@@ -538,6 +546,7 @@ impl Unrolling {
             max_length,
             bits_searched: false,
             found: None,
+            route: LearnedRoute::default(),
         }
     }
 
@@ -596,7 +605,20 @@ impl Unrolling {
             if let Err(e) = model.context.check_deadline(span) {
                 return Ok(LengthResult::Undecided(e.to_string()));
             }
-            match check_target(model, Steps::Ops(seq), Start::Initialisation, target)? {
+            let answer = self.route.ask(
+                &model.context,
+                |backend| {
+                    check_target_with(
+                        model,
+                        Steps::Ops(seq),
+                        Start::Initialisation,
+                        target,
+                        backend,
+                    )
+                },
+                |answer| !matches!(answer, Ok(SequenceResult::Undecided(_))),
+            );
+            match answer? {
                 SequenceResult::Counterexample(trace, violated) => {
                     return Ok(LengthResult::Counterexample(trace, violated));
                 }
@@ -656,7 +678,7 @@ impl Unrolling {
             return Ok(Advance::Paths);
         };
         let next = if self.length < SEQUENCE_LENGTHS {
-            Some(extend(model, sequences, self.target)?)
+            Some(extend(model, sequences, self.target, &mut self.route)?)
         } else {
             None
         };
@@ -667,7 +689,7 @@ impl Unrolling {
         } else {
             let next = match next {
                 Some(next) => next,
-                None => extend(model, sequences, self.target)?,
+                None => extend(model, sequences, self.target, &mut self.route)?,
             };
             match next {
                 Ok(next) if next.is_empty() => return Ok(Advance::NoPath),

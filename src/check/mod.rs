@@ -13,6 +13,7 @@ pub mod ic3;
 mod ic3_sat;
 mod invariant_memo;
 pub mod kinduction;
+mod learned_route;
 pub mod mc;
 pub mod model;
 pub mod progress;
