@@ -545,6 +545,77 @@ fn sequence_membership_size_first_and_last() {
     }
 }
 
+/// Sequences of unbounded length and elements: their length-and-array encoding lets z3 decide what it
+/// answered unknown or ran out of time on while sequences were relations constrained by quantifiers; a
+/// solution is read back as the interpreter's sequence (here one of length 101).
+#[test]
+fn unbounded_sequences_are_decided() {
+    if !common::smt("unbounded_sequences_are_decided") {
+        return;
+    }
+    for (pred, want) in [
+        ("s : seq(INTEGER) & t = s <- 5 & last(t) /= 5", "UNSAT"),
+        ("s : seq(INTEGER) & s /= [] & s = tail(s)", "UNSAT"),
+        ("s : seq(INTEGER) & rev(rev(s)) /= s", "UNSAT"),
+        ("s : seq(INTEGER) & card(s) /= size(s)", "UNSAT"),
+        (
+            "s : seq(INTEGER) & (s /|\\ 2) ^ (s \\|/ 2) /= s & size(s) >= 2",
+            "UNSAT",
+        ),
+        (
+            "s : seq(INTEGER) & t : seq(INTEGER) & s ^ t = t ^ s & size(s) = 1 & size(t) = 2 & first(s) /= first(t)",
+            "UNSAT",
+        ),
+        ("s : seq(NATURAL) & t = s <- -1 & t : seq(NATURAL)", "UNSAT"),
+        ("s : iseq(INTEGER) & size(s) > 3 & s(1) = s(3)", "UNSAT"),
+        ("s : perm(1..5) & s(1) = 5 & last(s) = 5", "UNSAT"),
+        (
+            "s : seq(INTEGER) & t = tail(s) & size(t) = 2 & s(1) = 5 & t(1) = 6 & last(t) = 7",
+            "s = [5,6,7]",
+        ),
+        (
+            "s : seq(INTEGER) & size(s) = 101 & s(50) = 7 & !i.(i : 1..101 & i /= 50 => s(i) = 0)",
+            "s = [0,0,",
+        ),
+    ] {
+        let (_, out, err) = solve(None, "z3", "20000", pred);
+        assert!(out.contains(want), "{pred}\n{out}{err}");
+    }
+}
+
+/// The sequence encoding uses no lambda (cvc5 rejects them outside higher-order logics) and no quantifier
+/// where the length is bounded: cvc5 decides what it answered unknown on before.
+#[test]
+fn cvc5_decides_bounded_sequences() {
+    let cvc5 = "cvc5 --lang smt2 --incremental";
+    if !bsolve::solve::smt::command_available_for_test("cvc5_decides_bounded_sequences", cvc5) {
+        return;
+    }
+    let (code, json) = common::bsolve_json(&[
+        "--z3",
+        "--smt-solver",
+        cvc5,
+        "setup-constants",
+        "--all",
+        &common::model_arg("SeqPuzzle.mch"),
+    ]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(
+        json["solutions"].as_array().map(Vec::len),
+        Some(12),
+        "{json}"
+    );
+    assert_eq!(json["complete"], true, "{json}");
+    let (code, json) = common::bsolve_json(&[
+        "--z3",
+        "--smt-solver",
+        cvc5,
+        "cbc",
+        &common::model_arg("BoundedFifo.mch"),
+    ]);
+    assert_eq!(code, 0, "{json}");
+}
+
 #[test]
 fn set_of_sets_variables() {
     if !common::smt("set_of_sets_variables") {

@@ -302,19 +302,24 @@ fn search(
             }
         }
         stats.nodes += 1;
-        let values = if queries.is_empty() {
+        let values = if outputs.is_empty() {
             Vec::new()
         } else {
-            solver.send(&format!("(get-value ({}))\n", queries.join(" ")))?;
-            let answer = solver.answer(&deadline)?;
-            let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
-            let answers = model::pairs(&parsed)?;
+            let answers = if queries.is_empty() {
+                Vec::new()
+            } else {
+                get_values(ctx, solver, &queries, span)?
+            };
             let mut values = Vec::new();
             let mut unread = Vec::new();
             let mut at = 0;
             for (i, (o, n)) in outputs.iter().zip(&counts).enumerate() {
                 let part = answers.get(at..at + n).unwrap_or_default();
                 at += n;
+                if let Some(seq) = &o.sequence {
+                    values.push(read_sequence(ctx, solver, seq, &o.ty, &sorts, span)?);
+                    continue;
+                }
                 match model::read(o, part, &sorts) {
                     Ok(v) => values.push(v),
                     Err(e) => match (&o.ty, part.first()) {
@@ -359,7 +364,11 @@ fn search(
                     let all: Vec<usize> = outputs
                         .iter()
                         .enumerate()
-                        .filter(|(_, o)| o.carrier.is_none() && matches!(o.ty, Type::Set(_)))
+                        .filter(|(_, o)| {
+                            o.carrier.is_none()
+                                && o.sequence.is_none()
+                                && matches!(o.ty, Type::Set(_))
+                        })
                         .map(|(i, _)| i)
                         .collect();
                     let mut finite = finite_model(
@@ -453,23 +462,25 @@ fn read_finite(
     elements: &[(usize, crate::types::Type, Vec<String>)],
     span: Span,
 ) -> Result<Vec<Value>, EvalError> {
-    let mut ask = |terms: &[String]| -> Result<Vec<model::Sexp>, EvalError> {
-        solver.send(&format!("(get-value ({}))\n", terms.join(" ")))?;
-        let answer = solver.answer(&|| ctx.check_deadline(span))?;
-        let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
-        model::pairs(&parsed)
+    let answers = if queries.is_empty() {
+        Vec::new()
+    } else {
+        get_values(ctx, solver, queries, span)?
     };
-    let answers = ask(queries)?;
     let mut values = Vec::new();
     let mut at = 0;
     for (i, (o, n)) in outputs.iter().zip(counts).enumerate() {
         let part = answers.get(at..at + n).unwrap_or_default();
         at += n;
+        if let Some(seq) = &o.sequence {
+            values.push(read_sequence(ctx, solver, seq, &o.ty, sorts, span)?);
+            continue;
+        }
         match elements.iter().find(|(j, _, _)| *j == i) {
             Some((_, elem, names)) => {
                 let mut terms = names.clone();
                 terms.extend(names.iter().map(|n| format!("(select {} {n})", o.symbol)));
-                let got = ask(&terms)?;
+                let got = get_values(ctx, solver, &terms, span)?;
                 let (members, inside) = got.split_at(names.len().min(got.len()));
                 let mut set = Vec::new();
                 for (m, b) in members.iter().zip(inside) {
@@ -483,6 +494,58 @@ fn read_finite(
         }
     }
     Ok(values)
+}
+
+/// The solver's values of `terms` in the current model, in order.
+fn get_values(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    terms: &[String],
+    span: Span,
+) -> Result<Vec<model::Sexp>, EvalError> {
+    solver.send(&format!("(get-value ({}))\n", terms.join(" ")))?;
+    let answer = solver.answer(&|| ctx.check_deadline(span))?;
+    let parsed = model::parse(&answer).map_err(|e| limit_error(span, e))?;
+    model::pairs(&parsed)
+}
+
+/// The value of a sequence variable in the current model: its length, then its elements `1..length`.
+fn read_sequence(
+    ctx: &Context,
+    solver: &mut process::Solver,
+    seq: &translate::SequenceOutput,
+    ty: &Type,
+    sorts: &translate::Sorts,
+    span: Span,
+) -> Result<Value, EvalError> {
+    /// The longest sequence read from a model.
+    const MAX_LENGTH: usize = 100_000;
+    let Some(Type::Pair(_, elem)) = ty.element() else {
+        return Err(limit_error(
+            span,
+            "SMT backend: a sequence of unexpected type",
+        ));
+    };
+    let len = match get_values(ctx, solver, std::slice::from_ref(&seq.len), span)?.first() {
+        Some(term) => model::value(term, &Type::Integer, sorts)?,
+        None => return Err(limit_error(span, "SMT backend: no length in the model")),
+    };
+    let len = len
+        .as_int()
+        .and_then(|n| n.to_usize())
+        .filter(|n| *n <= MAX_LENGTH)
+        .ok_or_else(|| limit_error(span, format!("SMT backend: a sequence of length {len}")))?;
+    if len == 0 {
+        return Ok(Value::sequence(Vec::new()));
+    }
+    let terms: Vec<String> = (1..=len)
+        .map(|i| format!("(select {} {i})", seq.elems))
+        .collect();
+    let items = get_values(ctx, solver, &terms, span)?
+        .iter()
+        .map(|t| model::value(t, elem, sorts))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::sequence(items))
 }
 
 /// The members of the set variable `symbol`, printed as `term`, among the ground subterms of `term` of
@@ -549,6 +612,16 @@ fn blocking_clause(
 ) -> Result<String, EvalError> {
     let mut parts = Vec::new();
     for (o, v) in outputs.iter().zip(values) {
+        if let (Some(seq), Some(items), Some(Type::Pair(_, elem))) =
+            (&o.sequence, v.as_sequence(), o.ty.element())
+        {
+            parts.push(format!("(= {} {})", seq.len, items.len()));
+            for (i, item) in items.iter().enumerate() {
+                let lit = sorts.literal(ctx, item, elem, span)?;
+                parts.push(format!("(= (select {} {}) {lit})", seq.elems, i + 1));
+            }
+            continue;
+        }
         match (&o.carrier, v) {
             (Some(carrier), Value::Set(members)) => {
                 let elem = o.ty_element();

@@ -1,7 +1,8 @@
 //! SMT models back to `Value`s, and the blocking clause that excludes a found solution.
 //!
 //! A set variable with a finite carrier is read element by element (`(get-value ((select s c) ...))`);
-//! any other value is read from the solver's printed term: numerals, strings, constructors, and for an
+//! a sequence encoded as a length and an element array by its length, then its elements (`mod.rs`,
+//! while the model is current); any other value is read from the solver's printed term: numerals, strings, constructors, and for an
 //! array of integers the `const`/`store` chains and the one-variable `lambda`s z3 prints (evaluated on
 //! the breakpoints of their comparisons: such a body is constant between consecutive literals).
 
@@ -359,11 +360,15 @@ pub(crate) fn ground_values(term: &Sexp, elem: &Type, sorts: &Sorts, out: &mut V
     }
 }
 
-/// The values to ask for a variable: the variable itself, or one membership test per carrier element.
+/// The values to ask for a variable: the variable itself, or one membership test per carrier element;
+/// nothing for a sequence (read by length and elements while the model is current).
 pub(crate) fn queries(
     o: &Output,
     literal: &mut dyn FnMut(&Value) -> Result<String, EvalError>,
 ) -> Result<Vec<String>, EvalError> {
+    if o.sequence.is_some() {
+        return Ok(Vec::new());
+    }
     match &o.carrier {
         Some(c) => c
             .iter()

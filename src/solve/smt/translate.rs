@@ -28,9 +28,12 @@
 //! `sat` answer is never read (its carrier may be infinite).
 //!
 //! Division truncates toward zero and `mod` is floored (the sign of the divisor), as the interpreter
-//! computes them; both require a non-zero divisor. Sequences are functions `1..n`: `seq`, `seq1`, `iseq`,
-//! `iseq1`, `perm` (membership), `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`,
-//! `\|/` translate (through the hoisted size); so do `><`, `||`, `prj1` and `prj2`. `closure`/`closure1`,
+//! computes them; both require a non-zero divisor. Sequences are functions `1..n`: a variable that is a
+//! sequence in every solution is a length and an element array, and every sequence operator's result a
+//! length term and element terms (`sequences`), so `seq`, `seq1`, `iseq`, `iseq1`, `perm` (membership),
+//! `size`, `first`, `last`, `front`, `tail`, `rev`, `^`, `->`, `<-`, `/|\`, `\|/`, application and
+//! equality need no quantifier where the lengths are bounded; a sequence given as a relation takes part
+//! through a hoisted length and elements. `><`, `||`, `prj1` and `prj2` translate too. `closure`/`closure1`,
 //! `conc`, `**` with a non-literal exponent, `card` of sets without a small finite carrier, and the rest
 //! of what is not listed here are `Unsupported` with their span.
 
@@ -46,6 +49,12 @@ use crate::value::Value;
 use num_bigint::BigInt;
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
+
+mod sequence_variables;
+mod sequences;
+
+pub(crate) use sequences::SequenceOutput;
+use sequences::SequenceVariable;
 
 /// The largest carrier over which set equality, inclusion and `card` are expanded.
 const EXPAND_LIMIT: usize = 256;
@@ -78,6 +87,8 @@ pub(crate) struct Output {
     pub ty: Type,
     /// For a set: every element it may contain (from its type, or a top-level typing conjunct).
     pub carrier: Option<Vec<Value>>,
+    /// For a sequence encoded as a length and elements: their symbols (`symbol` is then not declared).
+    pub sequence: Option<SequenceOutput>,
 }
 
 impl Output {
@@ -276,12 +287,39 @@ pub(crate) fn translate(
         fresh: 0,
         frames: Vec::new(),
         carriers: FxHashMap::default(),
+        sequences: FxHashMap::default(),
+        unspecified: FxHashMap::default(),
+        sequence_decls: String::new(),
     };
     let mut decls = String::new();
     let mut outputs = Vec::new();
+    let sequences = sequence_variables::sequence_variables(ctx, env, vars, pred);
     for v in vars {
-        let sort = tr.sort(&v.ty, v.span)?;
         let symbol = var_symbol(&v.name);
+        if let (Some(bound), Some(Type::Pair(_, t))) = (sequences.get(&v.name), v.ty.element()) {
+            // Implied by the predicate (`sequence_variables`): a length in 0..bound.
+            let seq = SequenceVariable::new(&v.name, *bound);
+            let sort = tr.sort(t, v.span)?;
+            let (len, elems) = (&seq.symbols.len, &seq.symbols.elems);
+            let _ = writeln!(decls, "(declare-const {len} Int)");
+            let _ = writeln!(decls, "(declare-const {elems} (Array Int {sort}))");
+            let _ = writeln!(decls, "(assert (<= 0 {len}))");
+            if let Some(b) = bound {
+                let _ = writeln!(decls, "(assert (<= {len} {b}))");
+            }
+            outputs.push(Output {
+                symbol,
+                ty: v.ty.clone(),
+                carrier: None,
+                sequence: Some(SequenceOutput {
+                    len: len.clone(),
+                    elems: elems.clone(),
+                }),
+            });
+            tr.sequences.insert(v.name.clone(), seq);
+            continue;
+        }
+        let sort = tr.sort(&v.ty, v.span)?;
         let _ = writeln!(decls, "(declare-const {symbol} {sort})");
         let carrier = match &v.ty {
             // Its elements are unknown: no carrier.
@@ -299,11 +337,13 @@ pub(crate) fn translate(
             symbol,
             ty: v.ty.clone(),
             carrier,
+            sequence: None,
         });
     }
     let (t, d) = tr.pred(pred)?;
     let mut text = std::mem::take(&mut tr.sorts.decls);
     text.push_str(&decls);
+    text.push_str(&tr.sequence_decls);
     // The carriers found in typing conjuncts are implied by the predicate; asserting nothing more.
     let _ = writeln!(text, "(assert {})", and(&[t, d]));
     Ok(Script {
@@ -401,6 +441,12 @@ struct Tr<'a> {
     frames: Vec<Vec<Hoist>>,
     /// The carriers of the problem's set variables (`card` of such a variable is a finite sum).
     carriers: FxHashMap<Name, Vec<Value>>,
+    /// The problem's variables encoded as sequences.
+    sequences: FxHashMap<Name, SequenceVariable>,
+    /// Sort → an unconstrained constant of it (`sequences::unspecified`).
+    unspecified: FxHashMap<String, String>,
+    /// The declarations of those constants.
+    sequence_decls: String,
 }
 
 fn and(parts: &[String]) -> String {
@@ -629,7 +675,9 @@ impl Tr<'_> {
     fn compare(&mut self, op: CompareOp, a: &Expr, b: &Expr, span: Span) -> R<String> {
         Ok(match op {
             CompareOp::Eq | CompareOp::NotEq => {
-                let eq = if let Type::Set(elem) = &a.ty {
+                let eq = if self.is_native_sequence(a) && self.is_native_sequence(b) {
+                    self.sequence_eq(a, b)?
+                } else if let Type::Set(elem) = &a.ty {
                     self.set_relation(elem, a, b, true, span)?
                 } else {
                     let (x, y) = (self.term(a)?, self.term(b)?);
@@ -642,10 +690,20 @@ impl Tr<'_> {
                 let o = if op == CompareOp::Lt { "<" } else { "<=" };
                 format!("({o} {x} {y})")
             }
-            CompareOp::In => {
-                let x = self.term(a)?;
-                self.mem(&x, b)?
-            }
+            CompareOp::In => match &b.kind {
+                ExprKind::Unary(
+                    op @ (UnaryOp::Seq
+                    | UnaryOp::Seq1
+                    | UnaryOp::Iseq
+                    | UnaryOp::Iseq1
+                    | UnaryOp::Perm),
+                    set,
+                ) if self.is_native_sequence(a) => self.sequence_membership(a, *op, set)?,
+                _ => {
+                    let x = self.term(a)?;
+                    self.mem(&x, b)?
+                }
+            },
             CompareOp::Subset | CompareOp::StrictSubset => {
                 let elem = a.ty.element().cloned().unwrap_or(Type::Integer);
                 let sub = self.set_relation(&elem, a, b, false, span)?;
@@ -691,6 +749,9 @@ impl Tr<'_> {
             set.ty.element().cloned().ok_or_else(|| {
                 unsupported(span, "SMT backend: membership in a non-set expression")
             })?;
+        if self.is_native_sequence(set) && !matches!(set.kind, ExprKind::SeqEnum(_)) {
+            return self.sequence_mem(x, set, &elem);
+        }
         Ok(match &set.kind {
             ExprKind::Var(name) => {
                 if let Some(t) = self.lookup(name) {
@@ -913,6 +974,9 @@ impl Tr<'_> {
 
     fn mem_unary(&mut self, x: &str, elem: &Type, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
         let rel = Self::pair_types(&a.ty);
+        if matches!(op, UnaryOp::Dom | UnaryOp::Ran) && self.is_native_sequence(a) {
+            return self.sequence_projection_mem(x, a, op == UnaryOp::Ran);
+        }
         Ok(match (op, rel) {
             (UnaryOp::Dom, Some((s, t))) => {
                 let sort = self.sort(&t, span)?;
@@ -969,27 +1033,6 @@ impl Tr<'_> {
             }
             (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm, _) => {
                 self.mem_seq(x, elem, op, a, span)?
-            }
-            (UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, Some((_, t))) => {
-                // Over the sequence's size n (defined when `a` is a sequence, and non-empty for
-                // front and tail): front keeps 1..n-1, tail shifts 2..n down, rev maps i to n+1-i.
-                let n = self.term_seq(UnaryOp::Size, a, span)?;
-                if op != UnaryOp::Rev {
-                    self.hoist(vec![], format!("(<= 1 {n})"));
-                }
-                let (i, v) = self.split(x, elem, span)?;
-                let index = match op {
-                    UnaryOp::Front => i.clone(),
-                    UnaryOp::Tail => format!("(+ {i} 1)"),
-                    _ => format!("(- (+ {n} 1) {i})"),
-                };
-                let p = self.mk_pair(&Type::Integer, &t, &index, &v, span)?;
-                let inside = self.mem(&p, a)?;
-                match op {
-                    UnaryOp::Front => and(&[format!("(< {i} {n})"), inside]),
-                    UnaryOp::Tail => and(&[format!("(<= 1 {i})"), inside]),
-                    _ => inside,
-                }
             }
             _ => {
                 return Err(unsupported(
@@ -1201,82 +1244,10 @@ impl Tr<'_> {
                 let same = format!("(= {w} {r})");
                 and(&[self.mem(&u, a)?, self.mem(&v, b)?, same])
             }
-            BinaryOp::Concat
-            | BinaryOp::Prepend
-            | BinaryOp::Append
-            | BinaryOp::Take
-            | BinaryOp::Drop => self.mem_seq_binary(x, elem, op, a, b, span)?,
             _ => {
                 return Err(unsupported(
                     span,
                     format!("SMT backend: the set operator {op:?}"),
-                ));
-            }
-        })
-    }
-
-    /// `x : s ^ t`, `e -> s`, `s <- e`, `s /|\\ k`, `s \\|/ k` for a pair `x = (i, v)`, through the
-    /// sizes of the sequences (hoisted, defined when they are sequences).
-    #[allow(clippy::too_many_arguments)]
-    fn mem_seq_binary(
-        &mut self,
-        x: &str,
-        elem: &Type,
-        op: BinaryOp,
-        a: &Expr,
-        b: &Expr,
-        span: Span,
-    ) -> R<String> {
-        let Type::Pair(_, t) = elem else {
-            return Err(unsupported(
-                span,
-                "SMT backend: a sequence of unexpected type",
-            ));
-        };
-        let t = (**t).clone();
-        let (i, v) = self.split(x, elem, span)?;
-        let at = |tr: &mut Self, index: String, s: &Expr| -> R<String> {
-            let p = tr.mk_pair(&Type::Integer, &t, &index, &v, span)?;
-            tr.mem(&p, s)
-        };
-        Ok(match op {
-            BinaryOp::Concat => {
-                let n = self.term_seq(UnaryOp::Size, a, span)?;
-                let _ = self.term_seq(UnaryOp::Size, b, span)?;
-                let first = at(self, i.clone(), a)?;
-                let second = at(self, format!("(- {i} {n})"), b)?;
-                or(&[first, and(&[format!("(< {n} {i})"), second])])
-            }
-            BinaryOp::Prepend => {
-                let _ = self.term_seq(UnaryOp::Size, b, span)?;
-                let e = self.term(a)?;
-                let rest = at(self, format!("(- {i} 1)"), b)?;
-                or(&[
-                    format!("(and (= {i} 1) (= {v} {e}))"),
-                    and(&[format!("(< 1 {i})"), rest]),
-                ])
-            }
-            BinaryOp::Append => {
-                let n = self.term_seq(UnaryOp::Size, a, span)?;
-                let e = self.term(b)?;
-                let rest = at(self, i.clone(), a)?;
-                or(&[rest, format!("(and (= {i} (+ {n} 1)) (= {v} {e}))")])
-            }
-            BinaryOp::Take | BinaryOp::Drop => {
-                // Defined for 0 <= k <= size(s).
-                let n = self.term_seq(UnaryOp::Size, a, span)?;
-                let k = self.term(b)?;
-                self.hoist(vec![], format!("(and (<= 0 {k}) (<= {k} {n}))"));
-                if op == BinaryOp::Take {
-                    and(&[format!("(<= {i} {k})"), at(self, i.clone(), a)?])
-                } else {
-                    and(&[format!("(<= 1 {i})"), at(self, format!("(+ {i} {k})"), a)?])
-                }
-            }
-            _ => {
-                return Err(unsupported(
-                    span,
-                    format!("SMT backend: the operator {op:?}"),
                 ));
             }
         })
@@ -1417,6 +1388,8 @@ impl Tr<'_> {
             ExprKind::Var(name) => {
                 if let Some(t) = self.lookup(name) {
                     t
+                } else if self.sequences.contains_key(name) {
+                    self.sequence_relation(e)?
                 } else if self.vars.iter().any(|v| v.name == *name) {
                     var_symbol(name)
                 } else if let Some(v) = self.env_value(name, span)? {
@@ -1506,9 +1479,10 @@ impl Tr<'_> {
                 let (f, s) = self.split(&t, &a.ty, span)?;
                 if op == UnaryOp::PairFirst { f } else { s }
             }
+            UnaryOp::Card if self.is_native_sequence(a) => self.sequence_read(UnaryOp::Size, a)?,
             UnaryOp::Card => self.card(a, span)?,
             UnaryOp::Size if a.ty == Type::String => format!("(str.len {})", self.term(a)?),
-            UnaryOp::Size | UnaryOp::First | UnaryOp::Last => self.term_seq(op, a, span)?,
+            UnaryOp::Size | UnaryOp::First | UnaryOp::Last => self.sequence_read(op, a)?,
             UnaryOp::Min | UnaryOp::Max => {
                 let o = if op == UnaryOp::Min { "<=" } else { ">=" };
                 match &a.kind {
@@ -1561,36 +1535,6 @@ impl Tr<'_> {
                 ));
             }
         })
-    }
-
-    /// `size(s)`: a hoisted `n`, defined when `s` is a sequence of length `n`; `first(s)` / `last(s)`:
-    /// `s` applied to 1 / to its size.
-    fn term_seq(&mut self, op: UnaryOp, a: &Expr, span: Span) -> R<String> {
-        let Some(Type::Pair(_, t)) = a.ty.element() else {
-            return Err(unsupported(
-                span,
-                "SMT backend: a sequence of unexpected type",
-            ));
-        };
-        let t = (**t).clone();
-        let s = self.term(a)?;
-        let n = self.fresh("n");
-        let is_seq = self.is_sequence(&s, &t, &n, span)?;
-        self.hoist(vec![(n.clone(), "Int".into())], is_seq);
-        let index = match op {
-            UnaryOp::Size => return Ok(n),
-            UnaryOp::First => "1".to_string(),
-            _ => n,
-        };
-        // `s(index)`, defined when the sequence is not empty.
-        let ts = self.sort(&t, span)?;
-        let y = self.fresh("y");
-        let psort = self.pair_sort(&Type::Integer, &t, span)?;
-        self.hoist(
-            vec![(y.clone(), ts)],
-            format!("(select {s} (mk.{psort} {index} {y}))"),
-        );
-        Ok(y)
     }
 
     fn card(&mut self, a: &Expr, span: Span) -> R<String> {
@@ -1888,6 +1832,9 @@ impl Tr<'_> {
     /// `f(x)`: a lambda is applied by substitution (defined where its condition holds); any other
     /// relation through a hoisted variable `y` with `(x, y) : f` and `f` functional at `x`.
     fn term_apply(&mut self, f: &Expr, arg: &Expr, ty: &Type, span: Span) -> R<String> {
+        if self.is_native_sequence(f) {
+            return self.sequence_apply(f, arg);
+        }
         let x = self.term(arg)?;
         if let ExprKind::Binder(BinderKind::Lambda, xs, cond, body) = &f.kind {
             let parts = self.components(&x, &arg.ty, xs.len(), span)?;
@@ -2016,6 +1963,40 @@ pub(crate) mod tests {
         // The set itself as a value: all of the sort.
         let any = script("p = (S |-> 1)", Mode::AnySize).expect("translates");
         assert!(any.contains("((as const (Array G.S Bool)) true)"), "{any}");
+    }
+
+    #[test]
+    fn sequences_are_a_length_and_an_element_array() {
+        // Typed as sequences, or defined by sequence operators: no quantifier, no lambda, when the
+        // lengths are bounded.
+        let bounded = script(
+            "s : seq(E) & size(s) <= 3 & t = tail(s) <- e1 & u = rev(t) ^ [e2] & first(u) /= last(s) \
+             & u(2) : ran(s) & s /= t & s : iseq(E) & size(u /|\\ 2) = 2",
+            Mode::Exact,
+        )
+        .expect("translates");
+        assert!(bounded.contains("(declare-const l.s Int)"), "{bounded}");
+        assert!(
+            bounded.contains("(declare-const s.u (Array Int G.E))"),
+            "{bounded}"
+        );
+        for q in ["forall", "exists", "lambda"] {
+            assert!(!bounded.contains(q), "{q}: {bounded}");
+        }
+        // Unbounded: quantifiers over 1..size only.
+        let unbounded = script(
+            "s : seq(INTEGER) & t = s <- 1 & t : seq(NATURAL)",
+            Mode::Exact,
+        )
+        .expect("translates");
+        assert!(unbounded.contains("(declare-const l.t Int)"), "{unbounded}");
+        assert!(!unbounded.contains("exists"), "{unbounded}");
+        // A relational operator gets the characteristic lambda of the pairs.
+        let relational = script("s : seq(E) & s : 1..2 --> E", Mode::Exact).expect("translates");
+        assert!(relational.contains("(lambda"), "{relational}");
+        // Not known to be a sequence in every solution: a relation, as before.
+        let relation = script("s : seq(E) or s = {(2, e1)}", Mode::Exact).expect("translates");
+        assert!(relation.contains("(declare-const v.s (Array"), "{relation}");
     }
 
     #[test]
