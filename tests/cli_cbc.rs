@@ -482,6 +482,25 @@ fn the_bounded_fifo_is_proved_by_cbc_kinduction_and_ic3_with_every_backend() {
     );
 }
 
+/// The bounded FIFO stops after four items have gone through: a deadlock at depth 8. The path to a
+/// deadlock does not assume the invariant, so `sent` is not bounded by it, and the relation unrolled
+/// over one step translates exactly while over three it passes MAXINT: the relation is unrolled only
+/// over lengths it translates exactly (the search was cut at length 3 and timed out at length 4).
+#[test]
+fn bmc_finds_the_bounded_fifos_deadlock_with_every_backend() {
+    let fifo = model("BoundedFifo.mch");
+    for backend in ["auto", "kodkod", "native"] {
+        let (code, json) = bsolve_json(&["--backend", backend, "bmc", &fifo, "8", "--deadlock"]);
+        assert_eq!(code, 1, "{backend}: {json}");
+        assert_eq!(json["status"], "DEADLOCK at depth 8", "{backend}: {json}");
+        assert_eq!(
+            json["trace"].as_array().map(Vec::len),
+            Some(10),
+            "{backend}: {json}"
+        );
+    }
+}
+
 /// `cbc all` prints each operation's verdict as soon as it is known: the quick operations' lines arrive
 /// while a slow one is still being checked (here one the native search cannot finish in its budget).
 #[test]

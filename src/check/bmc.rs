@@ -683,7 +683,12 @@ impl Unrolling {
             None
         };
         let few = matches!(&next, Some(Ok(n)) if n.len() <= UNROLL_BEYOND);
-        if !few && exact(&mut self.unrollable, model, self.target) {
+        // The relation is unrolled from the next length on when it translates exactly over one step
+        // and over that length too.
+        if !few
+            && exact(&mut self.unrollable, model, self.target)
+            && unrollable_over(model, Start::Initialisation, self.target, self.length + 1)
+        {
             self.sequences = None;
             self.unrolled_from = Some(self.length + 1);
         } else {
@@ -705,6 +710,13 @@ impl Unrolling {
 /// Whether the one-step unrolled relation from `start` translates to SAT with exact bounds, with a
 /// backend that may hand it to SAT (`auto` or `kodkod`).
 pub(crate) fn unrollable(model: &Model, start: Start, target: Target) -> bool {
+    unrollable_over(model, start, target, 1)
+}
+
+/// `unrollable` over `steps` steps: bounds exact for one step may cut a longer path (a counter that
+/// only the invariant bounds passes MAXINT after enough increments when the path to a deadlock does not
+/// assume the invariant).
+fn unrollable_over(model: &Model, start: Start, target: Target, steps: usize) -> bool {
     let m = model.machine();
     if !matches!(
         model.context.settings().backend,
@@ -713,10 +725,10 @@ pub(crate) fn unrollable(model: &Model, start: Start, target: Target) -> bool {
     {
         return false;
     }
-    let Ok(path) = Path::new(m, Steps::Any(1), start, target) else {
+    let Ok(path) = Path::new(m, Steps::Any(steps), start, target) else {
         return false;
     };
-    let Ok(target) = target_at(m, target, 1) else {
+    let Ok(target) = target_at(m, target, steps) else {
         return false;
     };
     let pred = path.with_target(m, Some(target));

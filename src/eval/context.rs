@@ -231,7 +231,8 @@ impl Context {
     }
 
     /// Runs `run` with a deadline for this thread that holds only until `first_solution_reported` (the
-    /// portfolio's first turn for native when the user set no time limit). Only `check_deadline` reads it:
+    /// portfolio's first turn for native when the user set no time limit, and native's probe before
+    /// the lane, which nothing lifts). Only `check_deadline` reads it:
     /// shares of the time computed from `deadline()` inside the search must not shrink to it, since the
     /// search runs on without a limit once it has a solution.
     pub fn with_first_solution_deadline<R>(&self, until: Instant, run: impl FnOnce() -> R) -> R {
@@ -253,13 +254,21 @@ impl Context {
         run()
     }
 
-    /// Runs `run` on this thread without the cancellation flag of an enclosing `with_cancel`: the
-    /// delivery of a solution a cancelled search had already found (the caller's re-check by the
-    /// interpreter) is the caller's work, and stopping it half-way would report a cut the caller never
-    /// made.
-    pub fn without_cancel<R>(&self, run: impl FnOnce() -> R) -> R {
-        let saved = CANCEL.take();
-        let _restore = Restore::new(move || CANCEL.set(saved));
+    /// Runs `run` on this thread under the limits of a search's caller: the stage deadline `stage` (the
+    /// caller's), no cancellation flag and no first-solution deadline. The delivery of a solution a
+    /// search has found (the caller's re-check by the interpreter) is the caller's work: cut by the
+    /// search's own share, probe or cancellation, it would report a cut the caller never made.
+    pub fn as_caller<R>(&self, stage: Option<Instant>, run: impl FnOnce() -> R) -> R {
+        let saved = (
+            STAGE_DEADLINE.replace(stage),
+            CANCEL.take(),
+            UNTIL_FIRST_SOLUTION.take(),
+        );
+        let _restore = Restore::new(move || {
+            STAGE_DEADLINE.set(saved.0);
+            CANCEL.set(saved.1);
+            UNTIL_FIRST_SOLUTION.set(saved.2);
+        });
         run()
     }
 

@@ -1485,21 +1485,26 @@ fn evaluation_deeper_than_the_stack_is_a_limit_error() {
 }
 
 #[test]
-fn a_solution_is_delivered_outside_the_cancellation_of_its_search() {
+fn a_solution_is_delivered_under_its_callers_limits() {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
     let c = ctx();
     let cancelled = Arc::new(AtomicBool::new(true));
     c.with_cancel(cancelled, || {
-        assert!(
-            c.check_deadline(sp()).is_err(),
-            "the cancelled search stops"
-        );
-        assert!(
-            c.without_cancel(|| c.check_deadline(sp())).is_ok(),
-            "the caller's re-check of a solution found before is not cut"
-        );
-        assert!(c.check_deadline(sp()).is_err(), "the flag is back after it");
+        c.with_first_solution_deadline(Instant::now(), || {
+            c.with_stage_deadline(Some(Instant::now()), || {
+                assert!(c.check_deadline(sp()).is_err(), "the search stops");
+                assert!(
+                    c.as_caller(None, || c.check_deadline(sp())).is_ok(),
+                    "the caller's re-check of a solution found before is not cut"
+                );
+                assert!(
+                    c.check_deadline(sp()).is_err(),
+                    "the limits are back after it"
+                );
+            })
+        })
     });
     assert!(c.check_deadline(sp()).is_ok());
 }

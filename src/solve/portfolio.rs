@@ -157,9 +157,13 @@ pub(crate) fn solve(
             stats,
         )
     } else {
+        // The probe's end is a deadline for the search's checks only: the shares of the time native
+        // computes inside (a candidate's check capped at a share of the time left) stay those of the
+        // whole budget, or the probe would cut candidates a full run keeps.
         let probe = (!together).then(|| {
-            let until = earlier(outer, Instant::now() + PROBE);
-            native.run(until, None, &mut seen, on_solution, stats)
+            ctx.with_first_solution_deadline(Instant::now() + PROBE, || {
+                native.run(outer, None, &mut seen, on_solution, stats)
+            })
         });
         match probe {
             Some(probe) if native.decided(&probe) || past(outer) => probe,
@@ -502,8 +506,8 @@ impl Reported {
 
 /// Runs one stage until `until` (a deadline for this thread only), noting whether it reported a
 /// solution. Each solution is delivered (the caller's re-check by the interpreter) under the caller's
-/// own deadline, outside the stage's share and outside a lane's cancellation: a re-check cut by the
-/// stage's end would count as a cut of the whole answer.
+/// own limits (`Context::as_caller`), outside the stage's share, native's probe and a lane's
+/// cancellation: a re-check cut by the stage's end would count as a cut of the whole answer.
 fn stage(
     ctx: &Context,
     until: Option<Instant>,
@@ -515,9 +519,7 @@ fn stage(
     let result = ctx.with_stage_deadline(until, || {
         run(&mut |values: &[Value], witnesses: &[(Name, Value)]| {
             reported = true;
-            ctx.with_stage_deadline(enclosing, || {
-                ctx.without_cancel(|| on_solution(values, witnesses))
-            })
+            ctx.as_caller(enclosing, || on_solution(values, witnesses))
         })
     });
     Outcome { result, reported }
@@ -526,11 +528,6 @@ fn stage(
 /// A later stage's deadline: its fraction of the time left, or `FALLBACK_BUDGET` without a deadline.
 fn fallback(outer: Option<Instant>, share: u32, parts: u32) -> Option<Instant> {
     share_of_time_left(outer, share, parts).or_else(|| Some(Instant::now() + FALLBACK_BUDGET))
-}
-
-/// The earlier of a deadline and an instant.
-fn earlier(deadline: Option<Instant>, instant: Instant) -> Option<Instant> {
-    Some(deadline.map_or(instant, |d| d.min(instant)))
 }
 
 fn past(deadline: Option<Instant>) -> bool {
