@@ -38,8 +38,8 @@ struct Global {
     /// Solving backend: `native` (propagating finite-domain solver), `brute` (exhaustive enumeration, the
     /// reference oracle), `kodkod` (translation to SAT, native for what does not translate), `z3`
     /// (SMT-LIB translation decided by z3 or --smt-solver), `auto` (native, raced from another thread by
-    /// SAT then z3 — z3 first over wide integers — when it has not decided within a 2 ms probe, or from
-    /// the start over relations and booleans; the first to decide stops the other).
+    /// SAT then z3 — z3 at once on a third thread over wide integers — when it has not decided within a
+    /// probe of 2 ms, 0.2 ms over relations and booleans; the first to decide stops the others).
     #[arg(long, value_enum, default_value_t = Backend::Auto, global = true)]
     backend: Backend,
     /// Shorthand for --backend kodkod.

@@ -4,9 +4,9 @@
 //!
 //! The race: on an outermost question not reduced by symmetry, native first runs alone for `PROBE`
 //! (a question it decides by then, most of them, never starts the lane: starting and stopping it costs
-//! more than such a question), unless the question has a relation native would search member by member
-//! (`shape`), where SAT is the likely winner and both start at once. Then native resumes with the whole
-//! budget, skipping what the probe delivered, while the lane lists every solution it finds from a
+//! more than such a question), or for the `SHORT_PROBE` when the question has a relation native would
+//! search member by member (`shape`), where SAT is the likely winner. Then native resumes with the
+//! whole budget, skipping what the probe delivered, while the lane lists every solution it finds from a
 //! thread of its own. The lane stops native when it has the solutions the caller wants before native
 //! has one, when its list runs well ahead of native's stream, or with the whole verdict; its list is
 //! then delivered, skipping what native reported. When native finishes first, the lane is stopped.
@@ -64,6 +64,12 @@ use std::time::{Duration, Instant};
 /// start and stop cost more than such a question; one it does not costs the lane this much of its
 /// time and native a restart (skipping what it delivered).
 const PROBE: Duration = Duration::from_millis(2);
+
+/// Native's probe on a question whose shape favours SAT (`shape`): the lane's thread, asleep between
+/// questions, takes a millisecond or two to wake on this machine, and the portfolio waits for it to
+/// end even when native decided first; native decides the smallest such questions (`not(r - x = x) => x
+/// <: ID`: 0.15 ms) before that.
+const SHORT_PROBE: Duration = Duration::from_micros(200);
 
 /// Time a fallback stage gets when the question has no deadline.
 const FALLBACK_BUDGET: Duration = Duration::from_secs(10);
@@ -134,8 +140,9 @@ pub(crate) fn solve(
         && (translates_to_sat().is_some() || smt::translates(ctx, problem));
     // Every question asked from here on, in any stage, is nested in this one.
     let _nested = Nesting::enter();
-    // A question whose unknowns native would search as booleans starts the lane with native (`shape`);
-    // any other starts with native's probe, and the lane only if the probe did not decide.
+    // Native's probe first: a question it decides within it never starts the lane. A question whose
+    // unknowns native would search as booleans (`shape`) has a short one, where SAT is the likely
+    // winner.
     let together = race && shape::favours_sat(problem);
     let mut native = Native {
         ctx,
@@ -160,11 +167,12 @@ pub(crate) fn solve(
         // The probe's end is a deadline for the search's checks only: the shares of the time native
         // computes inside (a candidate's check capped at a share of the time left) stay those of the
         // whole budget, or the probe would cut candidates a full run keeps.
-        let probe = (!together).then(|| {
-            ctx.with_first_solution_deadline(Instant::now() + PROBE, || {
+        let probe = if together { SHORT_PROBE } else { PROBE };
+        let probe = Some(
+            ctx.with_first_solution_deadline(Instant::now() + probe, || {
                 native.run(outer, None, &mut seen, on_solution, stats)
-            })
-        });
+            }),
+        );
         match probe {
             Some(probe) if native.decided(&probe) || past(outer) => probe,
             probe => {

@@ -8,9 +8,10 @@
 //! The portfolio starts the lanes beside native at once when the question's shape favours SAT
 //! (`shape`), and otherwise after native's probe (`portfolio`): a question native decides within the
 //! probe, most of them, never starts a lane. The lane asks SAT and then z3; when some integer unknown
-//! ranges over more than `WIDE_INTEGERS` values (or is unbounded), it asks z3 first: SAT's bit vectors
-//! are wide there, or its bound is a cut, while z3's arithmetic does not depend on the size of the
-//! numbers.
+//! ranges over more than `WIDE_INTEGERS` values (or is unbounded), z3 gets a lane of its own beside
+//! SAT's: SAT's bit vectors are wide there, or its bound is a cut, while z3's arithmetic does not
+//! depend on the size of the numbers — but z3 alone first would keep a question SAT decides at once
+//! (an unbounded integer beside a relation) waiting for z3's share.
 //!
 //! A lane lists every solution it finds into a bounded channel, which the portfolio drains once native
 //! has stopped, and ends with its verdict. It stops the native search (`Context::with_cancel`) when it
@@ -38,11 +39,17 @@ use std::time::Instant;
 /// A solution as a backend reports it: the problem's values and the witnesses of top-level existentials.
 pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 
+/// Beside z3's lane, SAT's lane gets this fraction (1/n) of the time: three busy threads on two cores
+/// slow native and z3 enough to lose questions each decides alone (CopelandVoting: native 1 s alone,
+/// undecided in 2.5 s beside both lanes), while SAT's wins over wide integers are quick ones (an
+/// unbounded integer beside a relation, decided in a millisecond).
+const SAT_BESIDE_SMT: u32 = 8;
+
 /// Solutions the lanes may list ahead of the portfolio's reading: past them they wait (native is still
 /// streaming), so a list longer than this cannot be completed by a lane before native reads it.
 const CHANNEL_BOUND: usize = 1 << 16;
 
-/// An integer unknown with more values than this (by the interval analysis) sends the lane to z3 first.
+/// An integer unknown with more values than this (by the interval analysis) gives z3 a lane of its own.
 const WIDE_INTEGERS: u32 = 1 << 16;
 
 /// Solutions a lane lists before its list may take over a stream native began (`takes_over`).
@@ -72,45 +79,43 @@ pub(super) struct LaneEnd {
     pub any_size: bool,
 }
 
-/// The order in which a lane asks its backends.
+/// The backends a lane asks, in order.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Order {
+enum Lane {
     /// SAT, then z3 unless SAT listed solutions or decided.
     SatThenSmt,
-    /// z3, then SAT unless z3 listed solutions or decided (wide integers).
-    SmtThenSat,
+    /// Beside a z3 lane (wide integers).
+    SatOnly,
+    SmtOnly,
 }
 
-/// Runs the lane's backends in `order`, sending their solutions. `None`: none could take the question,
-/// or the lane was cancelled. SAT first gets three quarters of the lane's time (half when the deferred
-/// sets' default sizes leave z3 a proof for every size to try after it); z3 first half of it, for SAT
-/// to try when z3 gives up.
+/// Runs the lane's backends, sending their solutions. `None`: none could take the question, or the
+/// lane was cancelled. SAT before z3 gets three quarters of the lane's time (half when the deferred
+/// sets' default sizes leave z3 a proof for every size to try after it); SAT beside z3's lane an
+/// eighth (`SAT_BESIDE_SMT`), z3 in its own lane all of it.
 fn lane(
     ctx: &Context,
     problem: &Problem<'_>,
-    order: Order,
+    kind: Lane,
     until: Option<Instant>,
     cancelled: &AtomicBool,
     send: &mut dyn FnMut(Solution) -> bool,
 ) -> Option<LaneEnd> {
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
-    let first_share = if sized || order == Order::SmtThenSat {
-        (1, 2)
-    } else {
-        (3, 4)
+    let steps: &[Step] = match kind {
+        Lane::SatThenSmt => &[Step::Sat, Step::Smt],
+        Lane::SatOnly => &[Step::Sat],
+        Lane::SmtOnly => &[Step::Smt],
     };
-    let steps: [Step; 2] = match order {
-        Order::SatThenSmt => [Step::Sat, Step::Smt],
-        Order::SmtThenSat => [Step::Smt, Step::Sat],
-    };
-    for (i, step) in steps.into_iter().enumerate() {
+    for (i, step) in steps.iter().enumerate() {
         if cancelled.load(Ordering::Relaxed) {
             return None;
         }
-        let share = if i == 0 {
-            share_of_time_left(until, first_share.0, first_share.1)
-        } else {
-            until
+        let share = match (kind, i + 1 < steps.len(), sized) {
+            (Lane::SatOnly, _, _) => share_of_time_left(until, 1, SAT_BESIDE_SMT),
+            (_, true, true) => share_of_time_left(until, 1, 2),
+            (_, true, false) => share_of_time_left(until, 3, 4),
+            (_, false, _) => until,
         };
         let ended = ctx.with_stage_deadline(share, || match step {
             Step::Sat => ask_sat(ctx, problem, sized, send),
@@ -189,7 +194,7 @@ fn ask_smt(
     (listed || matches!(result, Ok(true))).then_some(LaneEnd { result, any_size })
 }
 
-/// Whether the lane asks z3 first: a solver is there, and some integer unknown has more than
+/// Whether z3 gets a lane of its own: a solver is there, and some integer unknown has more than
 /// `WIDE_INTEGERS` values by the interval analysis of the question, or no bound.
 fn wide_integers(ctx: &Context, problem: &Problem<'_>) -> bool {
     let integers: Vec<_> = problem
@@ -217,13 +222,13 @@ fn solver_available(ctx: &Context) -> bool {
 
 /// The threads the lanes run on, kept from one question to the next: a new thread per question cost
 /// the lane its start and its allocator's first pages, a large part of a question SAT decides in a
-/// millisecond. One lane runs per question (a lane's own questions are never raced: `Nesting`).
+/// millisecond. Two: SAT's lane and z3's (a lane's own questions are never raced: `Nesting`).
 fn lane_pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .thread_name(|_| "bsolve-lane".to_string())
+            .num_threads(2)
+            .thread_name(|i| format!("bsolve-lane-{i}"))
             .build()
             .expect("the lanes' threads start")
     })
@@ -242,7 +247,8 @@ pub(super) fn with_lanes<'scope, R>(run: impl FnOnce(&rayon::Scope<'scope>) -> R
     lane_pool().in_place_scope(run)
 }
 
-/// What the lane shares with the portfolio.
+/// What the lanes share with the portfolio.
+#[derive(Clone)]
 struct Shared {
     cancel: Arc<AtomicBool>,
     /// Set by the lane: stops the native search.
@@ -250,27 +256,30 @@ struct Shared {
     /// The solutions native has reported so far (kept by the portfolio).
     native_reported: Arc<AtomicUsize>,
     events: SyncSender<LaneEvent>,
-    /// Held while the lane runs: `Racer::stop` waits until it is dropped.
+    /// Held while a lane runs: `Racer::stop` waits until every clone is dropped.
     _alive: SyncSender<()>,
     until: Option<Instant>,
 }
 
-/// Runs the lane on the lanes' thread; it decides there whether z3 goes first (`wide_integers`).
+/// Runs a lane on the lanes' threads; the first decides there whether z3 gets a lane of its own
+/// (`wide_integers`).
 fn spawn_lane<'scope>(
     scope: &rayon::Scope<'scope>,
     ctx: &'scope Context,
     problem: &'scope Problem<'scope>,
+    kind: Lane,
     shared: Shared,
 ) {
-    scope.spawn(move |_| {
+    scope.spawn(move |scope| {
         if shared.cancel.load(Ordering::Relaxed) {
             return;
         }
         let _nested = Nesting::enter();
-        let order = if wide_integers(ctx, problem) {
-            Order::SmtThenSat
+        let kind = if kind == Lane::SatThenSmt && wide_integers(ctx, problem) {
+            spawn_lane(scope, ctx, problem, Lane::SmtOnly, shared.clone());
+            Lane::SatOnly
         } else {
-            Order::SatThenSmt
+            kind
         };
         let mut listed = 0usize;
         let mut send = |solution: Solution| {
@@ -290,7 +299,7 @@ fn spawn_lane<'scope>(
         let end = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             ctx.with_cancel(shared.cancel.clone(), || {
                 ctx.with_stage_deadline(until, || {
-                    lane(ctx, problem, order, until, &shared.cancel, &mut send)
+                    lane(ctx, problem, kind, until, &shared.cancel, &mut send)
                 })
             })
         }));
@@ -336,7 +345,7 @@ impl Racer {
             _alive: alive,
             until,
         };
-        spawn_lane(scope, ctx, problem, shared);
+        spawn_lane(scope, ctx, problem, Lane::SatThenSmt, shared);
         Racer {
             cancel,
             events: Some(receiver),

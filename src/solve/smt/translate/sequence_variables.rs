@@ -171,19 +171,8 @@ impl Analysis<'_> {
         match &e.kind {
             ExprKind::Var(n) if bound.contains(n) => false,
             ExprKind::Var(n) => known.contains_key(n) || self.sequence_value(n).is_some(),
-            ExprKind::SeqEnum(_)
-            | ExprKind::Unary(UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, _)
-            | ExprKind::Binary(
-                BinaryOp::Concat
-                | BinaryOp::Prepend
-                | BinaryOp::Append
-                | BinaryOp::Take
-                | BinaryOp::Drop,
-                ..,
-            ) => true,
-            ExprKind::SetEnum(items) => items.is_empty(),
             ExprKind::If(_, a, b) => self.shaped(a, known, bound) && self.shaped(b, known, bound),
-            _ => false,
+            _ => built_as_sequence(e),
         }
     }
 
@@ -300,5 +289,24 @@ fn length_bound(n: BigInt) -> Option<usize> {
         Some(0)
     } else {
         n.try_into().ok()
+    }
+}
+
+/// Whether `e`'s operator always builds a sequence: an enumeration (`[]` included), `front`, `tail`,
+/// `rev`, `^`, `->`, `<-`, `/|\`, `\|/`.
+pub(super) fn built_as_sequence(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::SeqEnum(_)
+        | ExprKind::Unary(UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, _)
+        | ExprKind::Binary(
+            BinaryOp::Concat
+            | BinaryOp::Prepend
+            | BinaryOp::Append
+            | BinaryOp::Take
+            | BinaryOp::Drop,
+            ..,
+        ) => true,
+        ExprKind::SetEnum(items) => items.is_empty(),
+        _ => false,
     }
 }

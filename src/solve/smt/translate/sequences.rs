@@ -19,7 +19,7 @@
 //! applications do. Elements outside `1..len` are never read where a guard does not exclude them, so
 //! their values never change a formula's truth.
 
-use super::sequence_variables::is_sequence_type;
+use super::sequence_variables::{built_as_sequence, is_sequence_type};
 use super::{R, Tr, and, implies, not, or, quantified, symbol};
 use crate::diag::Span;
 use crate::eval::{Val, unsupported};
@@ -84,19 +84,8 @@ impl Tr<'_> {
                 self.lookup(n).is_none()
                     && (self.sequences.contains_key(n) || self.sequence_value(n).is_some())
             }
-            ExprKind::SeqEnum(_)
-            | ExprKind::Unary(UnaryOp::Front | UnaryOp::Tail | UnaryOp::Rev, _)
-            | ExprKind::Binary(
-                BinaryOp::Concat
-                | BinaryOp::Prepend
-                | BinaryOp::Append
-                | BinaryOp::Take
-                | BinaryOp::Drop,
-                ..,
-            ) => true,
-            ExprKind::SetEnum(items) => items.is_empty(),
             ExprKind::If(_, a, b) => self.is_native_sequence(a) && self.is_native_sequence(b),
-            _ => false,
+            _ => built_as_sequence(e),
         }
     }
 
