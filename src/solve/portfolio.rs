@@ -167,23 +167,20 @@ pub(crate) fn solve(
         // The probe's end is a deadline for the search's checks only: the shares of the time native
         // computes inside (a candidate's check capped at a share of the time left) stay those of the
         // whole budget, or the probe would cut candidates a full run keeps.
-        let probe = if together { SHORT_PROBE } else { PROBE };
-        let probe = Some(
-            ctx.with_first_solution_deadline(Instant::now() + probe, || {
-                native.run(outer, None, &mut seen, on_solution, stats)
-            }),
-        );
-        match probe {
-            Some(probe) if native.decided(&probe) || past(outer) => probe,
-            probe => {
-                let raced = race_lane(&mut native, probe, outer, &mut seen, on_solution, stats);
-                lane_asked = raced.lane_asked;
-                lane_delivered = raced.lane_delivered;
-                if let Some(answer) = raced.answer {
-                    return answer;
-                }
-                raced.first
+        let length = if together { SHORT_PROBE } else { PROBE };
+        let probe = ctx.with_first_solution_deadline(Instant::now() + length, || {
+            native.run(outer, None, &mut seen, on_solution, stats)
+        });
+        if native.decided(&probe) || past(outer) {
+            probe
+        } else {
+            let raced = race_lane(&mut native, probe, outer, &mut seen, on_solution, stats);
+            lane_asked = raced.lane_asked;
+            lane_delivered = raced.lane_delivered;
+            if let Some(answer) = raced.answer {
+                return answer;
             }
+            raced.first
         }
     };
     let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
@@ -343,7 +340,7 @@ struct Raced {
 /// with time left: then the lane's list and verdict are read.
 fn race_lane(
     native: &mut Native<'_, '_>,
-    probe: Option<Outcome>,
+    probe: Outcome,
     outer: Option<Instant>,
     seen: &mut Reported,
     on_solution: &mut Found<'_>,
@@ -362,15 +359,14 @@ fn race_lane(
             stop_native.clone(),
             native.counted.clone(),
         );
-        let first = match probe {
-            Some(probe) if !probe.timed_out() => probe,
-            probe => {
-                let run = native.run(outer, Some(stop_native.clone()), seen, on_solution, stats);
-                Outcome {
-                    result: run.result,
-                    reported: run.reported || probe.is_some_and(|p| p.reported),
-                }
+        let first = if probe.timed_out() {
+            let run = native.run(outer, Some(stop_native.clone()), seen, on_solution, stats);
+            Outcome {
+                result: run.result,
+                reported: run.reported || probe.reported,
             }
+        } else {
+            probe
         };
         if !stop_native.load(Ordering::Relaxed) && (native.decided(&first) || past(outer)) {
             racer.stop();
