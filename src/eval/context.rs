@@ -52,6 +52,8 @@ pub struct Context {
     pub(super) symbolic_constants: std::sync::OnceLock<Vec<super::transitions::SymbolicConstant>>,
     /// The sets state variables hold symbolically (`held_sets`).
     held_sets: super::held_sets::HeldSets,
+    /// Images already computed of the lambdas that symbolic constants hold (`memo_image`).
+    pub(super) constant_images: super::memo::ConstantImages,
 }
 
 impl Context {
@@ -117,6 +119,7 @@ impl Context {
             operation_plans: std::sync::OnceLock::new(),
             symbolic_constants: std::sync::OnceLock::new(),
             held_sets: super::held_sets::HeldSets::default(),
+            constant_images: super::memo::ConstantImages::default(),
         })
     }
 
@@ -296,6 +299,11 @@ impl Context {
         }
         let extra = max.sub(&min).succ().mul(&Int::from(factor as i64));
         (min.sub(&extra), max.add(&extra))
+    }
+
+    /// Whether this thread's integer cut is widened (`with_widened_int_cut`).
+    pub(crate) fn int_cut_widened(&self) -> bool {
+        INT_CUT_WIDENING.get() != 0
     }
 
     /// Runs `run` with the integer cut widened by `factor` times its width on each side (0: ProB's cut), on

@@ -414,6 +414,13 @@ impl Context {
                 }
                 continue;
             }
+            // Outside the domain of a function the conjunct always applies to the variable, the
+            // conjunct is ill-defined: no solution lies there (`ir::strict`).
+            for f in crate::ir::strict::applied_to(conj, name) {
+                if let Some(Value::Set(pairs)) = self.known_value(f, s, env) {
+                    keep_smaller(&mut set_choice, listed_choice(i, set::domain(&pairs)));
+                }
+            }
             let others_unbound = s.mentions[c].iter().any(|&j| j != i && !s.bound[j]);
             if let Some(superset) = universal_superset(conj, &var.name, &var.ty) {
                 // `!y.(y : s => Q)` reads as `s <: {y | Q}`; the conjunct itself is still checked.
@@ -890,7 +897,29 @@ impl Context {
             return None;
         }
         let domain = self.eval(r, env).ok()?;
-        let items = self.materialize(&domain, span).ok()?;
+        let items = match self.materialize(&domain, span) {
+            Ok(items) => items,
+            // `a |-> y : f` with f kept symbolic (a recursive lambda): y ranges over `f[{a}]`, computed
+            // by application rather than by listing f (`{x | 30 |-> x : fib}`).
+            Err(e @ EvalError::Limit(_)) if !e.is_timeout() => {
+                let Pattern::Pair(first, rest) = &pattern else {
+                    return None;
+                };
+                let Pattern::Fixed(a) = &**first else {
+                    return None;
+                };
+                let image = self.point_image(&domain, a, span).ok()?;
+                let mut tuples = Vec::new();
+                for y in &image {
+                    let mut parts = Vec::with_capacity(binders.len());
+                    if rest.matches(y, &mut parts) {
+                        tuples.push(parts);
+                    }
+                }
+                return Some((binders, tuples));
+            }
+            Err(_) => return None,
+        };
         let mut tuples = Vec::new();
         for x in items.iter() {
             let mut parts = Vec::with_capacity(binders.len());

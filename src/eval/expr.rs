@@ -69,6 +69,9 @@ impl Context {
         super::check_stack(span)?;
         Ok(match &e.kind {
             ExprKind::Var(name) => match env.get(name).or_else(|| self.global(name)) {
+                Some(v) if super::unassigned::is_placeholder(v) => {
+                    return Err(super::unassigned::read_error(span, name));
+                }
                 Some(v) => v.clone(),
                 None => return Err(internal_error(span, format!("{name} has no value"))),
             },
@@ -943,10 +946,12 @@ impl Context {
                     pred,
                     body,
                     env,
-                } => Ok(self
-                    .lambda_image(vars, pred, body, x, &mut env.clone(), span)?
-                    .into_iter()
-                    .collect()),
+                } => self.memo_image(s, x, || {
+                    Ok(self
+                        .lambda_image(vars, pred, body, x, &mut env.clone(), span)?
+                        .into_iter()
+                        .collect())
+                }),
                 // `{x, y | P}[{a}]` is `{y | P}` with `x = a`: solved for `y` alone, never enumerating
                 // the relation (`half = {x, y | y + y = x}`).
                 SymbolicSet::Comprehension { vars, pred, env } if vars.len() >= 2 => {

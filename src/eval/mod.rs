@@ -16,6 +16,7 @@ mod expr;
 mod external;
 mod held_sets;
 mod integer_ranges;
+mod memo;
 mod polynomials;
 mod pred;
 mod relations;
@@ -27,6 +28,7 @@ mod symbolic;
 #[cfg(test)]
 mod test_support;
 mod transitions;
+mod unassigned;
 mod witnesses;
 
 pub use context::{Context, share_of_time_left};

@@ -24,8 +24,9 @@ pub struct Settings {
     pub operation_limits: Vec<(Name, usize)>,
     /// The most elements a set may have when materialised, and the most candidates a domain may have.
     pub enumeration_limit: usize,
-    /// The most iterations a WHILE loop may run.
-    pub max_while_steps: usize,
+    /// The most iterations a WHILE loop may run (`MAX_WHILE_STEPS`); none by default: a loop is bounded
+    /// by its variant and the time budget.
+    pub max_while_steps: Option<usize>,
     /// The backend the interpreter asks when it must choose values (constants, ANY, parameters).
     pub backend: crate::solve::Backend,
     /// Under the kodkod backend: fail on a problem that does not translate to SAT instead of handing it
@@ -58,7 +59,7 @@ impl Default for Settings {
             max_operations: 1000,
             operation_limits: Vec::new(),
             enumeration_limit: 1_000_000,
-            max_while_steps: 1_000_000,
+            max_while_steps: None,
             backend: crate::solve::Backend::Auto,
             kodkod_only: false,
             sat_solver: solver_bridges::SolverKind::default(),
@@ -166,7 +167,7 @@ impl Settings {
             "MAX_INITIALISATIONS" => self.max_initialisations = nat()?,
             "MAX_OPERATIONS" => self.max_operations = nat()?,
             "ENUMERATION_LIMIT" => self.enumeration_limit = nat()?,
-            "MAX_WHILE_STEPS" => self.max_while_steps = nat()?,
+            "MAX_WHILE_STEPS" => self.max_while_steps = Some(nat()?),
             // ProB's names for the Kodkod backend's preferences (B_REFERENCE §5), and the CNF dump.
             "KODKOD_ONLY_FULL" => {
                 self.kodkod_only = match value.trim() {

@@ -30,6 +30,16 @@ fn merge(a: &Updates, b: &Updates) -> Updates {
     out
 }
 
+/// `merge(into, b)` in place, for `into` sorted by name.
+fn merge_into(into: &mut Updates, b: Updates) {
+    for (n, v) in b {
+        match into.binary_search_by(|x| x.0.cmp(&n)) {
+            Ok(i) => into[i].1 = v,
+            Err(i) => into.insert(i, (n, v)),
+        }
+    }
+}
+
 impl Context {
     /// Binds the new values of `updates` (a held set to the set it stands for).
     fn apply_updates(&self, env: &mut Env, updates: &Updates) {
@@ -288,6 +298,11 @@ impl Context {
             .collect())
     }
 
+    /// Runs a loop to every exit state. The loop is bounded by its VARIANT (a natural number that must
+    /// decrease at every step, checked) and by the time budget, as ProB executes loops of millions of
+    /// steps; `MAX_WHILE_STEPS`, when a machine sets it, bounds the steps as well. While the body is
+    /// deterministic the loop runs in place: one binding per assigned variable and step, no copy of the
+    /// state (the common case: generated code iterating over an index).
     fn exec_while(
         &self,
         cond: &Pred,
@@ -301,33 +316,63 @@ impl Context {
         let mut frontier: Vec<Updates> = vec![Vec::new()];
         let mut finished = Vec::new();
         let mut steps = 0usize;
-        while let Some(u) = frontier.pop() {
+        while let Some(mut u) = frontier.pop() {
             let mark = env.len();
             self.apply_updates(env, &u);
-            let step = self.while_step(cond, body, invariant, variant, env);
-            env.truncate(mark);
-            match step? {
-                None => finished.push(u),
-                Some((v0, outs)) => {
-                    for o in outs {
-                        let next = merge(&u, &o);
-                        self.apply_updates(env, &next);
-                        let v1 = self.eval_int(variant, env);
-                        env.truncate(mark);
-                        if v1? >= v0 {
-                            return Err(wd_error(variant.span, "WHILE variant did not decrease"));
-                        }
-                        frontier.push(next);
-                    }
+            loop {
+                if steps.is_multiple_of(1024) {
+                    self.check_deadline(span)?;
                 }
+                steps += 1;
+                if max_steps.is_some_and(|m| steps > m) {
+                    env.truncate(mark);
+                    return Err(limit_error(
+                        span,
+                        format!(
+                            "WHILE loop ran more than {} steps (MAX_WHILE_STEPS)",
+                            steps - 1
+                        ),
+                    ));
+                }
+                let step = self.while_step(cond, body, invariant, variant, env);
+                let Some((v0, mut outs)) = step.inspect_err(|_| env.truncate(mark))? else {
+                    finished.push(u);
+                    break;
+                };
+                if outs.len() == 1 {
+                    // Deterministic: bind the step's updates over the current ones and go on.
+                    let o = outs.pop().expect("one outcome");
+                    self.apply_updates(env, &o);
+                    let v1 = self
+                        .eval_int(variant, env)
+                        .inspect_err(|_| env.truncate(mark))?;
+                    if v1 >= v0 {
+                        env.truncate(mark);
+                        return Err(wd_error(variant.span, "WHILE variant did not decrease"));
+                    }
+                    merge_into(&mut u, o);
+                    // Rebind from the merged updates now and then, so that the environment does
+                    // not grow by a binding per step.
+                    if env.len() - mark > 4 * u.len().max(8) {
+                        env.truncate(mark);
+                        self.apply_updates(env, &u);
+                    }
+                    continue;
+                }
+                env.truncate(mark);
+                for o in outs {
+                    let next = merge(&u, &o);
+                    self.apply_updates(env, &next);
+                    let v1 = self.eval_int(variant, env);
+                    env.truncate(mark);
+                    if v1? >= v0 {
+                        return Err(wd_error(variant.span, "WHILE variant did not decrease"));
+                    }
+                    frontier.push(next);
+                }
+                break;
             }
-            steps += 1;
-            if steps > max_steps {
-                return Err(limit_error(
-                    span,
-                    format!("WHILE loop ran more than {max_steps} steps"),
-                ));
-            }
+            env.truncate(mark);
         }
         finished.sort();
         finished.dedup();
@@ -399,6 +444,9 @@ impl Context {
     ) -> Result<Value, EvalError> {
         match target {
             AssignTarget::Var(n) => match env.get(&n.name).cloned() {
+                Some(v) if super::unassigned::is_placeholder(&v) => {
+                    Err(super::unassigned::read_error(span, &n.name))
+                }
                 Some(v) => self.to_value(v, span),
                 None => Err(internal_error(span, format!("{} has no value", n.name))),
             },

@@ -83,16 +83,30 @@ pub(crate) fn tuple(values: &[Value]) -> Value {
     it.fold(first, |acc, v| Value::pair(acc, v.clone()))
 }
 
+/// What `<->` asks of its relations: nothing.
+const RELATION: ArrowProperties = ArrowProperties {
+    functional: false,
+    total: false,
+    injective: false,
+    surjective: false,
+};
+
 /// Whether the arrow `op` asks `property` of its relations (`BinaryOp::arrow_properties`).
 fn arrow_asks(op: BinaryOp, property: fn(&ArrowProperties) -> bool) -> bool {
     op.arrow_properties().is_some_and(|p| property(&p))
 }
 
-/// How deeply closure bodies may nest: a recursive constant (`deltas(..)` inside deltas' own body)
-/// that does not terminate must end in an error rather than overflow the stack, which is also that of
-/// the model checker's worker threads (2 MiB). A debug build overflowed such a thread at about 640
-/// levels of an NFA's `deltas` (B/Compilers/NFA.mch), hence a third of that.
-const MAX_CLOSURE_NESTING: u32 = 200;
+/// How deeply closure bodies may nest: a recursive constant that does not terminate (`f = %x.(x :
+/// INTEGER | f(x - 1))`) must end in an error, while one that does may recurse as deep as its argument
+/// (`parity(5000)` over `parity(x - 1)`, as ProB evaluates it). Each level is given stack as it needs
+/// (`NESTING_STACK_*`), also on the model checker's worker threads.
+const MAX_CLOSURE_NESTING: u32 = 20_000;
+
+/// Below this much free stack, a closure body is evaluated on a new stack segment of
+/// `NESTING_STACK_SEGMENT` bytes (`stacker::maybe_grow`); above `eval::STACK_RESERVE`, so that the
+/// interpreter's own stack check never trips inside a recursion the nesting limit allows.
+const NESTING_STACK_RED_ZONE: usize = 2 << 20;
+const NESTING_STACK_SEGMENT: usize = 64 << 20;
 
 thread_local! {
     /// The closure bodies being evaluated on this thread (`Context::nested`).
@@ -167,7 +181,7 @@ impl Context {
             ));
         }
         CLOSURE_NESTING.set(depth + 1);
-        let result = run();
+        let result = stacker::maybe_grow(NESTING_STACK_RED_ZONE, NESTING_STACK_SEGMENT, run);
         CLOSURE_NESTING.set(depth);
         result
     }
@@ -312,8 +326,93 @@ impl Context {
                 Err(_) => {}
             }
         }
+        if let (Val::Sym(xs), Val::Sym(ss)) = (&x, set)
+            && let SymbolicSet::Arrow(op, a, b) = &**ss
+            && let Some(answer) = self.symbolic_in_arrow(*op, xs, a, b, span)?
+        {
+            return Ok(answer);
+        }
         let x = self.to_value(x, x_span)?;
         self.contains(set, &x, span)
+    }
+
+    /// `x : A op B` for `x` kept symbolic, decided without listing x where its shape tells: a relation
+    /// arrow is inclusion in `A * B` (`parity : INTEGER <-> INTEGER` for a recursive union); a lambda is
+    /// a function whose domain, when its condition only types its variables, is the product of their
+    /// sets (`%x.(x : NATURAL | x mod 2) : NATURAL --> INTEGER`), and whose range lies in B when B is a
+    /// whole type. None when the shape does not decide it (the caller lists x, as ProB expands the
+    /// closure: a range inside `0..1` is not decided here).
+    fn symbolic_in_arrow(
+        &self,
+        op: BinaryOp,
+        x: &SymbolicSet,
+        a: &Val,
+        b: &Val,
+        span: Span,
+    ) -> Result<Option<bool>, EvalError> {
+        let Some(asks) = op.arrow_properties() else {
+            return Ok(None);
+        };
+        let undecided = |r: Result<bool, EvalError>| match r {
+            Ok(answer) => Ok(Some(answer)),
+            Err(e) if e.is_timeout() || matches!(e, EvalError::WellDefinedness(_)) => Err(e),
+            Err(_) => Ok(None),
+        };
+        if asks == RELATION {
+            let product = Val::Sym(Arc::new(SymbolicSet::Product(a.clone(), b.clone())));
+            return undecided(self.is_subset(&Val::Sym(Arc::new(x.clone())), &product, span));
+        }
+        let SymbolicSet::Lambda {
+            vars, pred, env, ..
+        } = x
+        else {
+            return Ok(None);
+        };
+        if asks.injective || asks.surjective || !is_type_set(b) {
+            return Ok(None);
+        }
+        let domain = match self.typed_domain(vars, pred, env) {
+            Some(d) => d,
+            None if asks.total => return Ok(None),
+            None => Val::Sym(Arc::new(SymbolicSet::Comprehension {
+                vars: vars.clone(),
+                pred: pred.clone(),
+                env: env.clone(),
+            })),
+        };
+        if asks.total {
+            undecided(self.vals_equal(&domain, a, span))
+        } else {
+            undecided(self.is_subset(&domain, a, span))
+        }
+    }
+
+    /// The points of a closure whose condition only types its variables, one conjunct `x : S` each
+    /// (S free of them), in the variables' order: `S1 * S2 * ...` (left-nested as the points are).
+    fn typed_domain(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> Option<Val> {
+        let conjuncts = pred.conjuncts();
+        if conjuncts.len() != vars.len() {
+            return None;
+        }
+        let mut sets: Vec<Option<Val>> = vec![None; vars.len()];
+        for c in conjuncts {
+            let PredKind::Compare(CompareOp::In, l, r) = &c.kind else {
+                return None;
+            };
+            let crate::ir::ExprKind::Var(name) = &l.kind else {
+                return None;
+            };
+            let i = vars.iter().position(|v| v.name == *name)?;
+            if sets[i].is_some() || vars.iter().any(|v| super::enumerate::mentions(r, &v.name)) {
+                return None;
+            }
+            sets[i] = Some(self.eval(r, &mut env.clone()).ok()?);
+        }
+        let mut sets = sets.into_iter();
+        let first = sets.next()??;
+        sets.try_fold(first, |acc, s| {
+            Some(Val::Sym(Arc::new(SymbolicSet::Product(acc, s?))))
+        })
     }
 
     /// `id(dom) : set` for an arrow or a set of sequences; None for other sets or a `dom` whose shape

@@ -484,14 +484,11 @@ impl Context {
             self.check_deadline(m.initialisation.span)?;
             let mut values = Vec::with_capacity(m.variables.len());
             for v in &m.variables {
+                // A variable left without a value holds the placeholder: what reads it is
+                // ill-defined, the rest is explored (`unassigned`).
                 match updates.iter().find(|(n, _)| *n == v.name) {
                     Some((_, val)) => values.push(val.clone()),
-                    None => {
-                        return Err(internal_error(
-                            m.initialisation.span,
-                            format!("INITIALISATION does not assign {}", v.name),
-                        ));
-                    }
+                    None => values.push(super::unassigned::placeholder()),
                 }
             }
             let state = State { values };

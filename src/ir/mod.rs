@@ -13,6 +13,7 @@ use num_bigint::BigInt;
 use std::sync::Arc;
 
 pub mod free_names;
+pub mod strict;
 
 /// A bound identifier with its type (quantified variables, comprehension variables, parameters ...).
 #[derive(Clone, Debug, PartialEq)]

@@ -494,6 +494,32 @@ impl<'p> Builder<'_, 'p> {
         }
     }
 
+    /// Whether `name`'s defining equation mentions search variables, none of them an integer.
+    fn defined_from_sets_only(&self, name: &str) -> bool {
+        let Some((c, _)) = self.defining_equation(name) else {
+            return false;
+        };
+        let free = ir::free_names::of_pred(c);
+        let searched: Vec<&TypedName> = self
+            .all
+            .iter()
+            .filter(|v| *v.name != *name && free.contains(&v.name))
+            .collect();
+        !searched.is_empty() && searched.iter().all(|v| v.ty != Type::Integer)
+    }
+
+    /// Whether the interval analysis bounds integer variable `name` below (when `below` is asked)
+    /// and above (when `above` is).
+    fn analysis_bounds(&mut self, name: &str, below: bool, above: bool) -> bool {
+        let Some(i) = self.all.iter().position(|v| *v.name == *name) else {
+            return false;
+        };
+        self.analysis().is_some_and(|a| {
+            let int = &a.vars[i].int;
+            (!below || int.lo.is_some()) && (!above || int.hi.is_some())
+        })
+    }
+
     /// The interval analysis of all conjuncts over all search variables (computed once); `None` when
     /// it found a contradiction (the search will find it itself; the ranges mean nothing then).
     fn analysis(&mut self) -> Option<&crate::analysis::interval::Analysis> {
@@ -622,6 +648,21 @@ impl<'p> Builder<'_, 'p> {
             };
             self.known_finite(t).filter(|c| c.len() <= MAX_CARRIER)
         })
+    }
+
+    /// The domains of the known finite functions a top-level conjunct always applies to the variable
+    /// (`ir::strict`): outside them that conjunct is ill-defined, so no solution lies there (`yy =
+    /// f(Nr)` bounds Nr by `dom(f)` rather than by the MININT..MAXINT cut). The conjuncts stay to check.
+    fn applied_domains(&self, name: &str) -> Vec<Arc<Vec<Value>>> {
+        let mut out = Vec::new();
+        for c in &self.conjuncts {
+            for f in ir::strict::applied_to(c, name) {
+                if let Some(Val::Value(Value::Set(pairs))) = self.known(f) {
+                    out.push(Arc::new(set::domain(&pairs)));
+                }
+            }
+        }
+        out
     }
 
     /// The typing conjuncts `v : S`, `v <: S` of a variable.
@@ -793,6 +834,22 @@ impl<'p> Builder<'_, 'p> {
                 dom = intersect(&dom, &d);
                 self.entail(c);
             }
+        }
+        for d in self.applied_domains(&v.name) {
+            dom = intersect(&dom, &Dom::Finite(d));
+        }
+        // An integer unbounded on a side would be labelled within the MININT..MAXINT cut, an
+        // incomplete guess; an equation defining it from set-valued unknowns gives its one value
+        // once they are labelled (`a = card(b)` with b a lambda over `1..c`). One over integer
+        // unknowns stays a labelled scalar: ProB cuts its own enumeration (Goldbach's `x = p1 +
+        // p2` with x : NATURAL is enumerated up to MAXINT).
+        if let Dom::Range(lo, hi) = &dom
+            && (lo.is_none() || hi.is_none())
+            && !self.analysis_bounds(&v.name, lo.is_none(), hi.is_none())
+            && self.defined_from_sets_only(&v.name)
+            && let Some(shape) = self.defined_atom(&v.name)
+        {
+            return Ok(shape);
         }
         Ok(Shape::Scalar(self.new_atom(dom)))
     }
