@@ -138,3 +138,25 @@ fn an_integer_defined_from_a_set_is_computed_not_cut() {
     assert_eq!(json["status"], "NO ERROR FOUND", "{json}");
     assert_eq!(json["states"], 6, "{json}");
 }
+
+/// The symbolic checks bind constants kept symbolic as the model checker does, rather than search for
+/// a recursive function: each proves the invariant of RecursiveFunctions (it held the time budget
+/// before).
+#[test]
+fn symbolic_checks_bind_constants_kept_symbolic() {
+    let file = model("RecursiveFunctions.mch");
+    // A bounded search proves nothing beyond its depth: bmc's "no counterexample" exits with 2.
+    for (args, expected, exit) in [
+        (vec!["cbc", &file], "INITIALISATION: PRESERVED", 0),
+        (vec!["kinduction", &file], "PROVED", 0),
+        (vec!["ic3", &file], "PROVED", 0),
+        (vec!["bmc", &file, "4"], "NO COUNTEREXAMPLE up to depth 4 (complete", 2),
+    ] {
+        let mut args = args;
+        args.extend(["--timeout", "60000"]);
+        let (code, out, err) = bsolve(&args);
+        assert_eq!(code, exit, "{args:?}: {out}{err}");
+        assert!(out.starts_with(expected), "{args:?}: {out}");
+        assert!(!out.contains("UNKNOWN"), "{args:?}: {out}");
+    }
+}

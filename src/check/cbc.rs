@@ -18,7 +18,7 @@ use super::mc::Step;
 use super::setup::Assignment;
 use crate::analysis::before_after::{self, and, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Diagnostic, Span, register_source};
-use crate::eval::{Env, EvalError};
+use crate::eval::{Env, EvalError, SymbolicConstant};
 use crate::ir::{Machine, Operation, Pred, PredKind, TypedName};
 use crate::solve::{self, Answer, Problem};
 use crate::syntax;
@@ -59,6 +59,17 @@ pub(crate) fn search_with(
     env: &Env,
 ) -> Search {
     model.context.take_unknown_note();
+    let symbolic = match model.context.symbolic_constants() {
+        Ok(all) => all,
+        Err(e) => return Search::Unknown(e.to_string()),
+    };
+    let bound: Vec<&SymbolicConstant> = symbolic
+        .iter()
+        .filter(|s| vars.iter().any(|v| v.name == s.name))
+        .collect();
+    if !bound.is_empty() {
+        return search_binding_symbolic(model, backend, vars, pred, env, &bound);
+    }
     match solve::first(&model.context, &Problem::new(vars, pred, env), backend) {
         Answer::Sat(values) => Search::Found(values),
         Answer::Unsat { complete: true } => match model.context.take_ill_defined_note() {
@@ -67,6 +78,46 @@ pub(crate) fn search_with(
         },
         Answer::Unsat { complete } => Search::Empty { complete },
         Answer::Unknown(reason) => Search::Unknown(reason),
+    }
+}
+
+/// `search_with` where some of `vars` are constants kept symbolic (a recursive lambda, an infinite
+/// set): they are not searched for, as a constant setup does not search for them — each is bound to
+/// its value (found by name through the context) and its defining conjunct, true by construction, is
+/// left out; a solution holds their setup placeholders, which `bind_constants` turns back into them.
+fn search_binding_symbolic(
+    model: &Model,
+    backend: crate::solve::Backend,
+    vars: &[TypedName],
+    pred: &Pred,
+    env: &Env,
+    bound: &[&SymbolicConstant],
+) -> Search {
+    let held = |v: &TypedName| bound.iter().find(|s| s.name == v.name);
+    let searched: Vec<TypedName> = vars.iter().filter(|v| held(v).is_none()).cloned().collect();
+    let kept: Vec<Pred> = pred
+        .conjuncts()
+        .into_iter()
+        .filter(|c| bound.iter().all(|s| **c != s.defined_by))
+        .cloned()
+        .collect();
+    let pred = Pred::new(PredKind::And(kept), pred.span);
+    match search_with(model, backend, &searched, &pred, env) {
+        Search::Found(values) => {
+            let mut values = values.into_iter();
+            let all = vars
+                .iter()
+                .map(|v| match held(v) {
+                    Some(s) => Some(s.placeholder()),
+                    None => values.next(),
+                })
+                .collect::<Option<Vec<Value>>>();
+            match all {
+                Some(all) => Search::Found(all),
+                None => Search::Unknown("a solution lacks a value".into()),
+            }
+        }
+        other => other,
     }
 }
 

@@ -40,8 +40,8 @@ use super::bmc::{
     unrollable,
 };
 use super::cbc::{
-    self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, properties,
-    require_variables, search_with,
+    self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, require_variables,
+    search_with,
 };
 use super::explicit_search;
 use super::mc::Step;
@@ -49,7 +49,7 @@ use crate::analysis::before_after::{self, and, copy_name, pred_in_copy, state_co
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
 use crate::ir::{CompareOp, Expr, ExprKind, Machine, Pred, PredKind, TypedName};
-use crate::solve::{self, Backend, Problem};
+use crate::solve::{self, Backend};
 use crate::syntax::ast::Name;
 use crate::value::Value;
 use crate::value::display::display_with_type;
@@ -290,15 +290,10 @@ fn constant_setups(model: &Model) -> Result<(Vec<Vec<Value>>, bool), String> {
     // MAX_INITIALISATIONS = 0 (ProB: the model checker computes no initial state, as symbolic
     // model-checking examples set it) would leave nothing to check: one setup at least.
     let limit = ctx.settings().max_initialisations.max(1);
-    let props = properties(m);
-    let env = Env::new();
-    let found = solve::solve_all(
-        ctx,
-        &Problem::new(&consts, &props, &env),
-        ctx.settings().backend,
-        limit,
-    )
-    .map_err(|e| format!("setting up the constants: {e}"))?;
+    // As the model checker sets them up: constants kept symbolic are bound, not searched for.
+    let found = ctx
+        .setup_constants(limit, solve::Symmetry::Expanded)
+        .map_err(|e| format!("setting up the constants: {e}"))?;
     Ok((found.solutions, found.complete))
 }
 

@@ -37,6 +37,7 @@ pub use settings::Settings;
 pub use subst::Updates;
 pub use symbolic::SymbolicSet;
 pub(crate) use symbolic::is_type_set;
+pub(crate) use transitions::SymbolicConstant;
 pub use transitions::{State, Successors, Transition};
 
 use crate::diag::{DiagKind, Diagnostic, Span};

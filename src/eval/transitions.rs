@@ -196,6 +196,15 @@ pub(crate) struct SymbolicConstant {
     pub definition: Arc<str>,
     /// Index of the defining conjunct among the conjuncts of CONSTRAINTS & PROPERTIES.
     conjunct: usize,
+    /// That conjunct, `name = E`: it holds by construction wherever the constant is bound.
+    pub defined_by: Pred,
+}
+
+impl SymbolicConstant {
+    /// The value a setup holds in place of the constant (`bind_constants` binds the symbolic value).
+    pub(crate) fn placeholder(&self) -> Value {
+        placeholder(self)
+    }
 }
 
 /// The `Element::set` of the placeholder a setup holds for a symbolic constant.
@@ -314,6 +323,7 @@ impl Context {
                         value: value.clone(),
                         definition: source_text(e),
                         conjunct,
+                        defined_by: (*conjuncts[conjunct]).clone(),
                     });
                 } else if recursive {
                     continue;
