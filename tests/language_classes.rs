@@ -51,6 +51,9 @@ fn functions_over_infinite_sets_are_kept_symbolic() {
         ("fib(80)", "37889062373143906"),
         ("{x | 30 |-> x : fib}", "{1346269}"),
         ("parity[{7, 10}]", "{0,1}"),
+        // An image over an interval kept symbolic, a composition applied point by point.
+        ("max(fib[1..25])", "121393"),
+        ("(fib ; double)(5)", "16"),
         ("double : NATURAL1 --> INTEGER", "FALSE"),
         ("double : INTEGER +-> INTEGER", "TRUE"),
     ] {
@@ -150,7 +153,11 @@ fn symbolic_checks_bind_constants_kept_symbolic() {
         (vec!["cbc", &file], "INITIALISATION: PRESERVED", 0),
         (vec!["kinduction", &file], "PROVED", 0),
         (vec!["ic3", &file], "PROVED", 0),
-        (vec!["bmc", &file, "4"], "NO COUNTEREXAMPLE up to depth 4 (complete", 2),
+        (
+            vec!["bmc", &file, "4"],
+            "NO COUNTEREXAMPLE up to depth 4 (complete",
+            2,
+        ),
     ] {
         let mut args = args;
         args.extend(["--timeout", "60000"]);

@@ -428,9 +428,25 @@ impl Context {
                 if let ExprKind::Binder(BinderKind::Lambda, vars, pred, body) = &a.kind {
                     return self.apply_lambda(vars, pred, body, b, span, env);
                 }
-                let f = self.eval(a, env)?;
-                let x = self.eval_value(b, env)?;
-                let mut image = self.point_image(&f, &x, span)?;
+                let (x, mut image) = if let ExprKind::Binary(BinaryOp::Composition, f, g) = &a.kind
+                {
+                    // `(f ; g)(x)` is the one member of `g[f[{x}]]`: followed point by point,
+                    // without building the composition (f or g may be a lambda kept symbolic).
+                    let (f, g) = (self.eval(f, env)?, self.eval(g, env)?);
+                    let x = self.eval_value(b, env)?;
+                    let mut image = Vec::new();
+                    for y in self.point_image(&f, &x, span)? {
+                        image.extend(self.point_image(&g, &y, span)?);
+                    }
+                    image.sort_unstable();
+                    image.dedup();
+                    (x, image)
+                } else {
+                    let f = self.eval(a, env)?;
+                    let x = self.eval_value(b, env)?;
+                    let image = self.point_image(&f, &x, span)?;
+                    (x, image)
+                };
                 return match image.len() {
                     1 => Ok(value(image.pop().expect("one element"))),
                     0 => Err(wd_error(
@@ -453,7 +469,16 @@ impl Context {
                 }
                 let r = self.eval(a, env)?;
                 let s = self.eval(b, env)?;
-                if let Val::Value(Value::Set(points)) = &s {
+                // The image point by point: always for listed points, and for points kept symbolic
+                // (`1..20` is an interval) when the relation is too (`fib[1..20]`, fib a lambda).
+                let points = match &s {
+                    Val::Value(Value::Set(points)) => Some(points.clone()),
+                    Val::Sym(_) if matches!(r, Val::Sym(_)) && !self.is_infinite(&s) => {
+                        Some(self.materialize(&s, b.span)?)
+                    }
+                    _ => None,
+                };
+                if let Some(points) = points {
                     let mut out = Vec::new();
                     for x in points.iter() {
                         out.extend(self.point_image(&r, x, span)?);
