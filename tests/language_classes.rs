@@ -167,3 +167,34 @@ fn symbolic_checks_bind_constants_kept_symbolic() {
         assert!(!out.contains("UNKNOWN"), "{args:?}: {out}");
     }
 }
+
+/// An output or a VAR local read before its assignment is ill-defined in that state; the run goes on.
+#[test]
+fn an_output_or_local_read_before_its_assignment_is_ill_defined() {
+    for (name, body, reported) in [
+        (
+            "OutputRead",
+            "out <-- op = BEGIN IF x > 2 THEN out := 1 END; x := (out + x) mod 5 END",
+            "out is read before it is assigned a value",
+        ),
+        (
+            "LocalRead",
+            "op = VAR t IN IF x > 2 THEN t := 1 END; x := (t + x) mod 5 END",
+            "t is read before it is assigned a value",
+        ),
+    ] {
+        let file = temp_machine(
+            name,
+            &format!(
+                "MACHINE {name}\nVARIABLES x\nINVARIANT x : 0..5\nINITIALISATION x := 0\n\
+                 OPERATIONS\n  {body};\n  step = BEGIN x := (x + 1) mod 5 END\nEND\n"
+            ),
+        );
+        let (code, json) = bsolve_json(&["mc", &file]);
+        assert_eq!(code, 1, "{name}: {json}");
+        assert_eq!(json["status"], "WELL-DEFINEDNESS ERROR", "{name}: {json}");
+        assert_eq!(json["states"], 5, "{name}: {json}");
+        let detail = json["detail"].as_str().expect("detail");
+        assert!(detail.contains(reported), "{name}: {detail}");
+    }
+}

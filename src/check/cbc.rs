@@ -541,7 +541,7 @@ pub(crate) fn replay_operation(
     }
     let outcomes = model
         .context
-        .execute(&op.body, &env)
+        .execute_operation(&op.outputs, &op.body, &env)
         .map_err(|e| e.to_string())?;
     for u in outcomes {
         let lookup = |name: &str| u.iter().find(|(n, _)| &**n == name).map(|(_, v)| v);

@@ -69,8 +69,8 @@ impl Context {
         super::check_stack(span)?;
         Ok(match &e.kind {
             ExprKind::Var(name) => match env.get(name).or_else(|| self.global(name)) {
-                Some(v) if super::unassigned::is_placeholder(v) => {
-                    return Err(super::unassigned::read_error(span, name));
+                Some(v) if let Some(error) = super::unassigned::read_error(v, span, name) => {
+                    return Err(error);
                 }
                 Some(v) => v.clone(),
                 None => return Err(internal_error(span, format!("{name} has no value"))),

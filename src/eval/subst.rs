@@ -60,6 +60,24 @@ impl Context {
         Ok(outcomes)
     }
 
+    /// `execute` for an operation's body: its outputs start without a value, so that reading one
+    /// before its assignment (`IF c THEN out := 1 END; x := out`) is ill-defined, as ProB reports it.
+    pub fn execute_operation(
+        &self,
+        outputs: &[TypedName],
+        body: &Subst,
+        env: &Env,
+    ) -> Result<Vec<Updates>, EvalError> {
+        if outputs.is_empty() {
+            return self.execute(body, env);
+        }
+        let mut env = env.clone();
+        for o in outputs {
+            env.bind_val(o.name.clone(), super::unassigned::local().into());
+        }
+        self.execute(body, &env)
+    }
+
     fn exec(&self, s: &Subst, env: &mut Env) -> Result<Vec<Updates>, EvalError> {
         let span = s.span;
         match &s.kind {
@@ -183,7 +201,14 @@ impl Context {
                 outs
             }
             SubstKind::Var(vars, body) => {
-                let outs = self.exec(body, env)?;
+                // The locals start without a value: reading one before assigning it is ill-defined.
+                let mark = env.len();
+                for v in vars {
+                    env.bind_val(v.name.clone(), super::unassigned::local().into());
+                }
+                let outs = self.exec(body, env);
+                env.truncate(mark);
+                let outs = outs?;
                 Ok(outs
                     .into_iter()
                     .map(|o| {
@@ -444,8 +469,8 @@ impl Context {
     ) -> Result<Value, EvalError> {
         match target {
             AssignTarget::Var(n) => match env.get(&n.name).cloned() {
-                Some(v) if super::unassigned::is_placeholder(&v) => {
-                    Err(super::unassigned::read_error(span, &n.name))
+                Some(v) if let Some(error) = super::unassigned::read_error(&v, span, &n.name) => {
+                    Err(error)
                 }
                 Some(v) => self.to_value(v, span),
                 None => Err(internal_error(span, format!("{} has no value", n.name))),

@@ -576,7 +576,8 @@ impl Context {
             let mut cut = false;
             let mut on_choice = |ctx: &Context, env: &mut Env| {
                 let params = ctx.bound_values(&op.params, env, op.span)?;
-                let executions = match ctx.execute(plan.body.as_ref().unwrap_or(&op.body), env) {
+                let body = plan.body.as_ref().unwrap_or(&op.body);
+                let executions = match ctx.execute_operation(&op.outputs, body, env) {
                     Ok(executions) => executions,
                     Err(EvalError::WellDefinedness(d)) => {
                         out.ill_defined.push((k, d));
