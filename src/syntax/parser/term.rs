@@ -212,7 +212,7 @@ impl Parser {
                 Ok(Term::new(TermKind::Call(Box::new(lhs), args), span))
             }
             Some("[") => {
-                let arg = self.term()?;
+                let arg = self.composed_term()?;
                 self.expect_sym("]", "after the image argument")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Image, vec![lhs, arg]), span))
@@ -498,7 +498,13 @@ impl Parser {
         Ok(items)
     }
 
-    /// `r ; s ; ...` or `r || s || ...` (only valid directly inside parentheses), or a plain term.
+    /// `r ; s ; ...` or `r || s || ...`, or a plain term. ProB's grammar has composition and parallel
+    /// product at the lowest expression level, below every other operator, and allows that level only
+    /// where the expression is closed by a bracket that `;` and `||` cannot close or continue: inside
+    /// `( )` (a group, a tuple, builtin and call arguments), the image brackets `r[ ]`, and the body of
+    /// `%`, `SIGMA`, `PI`, `UNION`, `INTER` (between `|` and `)`). Elsewhere `;` separates definitions,
+    /// operations, assertions or sequenced substitutions and `||` parallel substitutions, so a term
+    /// there stops before them.
     fn composed_term(&mut self) -> PResult<Term> {
         let mut acc = self.term()?;
         loop {
@@ -532,7 +538,7 @@ impl Parser {
         self.expect_sym("(", "after `.`")?;
         let pred = self.term()?;
         self.expect_sym("|", "between the predicate and the expression")?;
-        let body = self.term()?;
+        let body = self.composed_term()?;
         self.expect_sym(")", "to close the quantified expression")?;
         Ok(Term::new(
             TermKind::QuantExpr(kind, ids, Box::new(pred), Box::new(body)),
@@ -780,6 +786,32 @@ mod tests {
             "(Composition s (Lambda succ$n (In succ$n Integer) (Add succ$n 1)))"
         );
         assert_eq!(p("1.5"), "(unsupported REAL literal)");
+    }
+
+    #[test]
+    fn composition_in_quantified_bodies_and_images() {
+        assert_eq!(
+            p("UNION(i).(i : 1..2 | {i |-> i} ; r)"),
+            "(Union i (In i (Interval 1 2)) (Composition {(Maplet i i)} r))"
+        );
+        assert_eq!(
+            p("%x.(x : S | f ; g ; h)"),
+            "(Lambda x (In x S) (Composition (Composition f g) h))"
+        );
+        assert_eq!(
+            p("SIGMA(x).(x : S | card(r || s))"),
+            "(Sigma x (In x S) (Card (ParallelProduct r s)))"
+        );
+        assert_eq!(
+            p("PI(x).(x : S | r || s)"),
+            "(Pi x (In x S) (ParallelProduct r s))"
+        );
+        assert_eq!(p("r[f ; g]"), "(Image r (Composition f g))");
+        // Outside brackets `;` still ends the term (it separates definitions, assertions, substitutions).
+        let e = parse_term(FileId(0), "r ; s").unwrap_err();
+        assert!(e.message.contains("found `;`"), "{}", e.message);
+        let e = parse_term(FileId(0), "{x | x : r ; s}").unwrap_err();
+        assert!(e.message.contains("found `;`"), "{}", e.message);
     }
 
     #[test]
