@@ -64,3 +64,34 @@ fn composition_inside_quantified_bodies_and_images() {
     );
     rejected(&["setup-constants", &bad], "Bad.mch:3:", "`;`");
 }
+
+#[test]
+fn maplet_patterns_as_comprehension_binders() {
+    let file = temp_file(
+        "patterns",
+        "Patterns.mch",
+        "MACHINE Patterns\nCONSTANTS sq, sums, n\n\
+         PROPERTIES sq = {x |-> y | x : 1..3 & y = x * x} &\n\
+         sums = {(a |-> b) |-> c | a : 1..2 & b : 1..2 & c = a + b} &\n\
+         n = card({x |-> (y |-> z) | x : 1..2 & y : 1..3 & z = x + y})\nEND\n",
+    );
+    let sol = setup(&file);
+    assert_eq!(sol["sq"], "[1,4,9]");
+    assert_eq!(sol["n"], "6");
+    assert_eq!(
+        eval_in(&file, "sums = {x, y, z | x : 1..2 & y : 1..2 & z = x + y}"),
+        "TRUE"
+    );
+    assert_eq!(
+        eval_in(
+            &file,
+            "{x |-> (y |-> z) | x : 1..2 & y = x & z = 0} = {1 |-> (1 |-> 0), 2 |-> (2 |-> 0)}"
+        ),
+        "TRUE"
+    );
+    rejected(
+        &["eval", &file, "{x |-> 1 | x : 1..2}"],
+        "<formula>:1:8",
+        "maplet of identifiers",
+    );
+}

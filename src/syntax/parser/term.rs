@@ -107,6 +107,36 @@ fn successor_function(op: Op, span: Span) -> TermKind {
     )
 }
 
+/// Appends the identifiers of a comprehension pattern (an identifier, or a maplet of patterns) to `ids`,
+/// left to right.
+fn pattern_binders(t: &Term, ids: &mut Vec<Ident>) -> PResult<()> {
+    match &t.kind {
+        TermKind::Ident(name) if !name.contains(['.', '$']) => {
+            ids.push(Ident {
+                name: name.clone(),
+                span: t.span,
+            });
+            Ok(())
+        }
+        TermKind::Op(Op::Maplet, parts) => parts.iter().try_for_each(|p| pattern_binders(p, ids)),
+        _ => Err(Diagnostic::syntax(
+            t.span,
+            "expected an identifier or a maplet of identifiers before `|` in a set comprehension",
+        )),
+    }
+}
+
+/// True for `x`, `x |-> y`, `(x |-> y) |-> z` ...: the tuple shape `{x, y, z | P}` gives its elements.
+fn is_left_nested_tuple(t: &Term) -> bool {
+    match &t.kind {
+        TermKind::Ident(_) => true,
+        TermKind::Op(Op::Maplet, parts) => {
+            matches!(parts[1].kind, TermKind::Ident(_)) && is_left_nested_tuple(&parts[0])
+        }
+        _ => false,
+    }
+}
+
 /// `lhs op rhs` (`&` and `or` chains are gathered by `Parser::chain` instead).
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
@@ -601,8 +631,40 @@ impl Parser {
 
     fn set_enumeration(&mut self, start: usize) -> PResult<Term> {
         let items = self.term_list()?;
+        if self.at_sym("|") {
+            return self.pattern_comprehension(items, start);
+        }
         self.expect_sym("}", "to close the set `{`")?;
         Ok(Term::new(TermKind::SetEnum(items), self.span_from(start)))
+    }
+
+    /// `{x |-> y | P}`, `{(x |-> y) |-> z | P}`, `{x, y |-> z | P}` (the current token is the `|`): ProB
+    /// takes maplets of distinct identifiers before the bar as binders, and the set holds the pattern's
+    /// values, so `{x |-> y | P}` is `{x, y | P}`. A pattern nested to the right, such as
+    /// `x |-> (y |-> z)`, is not the tuple `x, y, z` binds and becomes `{x, y, z . P | x |-> (y |-> z)}`.
+    fn pattern_comprehension(&mut self, patterns: Vec<Term>, start: usize) -> PResult<Term> {
+        let mut ids: Vec<Ident> = vec![];
+        for p in &patterns {
+            pattern_binders(p, &mut ids)?;
+        }
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].iter().any(|other| other.name == id.name) {
+                return Err(Diagnostic::syntax(
+                    id.span,
+                    format!("`{}` is bound twice in the set comprehension", id.name),
+                ));
+            }
+        }
+        self.expect_sym("|", "in a set comprehension")?;
+        let pred = self.term()?;
+        self.expect_sym("}", "to close the set comprehension")?;
+        let element = tuple(patterns);
+        let kind = if is_left_nested_tuple(&element) {
+            TermKind::SetComprehension(ids, Box::new(pred))
+        } else {
+            TermKind::SetComprehensionExpr(ids, Box::new(pred), Box::new(element))
+        };
+        Ok(Term::new(kind, self.span_from(start)))
     }
 
     /// If the tokens ahead are a binder list (`x, y` or `(x, y)`), the offset of the token after it.
@@ -812,6 +874,26 @@ mod tests {
         assert!(e.message.contains("found `;`"), "{}", e.message);
         let e = parse_term(FileId(0), "{x | x : r ; s}").unwrap_err();
         assert!(e.message.contains("found `;`"), "{}", e.message);
+    }
+
+    #[test]
+    fn maplet_patterns_bind_comprehension_identifiers() {
+        assert_eq!(p("{x |-> y | x < y}"), "(setc x,y (Lt x y))");
+        assert_eq!(p("{(x |-> y) |-> z | x < z}"), "(setc x,y,z (Lt x z))");
+        assert_eq!(p("{(x, y) |-> z | x < z}"), "(setc x,y,z (Lt x z))");
+        assert_eq!(
+            p("{x |-> (y |-> z) | x < z}"),
+            "(setce x,y,z (Lt x z) (Maplet x (Maplet y z)))"
+        );
+        assert_eq!(
+            p("{x, y |-> z | x < z}"),
+            "(setce x,y,z (Lt x z) (Maplet x (Maplet y z)))"
+        );
+        let e = parse_term(FileId(0), "{x |-> 1 | x > 0}").unwrap_err();
+        assert!(e.message.contains("maplet of identifiers"), "{}", e.message);
+        assert_eq!(e.span.start, 7);
+        let e = parse_term(FileId(0), "{x |-> x | x > 0}").unwrap_err();
+        assert_eq!(e.message, "`x` is bound twice in the set comprehension");
     }
 
     #[test]
