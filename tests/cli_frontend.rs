@@ -95,3 +95,41 @@ fn maplet_patterns_as_comprehension_binders() {
         "maplet of identifiers",
     );
 }
+
+#[test]
+fn prob_unicode_notation() {
+    let file = temp_file(
+        "unicode",
+        "Uni.mch",
+        "MACHINE Uni\nCONSTANTS f, s, t, n\nPROPERTIES\n\
+         f ∈ 1‥3 +−> 1‥9 ∧ f = λx·(x ∈ 1‥3 ∣ x × x) ⋖ {1 ↦ 5} ∧\n\
+         s = [1, 2] ⌒ [3] ∧ t = (s ↑ 2) ⇽ 7 ∧ n = 10 ÷ 3 − 1 ∧ ⊤ ∧ ¬(⊥)\n\
+         VARIABLES v\nINVARIANT v ∈ ℕ ∧ v ≤ 3\nINITIALISATION v :∈ {0, 1}\n\
+         OPERATIONS\n  step = SELECT v < 3 THEN v ≔ v + 1 END\nEND\n",
+    );
+    let sol = setup(&file);
+    assert_eq!(sol["f"], "[5,4,9]");
+    assert_eq!(sol["s"], "[1,2,3]");
+    assert_eq!(sol["t"], "[1,2,7]");
+    assert_eq!(sol["n"], "2");
+    // 0 ↦ 1 ↦ 2 ↦ 3, then no operation is enabled.
+    let (code, json) = bsolve_json(&["mc", &file]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "DEADLOCK", "{json}");
+    for (expr, value) in [
+        ("(f ∥ f)((1, 2))", "(5|->4)"),
+        ("{1, 2} ◀ f", "{3|->9}"),
+        ("f ▶ {9}", "[5,4]"),
+        ("s ↓ 1", "[2,3]"),
+        ("0 ⇾ s", "[0,1,2,3]"),
+        ("2 ∗ 3 − −1", "7"),
+        ("f \u{e103} {2 ↦ 1}", "[5,1,9]"),
+    ] {
+        assert_eq!(eval_in(&file, expr), value, "{expr}");
+    }
+    rejected(
+        &["eval", &file, "1 ⊞ 2"],
+        "<formula>:1:3",
+        "unexpected character `⊞`",
+    );
+}

@@ -16,7 +16,8 @@ enum Spelled {
     Ident(&'static str),
 }
 
-/// Unicode operators accepted by Atelier B, with their ASCII spelling.
+/// Unicode operators accepted by Atelier B and ProB, with their ASCII spelling (ProB's lexer table: the
+/// private-use characters U+E100..U+E103 are Rodin's spellings of `<<->`, `<->>`, `<<->>` and `<+`).
 fn unicode_token(c: char) -> Option<Spelled> {
     let sym = match c {
         '∧' => "&",
@@ -53,9 +54,25 @@ fn unicode_token(c: char) -> Option<Spelled> {
         '⩥' => "|>>",
         '∼' => "~",
         '⊕' => "<+",
+        '⋖' => "<+",
+        '\u{e103}' => "<+",
+        '\u{e100}' => "<<->",
+        '\u{e101}' => "<->>",
+        '\u{e102}' => "<<->>",
+        '⌒' => "^",
+        '÷' => "/",
+        '∗' => "*",
+        '⋅' => ".",
+        '⇾' => "->",
+        '⇽' => "<-",
+        '←' => "<--",
+        '↑' => "/|\\",
+        '↓' => "\\|/",
+        '◀' => "<<|",
+        '▶' => "|>>",
+        '∥' => "||",
         '⊗' => "><",
         '∘' => "∘",
-        '−' => "-",
         '∣' => "|",
         '≔' => ":=",
         '·' => ".",
@@ -67,6 +84,9 @@ fn unicode_token(c: char) -> Option<Spelled> {
         '⋃' => return Some(Spelled::Kw("UNION")),
         '⋂' => return Some(Spelled::Kw("INTER")),
         'ℤ' => return Some(Spelled::Kw("INTEGER")),
+        '⊤' => return Some(Spelled::Kw("btrue")),
+        '⊥' => return Some(Spelled::Kw("bfalse")),
+        'ℝ' => return Some(Spelled::Ident("REAL")),
         '¬' => return Some(Spelled::Ident("not")),
         _ => return None,
     };
@@ -366,13 +386,30 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         let first = rest.as_bytes()[0];
         // Only symbols starting with the same byte can match (still longest first).
-        match symbols_starting_with(first)
+        let ascii = symbols_starting_with(first)
             .iter()
             .find(|&&i| rest.starts_with(SYMBOLS[usize::from(i)]))
-        {
-            Some(&i) => {
+            .map(|&i| {
                 let symbol = Symbol::at(usize::from(i));
-                self.pos += symbol.as_str().len();
+                (symbol, symbol.as_str().len())
+            });
+        // A Unicode minus (first byte 0xE2) within reach may continue the symbol: `+−>`.
+        let window = &rest.as_bytes()[..rest.len().min(5)];
+        let matched = match (ascii, window.contains(&0xE2)) {
+            (Some((symbol, len)), true) => match minus_symbol(rest) {
+                Some(longer) if longer.0.as_str().len() > symbol.as_str().len() => Some(longer),
+                _ => Some((symbol, len)),
+            },
+            (ascii, _) => ascii,
+        };
+        match matched {
+            Some((mut symbol, len)) => {
+                self.pos += len;
+                // `:∈` is ProB's Unicode spelling of `::` (becomes element of).
+                if symbol.as_str() == ":" && self.rest().starts_with('∈') {
+                    self.pos += '∈'.len_utf8();
+                    symbol = Symbol::spelled("::");
+                }
                 self.push(Tok::Sym(symbol), start);
                 Ok(())
             }
@@ -392,8 +429,14 @@ impl<'a> Lexer<'a> {
         let mut chars = self.rest().chars();
         let c = chars.next().expect("called with input left");
         let next = chars.next();
-        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ') {
+        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ' | 'ℝ') {
             self.identifier();
+            return Ok(());
+        }
+        if c == '−' {
+            let (symbol, len) = minus_symbol(self.rest()).expect("`−` alone is a symbol");
+            self.pos += len;
+            self.push(Tok::Sym(symbol), start);
             return Ok(());
         }
         self.pos += c.len_utf8();
@@ -423,6 +466,31 @@ impl<'a> Lexer<'a> {
         self.push(tok, start);
         Ok(())
     }
+}
+
+/// The symbols ProB also spells with the Unicode minus `−` (U+2212) in place of `-`, longest first; the
+/// others (`<--`, `<-`, `|->`) take only the ASCII `-`.
+const MINUS_SPELLINGS: &[&str] = &[
+    "<<->>", "<<->", "<->>", ">->>", "-->>", "+->>", "<->", ">->", "-->", "+->", "->", "-",
+];
+
+/// The longest of `MINUS_SPELLINGS` at the start of `text` with any of its `-` written `−`: the symbol
+/// and the bytes it takes.
+fn minus_symbol(text: &str) -> Option<(Symbol, usize)> {
+    MINUS_SPELLINGS.iter().find_map(|spelling| {
+        let mut len = 0;
+        for b in spelling.bytes() {
+            let rest = &text[len..];
+            if b == b'-' && rest.starts_with('−') {
+                len += '−'.len_utf8();
+            } else if rest.as_bytes().first() == Some(&b) {
+                len += 1;
+            } else {
+                return None;
+            }
+        }
+        Some((Symbol::spelled(spelling), len))
+    })
 }
 
 /// The indices of the ASCII `SYMBOLS` that start with byte `b`, in their order (longest first).
@@ -548,6 +616,53 @@ mod tests {
                 "id:POW",
                 "sym:\\",
                 "eof"
+            ]
+        );
+    }
+
+    #[test]
+    fn prob_unicode_spellings() {
+        assert_eq!(
+            toks("a ⋖ b ⌒ c ÷ d ∗ e − f ⇾ g ⇽ h ↑ i ↓ j ◀ k ▶ l ∥ m"),
+            vec![
+                "id:a", "sym:<+", "id:b", "sym:^", "id:c", "sym:/", "id:d", "sym:*", "id:e",
+                "sym:-", "id:f", "sym:->", "id:g", "sym:<-", "id:h", "sym:/|\\", "id:i",
+                "sym:\\|/", "id:j", "sym:<<|", "id:k", "sym:|>>", "id:l", "sym:||", "id:m", "eof"
+            ]
+        );
+        assert_eq!(
+            toks("x :∈ S ⊤ ⊥ ℝ o ← p \u{e100} \u{e101} \u{e102} \u{e103} ∀x⋅x"),
+            vec![
+                "id:x",
+                "sym:::",
+                "id:S",
+                "kw:btrue",
+                "kw:bfalse",
+                "id:REAL",
+                "id:o",
+                "sym:<--",
+                "id:p",
+                "sym:<<->",
+                "sym:<->>",
+                "sym:<<->>",
+                "sym:<+",
+                "sym:!",
+                "id:x",
+                "sym:.",
+                "id:x",
+                "eof"
+            ]
+        );
+    }
+
+    #[test]
+    fn unicode_minus_inside_arrows() {
+        assert_eq!(
+            toks("f ∈ A +−> B −−> C ↔ D <−> E −−>> F −> s − 1 <-- x |-> −1"),
+            vec![
+                "id:f", "sym::", "id:A", "sym:+->", "id:B", "sym:-->", "id:C", "sym:<->", "id:D",
+                "sym:<->", "id:E", "sym:-->>", "id:F", "sym:->", "id:s", "sym:-", "int:1",
+                "sym:<--", "id:x", "sym:|->", "sym:-", "int:1", "eof"
             ]
         );
     }
