@@ -11,6 +11,7 @@ fn temp_file(test: &str, name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("bsolve-frontend-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(name);
+    std::fs::create_dir_all(file.parent().expect("in the folder")).expect("folder");
     std::fs::write(&file, text).expect("writes");
     file.display().to_string()
 }
@@ -131,5 +132,66 @@ fn prob_unicode_notation() {
         &["eval", &file, "1 ⊞ 2"],
         "<formula>:1:3",
         "unexpected character `⊞`",
+    );
+}
+
+#[test]
+fn file_and_package_pragmas_locate_machines() {
+    // ROOT/a/b/Main.mch sees Lib from the imported package c.d (ROOT/c/d) and Other from the file its
+    // `file` pragma names; label and description pragmas are comments.
+    let main = temp_file(
+        "pragmas",
+        "root/a/b/Main.mch",
+        "/*@package a.b */\n/*@ import-package c.d */\nMACHINE Main\n\
+         SEES Lib, Other /*@file \"../../../elsewhere/OtherFile.mch\" */\n\
+         CONSTANTS k\nPROPERTIES /*@label sum */ k = lim + other /*@desc the sum */\nEND\n",
+    );
+    let mut root = std::path::PathBuf::from(&main);
+    for _ in 0..3 {
+        root.pop();
+    }
+    std::fs::create_dir_all(root.join("c/d")).expect("package folder");
+    std::fs::create_dir_all(root.join("../elsewhere")).expect("folder");
+    std::fs::write(
+        root.join("c/d/Lib.mch"),
+        "MACHINE Lib\nCONSTANTS lim\nPROPERTIES lim = 5\nEND\n",
+    )
+    .expect("writes");
+    std::fs::write(
+        root.join("../elsewhere/OtherFile.mch"),
+        "MACHINE Other\nCONSTANTS other\nPROPERTIES other = 2\nEND\n",
+    )
+    .expect("writes");
+    assert_eq!(setup(&main)["k"], "7");
+    let variant = |name: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(&main)
+            .expect("reads")
+            .replace(from, to)
+            .replace("MACHINE Main", &format!("MACHINE {name}"));
+        temp_file("pragmas", &format!("root/a/b/{name}.mch"), &text)
+    };
+    let wrong_package = variant("WrongPackage", "package a.b", "package x.b");
+    rejected(
+        &["setup-constants", &wrong_package],
+        "WrongPackage.mch:1:12",
+        "does not match the folder structure",
+    );
+    let missing_import = variant("MissingImport", "c.d", "c.e");
+    rejected(
+        &["setup-constants", &missing_import],
+        "MissingImport.mch:2:20",
+        "is not a folder",
+    );
+    let missing_file = variant("MissingFile", "OtherFile", "Missing");
+    rejected(
+        &["setup-constants", &missing_file],
+        "MissingFile.mch:4:25",
+        "named by the `file` pragma",
+    );
+    let misplaced = variant("Misplaced", "/*@label sum */", "/*@file \"x.mch\" */");
+    rejected(
+        &["setup-constants", &misplaced],
+        "Misplaced.mch:6:20",
+        "must follow a machine name",
     );
 }

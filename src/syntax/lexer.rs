@@ -2,7 +2,8 @@
 //! literals they refer to).
 //!
 //! Operators use longest match over the ASCII part of `token::SYMBOLS`; Unicode operators (Atelier B's
-//! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments. A `#!` first line is
+//! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments, except the
+//! `file`, `package` and `import-package` pragmas, which are returned beside the tokens (`Lexed::pragmas`). A `#!` first line is
 //! skipped.
 
 use super::token::{ASCII_SYMBOLS, Keyword, SYMBOLS, Symbol, Tok, Token};
@@ -126,6 +127,30 @@ pub struct Lexed {
     /// Integer literals as written and string literals with escapes resolved, indexed by `Tok::Int` and
     /// `Tok::Str`.
     pub literals: Vec<Box<str>>,
+    /// The pragmas that name files or packages, in source order; every other `/*@ ... */` is a comment.
+    pub pragmas: Vec<Pragma>,
+}
+
+/// A `/*@file ...*/`, `/*@package ...*/` or `/*@import-package ...*/` pragma.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pragma {
+    pub kind: PragmaKind,
+    /// Its argument (a path or a dotted package name), quotes removed.
+    pub arg: String,
+    /// The span of the argument.
+    pub span: Span,
+    /// How many tokens precede it: the parser accepts it only right after the construct it belongs to.
+    pub at: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PragmaKind {
+    /// `SEES M /*@file "dir/M.mch" */`: the file of the machine reference before it.
+    File,
+    /// `/*@package a.b */` before the machine header: the machine lives in folder `a/b` of a root.
+    Package,
+    /// `/*@import-package c.d */` after the package pragma: folder `c/d` of that root is searched too.
+    ImportPackage,
 }
 
 /// Splits `text` into tokens.
@@ -139,6 +164,7 @@ pub fn lex(file: FileId, text: &str) -> Result<Lexed, Diagnostic> {
             tokens: Vec::with_capacity(text.len() / 3),
             names: Vec::new(),
             literals: Vec::new(),
+            pragmas: Vec::new(),
         },
         words: rustc_hash::FxHashMap::default(),
     };
@@ -273,10 +299,66 @@ impl<'a> Lexer<'a> {
         match self.rest()[2..].find("*/") {
             Some(i) => {
                 self.pos += i + 4;
+                if self.text[start + 2..].starts_with('@') {
+                    self.pragma(start + 3, start + 2 + i)?;
+                }
                 Ok(())
             }
             None => Err(self.error(start, start + 2, "unterminated comment `/*`")),
         }
+    }
+
+    /// Records the pragma between byte offsets `from` and `to` (after `/*@`, before `*/`) if it names a
+    /// file or package (ProB: `file PATH`, `package NAME` optionally followed by `import-package NAME`s,
+    /// `import-package NAME`; a path or name may be quoted). Other pragmas (`symbolic`, `label`, `desc`,
+    /// `generated` ...) change nothing bsolve computes and stay comments.
+    fn pragma(&mut self, from: usize, to: usize) -> Result<(), Diagnostic> {
+        let words = pragma_words(&self.text[from..to], from);
+        let Some(&(first, name_start)) = words.first() else {
+            return Ok(());
+        };
+        let kind_of = |word: &str| match word {
+            "file" => Some(PragmaKind::File),
+            "package" => Some(PragmaKind::Package),
+            "import-package" | "import_package" | "importpackage" => {
+                Some(PragmaKind::ImportPackage)
+            }
+            _ => None,
+        };
+        if kind_of(first).is_none() {
+            return Ok(());
+        }
+        let mut rest = words.iter();
+        while let Some(&(word, word_start)) = rest.next() {
+            let kind = kind_of(word)
+                .filter(|k| *k == PragmaKind::ImportPackage || word_start == name_start)
+                .ok_or_else(|| {
+                    self.error(
+                        word_start,
+                        word_start + word.len(),
+                        format!("unexpected `{word}` in the `{first}` pragma"),
+                    )
+                })?;
+            let Some(&(arg, arg_start)) = rest.next() else {
+                return Err(self.error(
+                    word_start,
+                    word_start + word.len(),
+                    format!("the `{word}` pragma needs an argument"),
+                ));
+            };
+            if kind == PragmaKind::File && rest.len() > 0 {
+                let (extra, at) = *rest.next().expect("one left");
+                return Err(self.error(at, at + extra.len(), "one file per `file` pragma"));
+            }
+            let span = Span::new(self.file, arg_start, arg_start + arg.len());
+            self.lexed.pragmas.push(Pragma {
+                kind,
+                arg: arg.trim_matches('"').to_string(),
+                span,
+                at: self.lexed.tokens.len(),
+            });
+        }
+        Ok(())
     }
 
     fn identifier(&mut self) {
@@ -493,6 +575,25 @@ fn minus_symbol(text: &str) -> Option<(Symbol, usize)> {
     })
 }
 
+/// The words of a pragma's text with their byte offsets (`base` is the offset of `text`): runs of
+/// non-blank characters, a double-quoted string being one word even with blanks inside.
+fn pragma_words(text: &str, base: usize) -> Vec<(&str, usize)> {
+    let mut words = Vec::new();
+    let mut i = 0;
+    while let Some(offset) = text[i..].find(|c: char| !c.is_whitespace()) {
+        let start = i + offset;
+        let len = match text[start..].strip_prefix('"') {
+            Some(quoted) => quoted.find('"').map_or(text.len() - start, |end| end + 2),
+            None => text[start..]
+                .find(char::is_whitespace)
+                .unwrap_or(text.len() - start),
+        };
+        words.push((&text[start..start + len], base + start));
+        i = start + len;
+    }
+    words
+}
+
 /// The indices of the ASCII `SYMBOLS` that start with byte `b`, in their order (longest first).
 fn symbols_starting_with(b: u8) -> &'static [u8] {
     static TABLE: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
@@ -665,6 +766,35 @@ mod tests {
                 "sym:<--", "id:x", "sym:|->", "sym:-", "int:1", "eof"
             ]
         );
+    }
+
+    #[test]
+    fn file_and_package_pragmas_are_recorded() {
+        let text = "/*@package a.b import-package c */ /*@ import_package \"d e\" */ MACHINE M \
+                    SEES N /*@file \"../x/N.mch\" */ /*@symbolic*/ /*@label L */ END";
+        let lexed = lex(FileId(0), text).expect("lexes");
+        let seen: Vec<(PragmaKind, &str, usize)> = lexed
+            .pragmas
+            .iter()
+            .map(|p| (p.kind, p.arg.as_str(), p.at))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (PragmaKind::Package, "a.b", 0),
+                (PragmaKind::ImportPackage, "c", 0),
+                (PragmaKind::ImportPackage, "d e", 0),
+                (PragmaKind::File, "../x/N.mch", 4),
+            ]
+        );
+        assert_eq!(
+            &text[lexed.pragmas[3].span.start as usize..][..12],
+            "\"../x/N.mch\""
+        );
+        let e = lex(FileId(0), "/*@file*/").unwrap_err();
+        assert_eq!(e.message, "the `file` pragma needs an argument");
+        let e = lex(FileId(0), "/*@package a file b*/").unwrap_err();
+        assert_eq!(e.message, "unexpected `file` in the `package` pragma");
     }
 
     #[test]
