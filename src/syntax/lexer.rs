@@ -3,8 +3,8 @@
 //!
 //! Operators use longest match over the ASCII part of `token::SYMBOLS`; Unicode operators (Atelier B's
 //! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments, except the
-//! `file`, `package` and `import-package` pragmas, which are returned beside the tokens (`Lexed::pragmas`). A `#!` first line is
-//! skipped.
+//! `file`, `package` and `import-package` pragmas, which are returned beside the tokens
+//! (`Lexed::pragmas`). A `#!` first line is skipped.
 
 use super::token::{ASCII_SYMBOLS, Keyword, SYMBOLS, Symbol, Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
