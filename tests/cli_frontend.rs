@@ -195,3 +195,38 @@ fn file_and_package_pragmas_locate_machines() {
         "must follow a machine name",
     );
 }
+
+#[test]
+fn definition_parameters_bound_in_the_body() {
+    let file = temp_file(
+        "binders",
+        "Binders.mch",
+        "MACHINE Binders\nDEFINITIONS\n\
+         all(x, S, P) == !x.(x : S => P);\n\
+         some(x, S, P) == #x.(x : S & P);\n\
+         setof(x, S, P) == {x | x : S & P};\n\
+         sum(x, S, E) == SIGMA(x).(x : S | E);\n\
+         double(v) == %v.(v : 1..3 | v * 2);\n\
+         pick(z) == ANY z WHERE z : 1..2 THEN c := z END\n\
+         CONSTANTS k, t\n\
+         PROPERTIES all(y, 1..3, y > 0) & not(some(y, 1..3, y > 3)) &\n\
+         k = card(setof(q, 1..10, q mod 2 = 0)) & t = sum(i, 1..4, i * i) + double(w)(2)\n\
+         VARIABLES c\nINVARIANT c : 0..2\nINITIALISATION c := 0\n\
+         OPERATIONS\n  go = pick(w)\nEND\n",
+    );
+    let sol = setup(&file);
+    assert_eq!((&sol["k"], &sol["t"]), (&"5".into(), &"34".into()));
+    assert_eq!(
+        eval_in(&file, "all(n, 1..3, n < 4) & not(all(n, 1..3, n < 3))"),
+        "TRUE"
+    );
+    let (code, json) = bsolve_json(&["mc", &file]);
+    assert_eq!(code, 0, "{json}");
+    // Initial state c = 0, then `go` reaches c = 1 and c = 2.
+    assert_eq!(json["states"], 4, "{json}");
+    rejected(
+        &["eval", &file, "all(k + 1, 1..3, k > 0)"],
+        "<formula>:1:5",
+        "must be an identifier",
+    );
+}
