@@ -230,3 +230,68 @@ fn definition_parameters_bound_in_the_body() {
         "must be an identifier",
     );
 }
+
+#[test]
+fn local_operations_are_called_not_run() {
+    let file = temp_file(
+        "local",
+        "Loc.mch",
+        "MACHINE Loc\nVARIABLES x, log\nINVARIANT x : 0..5 & log : seq(0..5)\n\
+         INITIALISATION x := 0 || log := []\n\
+         LOCAL_OPERATIONS\n  record(v) = PRE v : 0..5 THEN log := log <- v END;\n\
+         r <-- twice(v) = PRE v : 0..2 THEN r := 2 * v END\n\
+         OPERATIONS\n  step = SELECT x < 2 THEN VAR y IN y <-- twice(x + 1); x := y; record(y) END END;\n\
+         record(v) = BEGIN log := log <- v END\nEND\n",
+    );
+    let (code, out, err) = bsolve(&["check", &file]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("operation step") && !out.contains("operation record"),
+        "{out}"
+    );
+    // One step (twice, then the implemented record) reaches x = 2, where nothing is enabled.
+    let (code, json) = bsolve_json(&["mc", &file]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "DEADLOCK", "{json}");
+    assert_eq!(json["trace"][1]["changed"]["log"], "[2]", "{json}");
+    // Invisible from outside: an including machine cannot promote it.
+    let outer = temp_file(
+        "local",
+        "Outer.mch",
+        "MACHINE Outer\nINCLUDES Loc\nPROMOTES step, record\nEND\n",
+    );
+    rejected(
+        &["check", &outer],
+        "Outer.mch:3:16",
+        "cannot promote `record`",
+    );
+    let mismatch = temp_file(
+        "local",
+        "Mismatch.mch",
+        "MACHINE Mismatch\nVARIABLES x\nINVARIANT x : 0..5\nINITIALISATION x := 0\n\
+         LOCAL_OPERATIONS\n  bump(v) = BEGIN x := x + v END\n\
+         OPERATIONS\n  step = SELECT x < 2 THEN bump(1) END;\n  bump(w) = BEGIN x := x + w END\nEND\n",
+    );
+    rejected(
+        &["check", &mismatch],
+        "Mismatch.mch:9:3",
+        "other parameters",
+    );
+}
+
+#[test]
+fn expressions_and_predicates_clauses_are_reported_unsupported() {
+    for clause in ["EXPRESSIONS e == 1", "PREDICATES p == 1 = 1"] {
+        let file = temp_file(
+            "clauses",
+            "Clauses.mch",
+            &format!("MACHINE Clauses\n{clause}\nCONSTANTS c\nPROPERTIES c = 1\nEND\n"),
+        );
+        let (code, out, err) = bsolve(&["check", &file]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(
+            err.contains("Clauses.mch:2:1") && err.contains("unsupported: clause"),
+            "{err}"
+        );
+    }
+}

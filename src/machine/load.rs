@@ -284,9 +284,51 @@ impl Loader {
                 m.operations.push(op);
             }
         }
+        let local = take_local_operations(&mut m)?;
         inline_local_calls(&mut m)?;
+        m.operations.retain(|op| !local.contains(&op.name.name));
         Ok(m)
     }
+}
+
+/// Moves the LOCAL_OPERATIONS among the operations, for `inline_local_calls`; returns their names, which
+/// the caller then removes: as in Atelier B, a local operation is called by the machine's operations and
+/// is no operation of the machine itself. A local operation implemented in OPERATIONS (in an
+/// implementation) runs as implemented there, with the parameters and outputs of its specification;
+/// otherwise its specification is its body.
+fn take_local_operations(m: &mut Machine) -> Result<FxHashSet<Name>> {
+    let mut names = FxHashSet::default();
+    for spec in std::mem::take(&mut m.local_operations) {
+        if !names.insert(spec.name.name.clone()) {
+            return Err(Diagnostic::type_error(
+                spec.name.span,
+                format!("local operation `{}` is declared twice", spec.name.name),
+            ));
+        }
+        match m
+            .operations
+            .iter()
+            .find(|op| op.name.name == spec.name.name)
+        {
+            Some(op) => {
+                let names_of =
+                    |ids: &[Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+                if names_of(&op.params) != names_of(&spec.params)
+                    || names_of(&op.outputs) != names_of(&spec.outputs)
+                {
+                    return Err(Diagnostic::type_error(
+                        op.name.span,
+                        format!(
+                            "the implementation of local operation `{}` has other parameters or outputs than its specification",
+                            op.name.name
+                        ),
+                    ));
+                }
+            }
+            None => m.operations.push(spec),
+        }
+    }
+    Ok(names)
 }
 
 /// The folders searched for the machines `m` refers to: its own folder `dir`, then the folders its

@@ -378,6 +378,9 @@ pub struct Machine {
     pub assertions: Vec<Term>,
     pub initialisation: Option<Subst>,
     pub operations: Vec<Operation>,
+    /// `LOCAL_OPERATIONS` (Atelier B implementations): specifications of operations that only the
+    /// machine's own operations call; their implementations, if given, are among `operations`.
+    pub local_operations: Vec<Operation>,
     pub definitions: Vec<Definition>,
     /// `"file.def"` includes listed in DEFINITIONS, in order, for the loader to resolve.
     pub definition_files: Vec<(String, Span)>,
@@ -417,6 +420,7 @@ impl Machine {
             assertions: vec![],
             initialisation: None,
             operations: vec![],
+            local_operations: vec![],
             definitions: vec![],
             definition_files: vec![],
             values: vec![],

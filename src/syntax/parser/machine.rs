@@ -146,11 +146,16 @@ impl Parser {
                 self.seq_context = SeqContext::Plain;
                 m.initialisation = Some(self.subst()?);
             }
-            "OPERATIONS" | "EVENTS" => {
+            "OPERATIONS" | "EVENTS" | "LOCAL_OPERATIONS" => {
                 self.seq_context = SeqContext::Operations;
+                let list = if k == "LOCAL_OPERATIONS" {
+                    &mut m.local_operations
+                } else {
+                    &mut m.operations
+                };
                 // An empty OPERATIONS clause is accepted (machines under construction have them).
                 while !self.peek().ends_clause() {
-                    m.operations.push(self.operation()?);
+                    list.push(self.operation()?);
                     if !self.separator_before_more() {
                         break;
                     }
@@ -210,7 +215,9 @@ impl Parser {
                     break;
                 }
             },
-            "FREETYPES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
+            // ProB's EXPRESSIONS and PREDICATES clauses are reported as unsupported: their meaning is
+            // not documented.
+            "FREETYPES" | "REFERENCES" | "EXPRESSIONS" | "PREDICATES" => {
                 self.skip_clause_content();
                 m.unsupported_clauses
                     .push((k.to_string(), clause_span.to(self.span_from(self.pos))));
@@ -556,8 +563,9 @@ mod tests {
                 .iter()
                 .map(|(c, _)| c.as_str())
                 .collect::<Vec<_>>(),
-            vec!["FREETYPES", "LOCAL_OPERATIONS"]
+            vec!["FREETYPES"]
         );
+        assert_eq!(m.local_operations.len(), 1);
         assert_eq!(m.values.len(), 1);
     }
 
