@@ -295,3 +295,36 @@ fn expressions_and_predicates_clauses_are_reported_unsupported() {
         );
     }
 }
+
+#[test]
+fn library_strings_functions() {
+    let file = temp_file(
+        "strings",
+        "Str.mch",
+        "MACHINE Str\nDEFINITIONS \"LibraryStrings.def\"\nCONSTANTS a, b, c, d\n\
+         PROPERTIES a = STRING_CONC([\"ab\", \"\", \"c\"]) & b = STRING_CHARS(\"héj\") &\n\
+         c = STRING_CODES(\"Aé\") & d = INT_TO_STRING(-42)\nEND\n",
+    );
+    let sol = setup(&file);
+    assert_eq!(sol["a"], "\"abc\"");
+    assert_eq!(sol["b"], "[\"h\",\"é\",\"j\"]");
+    assert_eq!(sol["c"], "[65,233]");
+    assert_eq!(sol["d"], "\"-42\"");
+    assert_eq!(eval_in(&file, "STRING_CONC([]) = \"\""), "TRUE");
+    assert_eq!(
+        eval_in(&file, "INT_TO_STRING(10 ** 20)"),
+        "\"100000000000000000000\""
+    );
+    rejected(
+        &["eval", &file, "INT_TO_STRING(\"1\")"],
+        "<formula>:1:",
+        "type",
+    );
+    // Without the library the names are unknown.
+    let bare = temp_file(
+        "strings",
+        "Bare.mch",
+        "MACHINE Bare\nCONSTANTS a\nPROPERTIES a = INT_TO_STRING(1)\nEND\n",
+    );
+    rejected(&["check", &bare], "Bare.mch:3:16", "INT_TO_STRING");
+}
