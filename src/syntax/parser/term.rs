@@ -368,7 +368,7 @@ impl Parser {
         loop {
             let name = self.ident(&format!("as a field name in `{what}`"))?;
             self.expect_sym(":", &format!("after the field name in `{what}`"))?;
-            fields.push((name, self.term()?));
+            fields.push((name, self.composed_term()?));
             if !self.eat_sym(",") {
                 break;
             }
@@ -531,8 +531,8 @@ impl Parser {
     /// `r ; s ; ...` or `r || s || ...`, or a plain term. ProB's grammar has composition and parallel
     /// product at the lowest expression level, below every other operator, and allows that level only
     /// where the expression is closed by a bracket that `;` and `||` cannot close or continue: inside
-    /// `( )` (a group, a tuple, builtin and call arguments), the image brackets `r[ ]`, and the body of
-    /// `%`, `SIGMA`, `PI`, `UNION`, `INTER` (between `|` and `)`). Elsewhere `;` separates definitions,
+    /// `( )` (a group, a tuple, builtin and call arguments, record fields), the image brackets `r[ ]`,
+    /// and the body of `%`, `SIGMA`, `PI`, `UNION`, `INTER` (between `|` and `)`). Elsewhere `;` separates definitions,
     /// operations, assertions or sequenced substitutions and `||` parallel substitutions, so a term
     /// there stops before them.
     fn composed_term(&mut self) -> PResult<Term> {
@@ -869,6 +869,7 @@ mod tests {
             "(Pi x (In x S) (ParallelProduct r s))"
         );
         assert_eq!(p("r[f ; g]"), "(Image r (Composition f g))");
+        assert_eq!(p("rec(a: f ; g)"), "a:(Composition f g)");
         // Outside brackets `;` still ends the term (it separates definitions, assertions, substitutions).
         let e = parse_term(FileId(0), "r ; s").unwrap_err();
         assert!(e.message.contains("found `;`"), "{}", e.message);
