@@ -3,6 +3,10 @@
 //!
 //! * `STRING_LENGTH(s)`: the number of characters of `s`;
 //! * `STRING_APPEND(a, b)`: the concatenation of `a` and `b`;
+//! * `STRING_CONC(ss)`: the concatenation of the strings of the sequence `ss` (`""` for `[]`);
+//! * `STRING_CHARS(s)`: the sequence of the one-character strings of `s`;
+//! * `STRING_CODES(s)`: the sequence of the Unicode code points of the characters of `s`;
+//! * `INT_TO_STRING(i)`: the decimal notation of `i` (`-` before a negative number);
 //! * `FORMAT_TO_STRING(f, [v1, ...])`: `f` with each `~w` replaced by the next value (a string by its
 //!   characters, anything else as B prints it), `~n` by a newline and `~~` by `~`;
 //! * `CHOOSE(S)`: ProB's Hilbert choice, one designated member of `S` (the least in the value order);
@@ -41,6 +45,32 @@ impl Context {
                 };
                 Value::Str(format!("{}{}", string(a)?, string(b)?).into())
             }
+            "STRING_CONC" => {
+                let v = self.eval_value(arg, env)?;
+                let Some(items) = v.as_sequence() else {
+                    return Err(internal_error(span, "STRING_CONC: expected a sequence"));
+                };
+                let mut out = String::new();
+                for item in &items {
+                    out.push_str(&string(item)?);
+                }
+                Value::Str(out.into())
+            }
+            "STRING_CHARS" | "STRING_CODES" => {
+                let s = string(&self.eval_value(arg, env)?)?;
+                let items = s
+                    .chars()
+                    .map(|c| match name {
+                        "STRING_CHARS" => Value::Str(c.to_string().into()),
+                        _ => Value::int(i64::from(u32::from(c))),
+                    })
+                    .collect();
+                Value::sequence(items)
+            }
+            "INT_TO_STRING" => match self.eval_value(arg, env)?.as_int() {
+                Some(i) => Value::Str(i.to_string().into()),
+                None => return Err(internal_error(span, "INT_TO_STRING: expected an integer")),
+            },
             "FORMAT_TO_STRING" => {
                 let v = self.eval_value(arg, env)?;
                 let Some((format, values)) = v.as_pair() else {

@@ -145,7 +145,10 @@ impl<'a> Definitions<'a> {
         };
         let mut shadow: Vec<Name> = d.params.iter().map(|p| p.name.clone()).collect();
         let expanded = self.term(body, &mut shadow, depth + 1)?;
-        Ok(bind_params(d, args).term(&expanded))
+        let rw = bind_params(d, args);
+        let t = rw.term(&expanded);
+        check_binders(d, &rw, span)?;
+        Ok(t)
     }
 
     fn term(&self, t: &Term, bound: &mut Vec<Name>, depth: usize) -> Result<Term> {
@@ -386,12 +389,36 @@ impl<'a> Definitions<'a> {
         let args = self.terms(args, bound, depth)?;
         let mut shadow: Vec<Name> = d.params.iter().map(|p| p.name.clone()).collect();
         let expanded = self.subst(body, &mut shadow, depth + 1)?;
-        Ok(bind_params(d, args).subst(&expanded))
+        let rw = bind_params(d, args);
+        let s = rw.subst(&expanded);
+        check_binders(d, &rw, span)?;
+        Ok(s)
     }
 }
 
+/// A parameter bound in the body of `d` (`all(x, S, P) == !x.(x : S => P)`) takes an identifier as
+/// argument: the body is a macro and the argument becomes the bound identifier.
+fn check_binders(d: &Definition, rw: &Rewriter, span: Span) -> Result<()> {
+    match rw.misused_binder() {
+        None => Ok(()),
+        Some((param, arg)) => Err(Diagnostic::type_error(
+            if arg.span.file == span.file {
+                arg.span
+            } else {
+                span
+            },
+            format!(
+                "the argument for parameter `{}` of definition `{}` must be an identifier: the body binds it",
+                param.name, d.name.name
+            ),
+        )),
+    }
+}
+
+/// The parameters of `d` bound to `args`, bound identifiers of the body included.
 fn bind_params(d: &Definition, args: Vec<Term>) -> Rewriter {
     let mut rw = Rewriter::default();
+    rw.rename_binders = true;
     for (p, a) in d.params.iter().zip(args) {
         rw.idents.insert(p.name.clone(), a);
     }
@@ -623,6 +650,42 @@ mod tests {
             sp(),
         );
         assert_eq!(defs.expand_term(&q).expect("expands"), q);
+    }
+
+    #[test]
+    fn a_parameter_bound_in_the_body_renames_the_binder() {
+        // all(x, P) == !x.(P) ; use: all(y, y > 0)
+        let forall = |x: &str, body: Term| {
+            Term::new(
+                TermKind::Quantifier(
+                    crate::syntax::ast::Quant::Forall,
+                    vec![ident(x)],
+                    Box::new(body),
+                ),
+                sp(),
+            )
+        };
+        let list = vec![def("all", &["x", "P"], forall("x", id("P")))];
+        let defs = Definitions::new(&list);
+        let y_pos = op(Op::Gt, vec![id("y"), int(0)]);
+        let call = Term::new(
+            TermKind::Call(Box::new(id("all")), vec![id("y"), y_pos.clone()]),
+            sp(),
+        );
+        assert_eq!(
+            defs.expand_term(&call).expect("expands"),
+            forall("y", y_pos)
+        );
+        let call = Term::new(
+            TermKind::Call(Box::new(id("all")), vec![int(1), id("btrue")]),
+            sp(),
+        );
+        let err = defs.expand_term(&call).expect_err("not an identifier");
+        assert!(
+            err.message.contains("must be an identifier"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

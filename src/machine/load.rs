@@ -130,10 +130,45 @@ impl Loader {
         Ok(flat)
     }
 
-    fn resolve(&mut self, name: &Ident, dir: &Path) -> Result<Machine> {
+    /// The machine `name` refers to: the file its `file` pragma names (relative to `folders[0]`, the
+    /// referencing machine's folder), else the first `name.mch` / `.ref` / `.imp` in `folders`.
+    fn resolve(
+        &mut self,
+        name: &Ident,
+        file: Option<&(String, Span)>,
+        folders: &[PathBuf],
+    ) -> Result<Machine> {
+        let dir = &folders[0];
+        if let Some((file, span)) = file {
+            let path = dir.join(file);
+            if !path.is_file() {
+                return Err(file_error(
+                    *span,
+                    format!(
+                        "cannot open machine file `{}` named by the `file` pragma",
+                        path.display()
+                    ),
+                ));
+            }
+            let m = self.load_file(&path, name.span)?;
+            if m.name.name != name.name {
+                return Err(file_error(
+                    *span,
+                    format!(
+                        "`{}` holds machine `{}`, not `{}`",
+                        path.display(),
+                        m.name.name,
+                        name.name
+                    ),
+                ));
+            }
+            return Ok(m);
+        }
         let current = self.stack.last().cloned();
-        if let Some(path) = find_machine(dir, &name.name, current.as_deref()) {
-            return self.load_file(&path, name.span);
+        for folder in folders {
+            if let Some(path) = find_machine(folder, &name.name, current.as_deref()) {
+                return self.load_file(&path, name.span);
+            }
         }
         if let Some(text) = builtin_type_machine(&name.name) {
             let file = register_source(&format!("<builtin {}>", name.name), text);
@@ -152,18 +187,20 @@ impl Loader {
                 ),
             ));
         }
+        let searched: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
         Err(file_error(
             name.span,
             format!(
                 "cannot open machine `{0}` (looked for {0}.mch, {0}.ref, {0}.imp in {1})",
                 name.name,
-                dir.display()
+                searched.join(", ")
             ),
         ))
     }
 
     /// Resolves every reference of a parsed machine and merges it into one machine.
     pub(super) fn flatten(&mut self, mut m: Machine, dir: &Path) -> Result<Machine> {
+        let folders = search_folders(&m, dir)?;
         let mut seen_defs = FxHashSet::default();
         for (file, span) in std::mem::take(&mut m.definition_files) {
             if is_prob_library(&file) && !dir.join(&file).is_file() {
@@ -198,7 +235,7 @@ impl Loader {
         let mut children = Vec::new();
         for (refs, how) in groups {
             for r in refs {
-                let child = self.resolve(&r.name, dir)?;
+                let child = self.resolve(&r.name, r.file.as_ref(), &folders)?;
                 children.push((instantiate(child, &r)?, how));
             }
         }
@@ -231,7 +268,7 @@ impl Loader {
             }
         }
         if let Some(abs) = m.refines.take() {
-            let abstraction = self.resolve(&abs, dir)?;
+            let abstraction = self.resolve(&abs, None, &folders)?;
             refine(&mut m, abstraction)?;
         }
         if !callable.is_empty() {
@@ -247,8 +284,118 @@ impl Loader {
                 m.operations.push(op);
             }
         }
+        let local = take_local_operations(&mut m)?;
         inline_local_calls(&mut m)?;
+        m.operations.retain(|op| !local.contains(&op.name.name));
         Ok(m)
+    }
+}
+
+/// Moves the LOCAL_OPERATIONS among the operations, for `inline_local_calls`; returns their names, which
+/// the caller then removes: as in Atelier B, a local operation is called by the machine's operations and
+/// is no operation of the machine itself. A local operation implemented in OPERATIONS (in an
+/// implementation) runs as implemented there, with the parameters and outputs of its specification;
+/// otherwise its specification is its body.
+fn take_local_operations(m: &mut Machine) -> Result<FxHashSet<Name>> {
+    let mut names = FxHashSet::default();
+    for spec in std::mem::take(&mut m.local_operations) {
+        if !names.insert(spec.name.name.clone()) {
+            return Err(Diagnostic::type_error(
+                spec.name.span,
+                format!("local operation `{}` is declared twice", spec.name.name),
+            ));
+        }
+        match m
+            .operations
+            .iter()
+            .find(|op| op.name.name == spec.name.name)
+        {
+            Some(op) => {
+                let names_of =
+                    |ids: &[Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+                if names_of(&op.params) != names_of(&spec.params)
+                    || names_of(&op.outputs) != names_of(&spec.outputs)
+                {
+                    return Err(Diagnostic::type_error(
+                        op.name.span,
+                        format!(
+                            "the implementation of local operation `{}` has other parameters or outputs than its specification",
+                            op.name.name
+                        ),
+                    ));
+                }
+            }
+            None => m.operations.push(spec),
+        }
+    }
+    Ok(names)
+}
+
+/// The folders searched for the machines `m` refers to: its own folder `dir`, then the folders its
+/// `import-package` pragmas name. As in ProB, a `package a.b` pragma says that `dir` is `ROOT/a/b` (an
+/// error when the folder names differ) and an imported package `c.d` is the folder `ROOT/c/d`, which
+/// must exist.
+fn search_folders(m: &Machine, dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut folders = vec![dir.to_path_buf()];
+    let Some((package, span)) = &m.package else {
+        return Ok(folders);
+    };
+    let mut root = dir.canonicalize().map_err(|e| {
+        file_error(
+            *span,
+            format!("cannot locate the folder `{}`: {e}", dir.display()),
+        )
+    })?;
+    for component in package_components(package, *span)?.iter().rev() {
+        let folder = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if folder != *component {
+            return Err(file_error(
+                *span,
+                format!(
+                    "package `{package}` does not match the folder structure: `{component}` vs `{folder}`"
+                ),
+            ));
+        }
+        root.pop();
+    }
+    for (import, span) in &m.import_packages {
+        let folder = package_components(import, *span)?
+            .iter()
+            .fold(root.clone(), |f, c| f.join(c));
+        if !folder.is_dir() {
+            return Err(file_error(
+                *span,
+                format!(
+                    "imported package `{import}` is not a folder: `{}`",
+                    folder.display()
+                ),
+            ));
+        }
+        if folders[1..].contains(&folder) {
+            return Err(file_error(
+                *span,
+                format!("package `{import}` is imported twice"),
+            ));
+        }
+        folders.push(folder);
+    }
+    Ok(folders)
+}
+
+/// The folder names of a dotted package name; each must be an identifier.
+fn package_components(name: &str, span: Span) -> Result<Vec<&str>> {
+    let components: Vec<&str> = name.split('.').collect();
+    let valid = |c: &str| {
+        c.chars().next().is_some_and(char::is_alphabetic)
+            && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_')
+    };
+    if components.iter().all(|c| valid(c)) {
+        Ok(components)
+    } else {
+        Err(Diagnostic::syntax(
+            span,
+            format!("invalid package name `{name}`"),
+        ))
     }
 }
 

@@ -3,7 +3,10 @@
 //! Used for definition parameters, machine parameters (`INCLUDES M(1, S)`) and renaming prefixes
 //! (`INCLUDES p.M`). Only free occurrences are replaced: identifiers bound by a quantifier, comprehension,
 //! lambda, LET, ANY or VAR are left alone inside their scope. Capture of the replacement's own free
-//! identifiers is not avoided (B definitions are macros; Atelier B does not avoid it either).
+//! identifiers is not avoided (B definitions are macros; Atelier B does not avoid it either). For the same
+//! reason a definition parameter written as a bound identifier of the body (`all(x, S, P) ==
+//! !x.(x : S => P)`) is replaced there too, by its argument, which must then be an identifier
+//! (`Rewriter::rename_binders`).
 
 use crate::syntax::ast::{Ident, Name, Subst, SubstKind, Term, TermKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -13,6 +16,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub struct Rewriter {
     pub idents: FxHashMap<Name, Term>,
     pub ops: FxHashMap<Name, Name>,
+    /// Replace a bound identifier named like one of `idents` by its replacement (a macro's parameter)
+    /// instead of leaving it and its scope alone (a machine's parameter or renamed variable).
+    pub rename_binders: bool,
+    /// The first bound identifier `rename_binders` could not rename: its replacement is no identifier.
+    misused_binder: std::cell::RefCell<Option<(Ident, Term)>>,
 }
 
 impl Rewriter {
@@ -61,15 +69,47 @@ impl Rewriter {
         }
     }
 
+    /// The bound identifier with replacement `Term::Ident` under `rename_binders`, and the term that
+    /// replacement is, if it is none.
+    pub fn misused_binder(&self) -> Option<(Ident, Term)> {
+        self.misused_binder.borrow().clone()
+    }
+
+    /// Runs `f` in the scope of the bound identifiers `ids`, with the identifiers as they are after the
+    /// rewrite: a binder renamed under `rename_binders` does not hide the replacement of its name.
     fn scoped<R>(
         &self,
         ids: &[Ident],
         bound: &mut Vec<Name>,
-        f: impl FnOnce(&mut Vec<Name>) -> R,
+        f: impl FnOnce(Vec<Ident>, &mut Vec<Name>) -> R,
     ) -> R {
         let n = bound.len();
-        bound.extend(ids.iter().map(|i| i.name.clone()));
-        let r = f(bound);
+        let mut renamed = Vec::with_capacity(ids.len());
+        for id in ids {
+            let replacement = self
+                .rename_binders
+                .then(|| self.lookup(&id.name, bound))
+                .flatten();
+            match replacement {
+                Some(Term {
+                    kind: TermKind::Ident(name),
+                    ..
+                }) => renamed.push(Ident {
+                    name,
+                    span: id.span,
+                }),
+                other => {
+                    if let Some(term) = other {
+                        self.misused_binder
+                            .borrow_mut()
+                            .get_or_insert((id.clone(), term));
+                    }
+                    bound.push(id.name.clone());
+                    renamed.push(id.clone());
+                }
+            }
+        }
+        let r = f(renamed, bound);
         bound.truncate(n);
         r
     }
@@ -94,26 +134,23 @@ impl Rewriter {
             TermKind::Call(f, args) => {
                 TermKind::Call(Box::new(self.term_in(f, bound)), self.terms(args, bound))
             }
-            TermKind::Quantifier(q, ids, body) => TermKind::Quantifier(
-                *q,
-                ids.clone(),
-                Box::new(self.scoped(ids, bound, |b| self.term_in(body, b))),
-            ),
-            TermKind::SetComprehension(ids, body) => TermKind::SetComprehension(
-                ids.clone(),
-                Box::new(self.scoped(ids, bound, |b| self.term_in(body, b))),
-            ),
-            TermKind::SetComprehensionExpr(ids, p, e) => self.scoped(ids, bound, |b| {
+            TermKind::Quantifier(q, ids, body) => self.scoped(ids, bound, |ids, b| {
+                TermKind::Quantifier(*q, ids, Box::new(self.term_in(body, b)))
+            }),
+            TermKind::SetComprehension(ids, body) => self.scoped(ids, bound, |ids, b| {
+                TermKind::SetComprehension(ids, Box::new(self.term_in(body, b)))
+            }),
+            TermKind::SetComprehensionExpr(ids, p, e) => self.scoped(ids, bound, |ids, b| {
                 TermKind::SetComprehensionExpr(
-                    ids.clone(),
+                    ids,
                     Box::new(self.term_in(p, b)),
                     Box::new(self.term_in(e, b)),
                 )
             }),
-            TermKind::QuantExpr(k, ids, p, e) => self.scoped(ids, bound, |b| {
+            TermKind::QuantExpr(k, ids, p, e) => self.scoped(ids, bound, |ids, b| {
                 TermKind::QuantExpr(
                     *k,
-                    ids.clone(),
+                    ids,
                     Box::new(self.term_in(p, b)),
                     Box::new(self.term_in(e, b)),
                 )
@@ -138,9 +175,9 @@ impl Rewriter {
                     .collect(),
                 Box::new(self.term_in(els, bound)),
             ),
-            TermKind::Let(ids, p, body) => self.scoped(ids, bound, |b| {
+            TermKind::Let(ids, p, body) => self.scoped(ids, bound, |ids, b| {
                 TermKind::Let(
-                    ids.clone(),
+                    ids,
                     Box::new(self.term_in(p, b)),
                     Box::new(self.term_in(body, b)),
                 )
@@ -194,22 +231,14 @@ impl Rewriter {
             }
             SubstKind::Parallel(ss) => SubstKind::Parallel(self.substs(ss, bound)),
             SubstKind::Sequence(ss) => SubstKind::Sequence(self.substs(ss, bound)),
-            SubstKind::Any(ids, p, body) => self.scoped(ids, bound, |b| {
-                SubstKind::Any(
-                    ids.clone(),
-                    self.term_in(p, b),
-                    Box::new(self.subst_in(body, b)),
-                )
+            SubstKind::Any(ids, p, body) => self.scoped(ids, bound, |ids, b| {
+                SubstKind::Any(ids, self.term_in(p, b), Box::new(self.subst_in(body, b)))
             }),
-            SubstKind::Let(ids, p, body) => self.scoped(ids, bound, |b| {
-                SubstKind::Let(
-                    ids.clone(),
-                    self.term_in(p, b),
-                    Box::new(self.subst_in(body, b)),
-                )
+            SubstKind::Let(ids, p, body) => self.scoped(ids, bound, |ids, b| {
+                SubstKind::Let(ids, self.term_in(p, b), Box::new(self.subst_in(body, b)))
             }),
-            SubstKind::Var(ids, body) => self.scoped(ids, bound, |b| {
-                SubstKind::Var(ids.clone(), Box::new(self.subst_in(body, b)))
+            SubstKind::Var(ids, body) => self.scoped(ids, bound, |ids, b| {
+                SubstKind::Var(ids, Box::new(self.subst_in(body, b)))
             }),
             SubstKind::Pre(p, body) => {
                 SubstKind::Pre(self.term_in(p, bound), Box::new(self.subst_in(body, bound)))

@@ -328,6 +328,9 @@ pub struct MachineRef {
     pub prefix: Option<Ident>,
     pub name: Ident,
     pub args: Vec<Term>,
+    /// The file named by a `/*@file "PATH" */` pragma after the reference (relative to the referencing
+    /// machine's folder), with the span of the path.
+    pub file: Option<(String, Span)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -353,6 +356,10 @@ pub struct Machine {
     pub name: Ident,
     pub params: Vec<Ident>,
     pub span: Span,
+    /// `/*@package a.b */` before the header: the machine's folder is `a/b` below a root folder.
+    pub package: Option<(String, Span)>,
+    /// `/*@import-package c.d */` pragmas: folders `c/d` below that root, searched for referenced machines.
+    pub import_packages: Vec<(String, Span)>,
     pub refines: Option<Ident>,
     pub sees: Vec<MachineRef>,
     pub uses: Vec<MachineRef>,
@@ -371,6 +378,9 @@ pub struct Machine {
     pub assertions: Vec<Term>,
     pub initialisation: Option<Subst>,
     pub operations: Vec<Operation>,
+    /// `LOCAL_OPERATIONS` (Atelier B implementations): specifications of operations that only the
+    /// machine's own operations call; their implementations, if given, are among `operations`.
+    pub local_operations: Vec<Operation>,
     pub definitions: Vec<Definition>,
     /// `"file.def"` includes listed in DEFINITIONS, in order, for the loader to resolve.
     pub definition_files: Vec<(String, Span)>,
@@ -392,6 +402,8 @@ impl Machine {
             name,
             params: vec![],
             span,
+            package: None,
+            import_packages: vec![],
             refines: None,
             sees: vec![],
             uses: vec![],
@@ -408,6 +420,7 @@ impl Machine {
             assertions: vec![],
             initialisation: None,
             operations: vec![],
+            local_operations: vec![],
             definitions: vec![],
             definition_files: vec![],
             values: vec![],

@@ -2,8 +2,9 @@
 //! literals they refer to).
 //!
 //! Operators use longest match over the ASCII part of `token::SYMBOLS`; Unicode operators (Atelier B's
-//! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments. A `#!` first line is
-//! skipped.
+//! notation) are mapped to the same ASCII spelling. Pragmas `/*@ ... */` are comments, except the
+//! `file`, `package` and `import-package` pragmas, which are returned beside the tokens
+//! (`Lexed::pragmas`). A `#!` first line is skipped.
 
 use super::token::{ASCII_SYMBOLS, Keyword, SYMBOLS, Symbol, Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
@@ -16,7 +17,8 @@ enum Spelled {
     Ident(&'static str),
 }
 
-/// Unicode operators accepted by Atelier B, with their ASCII spelling.
+/// Unicode operators accepted by Atelier B and ProB, with their ASCII spelling (ProB's lexer table: the
+/// private-use characters U+E100..U+E103 are Rodin's spellings of `<<->`, `<->>`, `<<->>` and `<+`).
 fn unicode_token(c: char) -> Option<Spelled> {
     let sym = match c {
         '∧' => "&",
@@ -53,9 +55,25 @@ fn unicode_token(c: char) -> Option<Spelled> {
         '⩥' => "|>>",
         '∼' => "~",
         '⊕' => "<+",
+        '⋖' => "<+",
+        '\u{e103}' => "<+",
+        '\u{e100}' => "<<->",
+        '\u{e101}' => "<->>",
+        '\u{e102}' => "<<->>",
+        '⌒' => "^",
+        '÷' => "/",
+        '∗' => "*",
+        '⋅' => ".",
+        '⇾' => "->",
+        '⇽' => "<-",
+        '←' => "<--",
+        '↑' => "/|\\",
+        '↓' => "\\|/",
+        '◀' => "<<|",
+        '▶' => "|>>",
+        '∥' => "||",
         '⊗' => "><",
         '∘' => "∘",
-        '−' => "-",
         '∣' => "|",
         '≔' => ":=",
         '·' => ".",
@@ -67,6 +85,9 @@ fn unicode_token(c: char) -> Option<Spelled> {
         '⋃' => return Some(Spelled::Kw("UNION")),
         '⋂' => return Some(Spelled::Kw("INTER")),
         'ℤ' => return Some(Spelled::Kw("INTEGER")),
+        '⊤' => return Some(Spelled::Kw("btrue")),
+        '⊥' => return Some(Spelled::Kw("bfalse")),
+        'ℝ' => return Some(Spelled::Ident("REAL")),
         '¬' => return Some(Spelled::Ident("not")),
         _ => return None,
     };
@@ -106,6 +127,30 @@ pub struct Lexed {
     /// Integer literals as written and string literals with escapes resolved, indexed by `Tok::Int` and
     /// `Tok::Str`.
     pub literals: Vec<Box<str>>,
+    /// The pragmas that name files or packages, in source order; every other `/*@ ... */` is a comment.
+    pub pragmas: Vec<Pragma>,
+}
+
+/// A `/*@file ...*/`, `/*@package ...*/` or `/*@import-package ...*/` pragma.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pragma {
+    pub kind: PragmaKind,
+    /// Its argument (a path or a dotted package name), quotes removed.
+    pub arg: String,
+    /// The span of the argument.
+    pub span: Span,
+    /// How many tokens precede it: the parser accepts it only right after the construct it belongs to.
+    pub at: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PragmaKind {
+    /// `SEES M /*@file "dir/M.mch" */`: the file of the machine reference before it.
+    File,
+    /// `/*@package a.b */` before the machine header: the machine lives in folder `a/b` of a root.
+    Package,
+    /// `/*@import-package c.d */` after the package pragma: folder `c/d` of that root is searched too.
+    ImportPackage,
 }
 
 /// Splits `text` into tokens.
@@ -119,6 +164,7 @@ pub fn lex(file: FileId, text: &str) -> Result<Lexed, Diagnostic> {
             tokens: Vec::with_capacity(text.len() / 3),
             names: Vec::new(),
             literals: Vec::new(),
+            pragmas: Vec::new(),
         },
         words: rustc_hash::FxHashMap::default(),
     };
@@ -253,10 +299,66 @@ impl<'a> Lexer<'a> {
         match self.rest()[2..].find("*/") {
             Some(i) => {
                 self.pos += i + 4;
+                if self.text[start + 2..].starts_with('@') {
+                    self.pragma(start + 3, start + 2 + i)?;
+                }
                 Ok(())
             }
             None => Err(self.error(start, start + 2, "unterminated comment `/*`")),
         }
+    }
+
+    /// Records the pragma between byte offsets `from` and `to` (after `/*@`, before `*/`) if it names a
+    /// file or package (ProB: `file PATH`, `package NAME` optionally followed by `import-package NAME`s,
+    /// `import-package NAME`; a path or name may be quoted). Other pragmas (`symbolic`, `label`, `desc`,
+    /// `generated` ...) change nothing bsolve computes and stay comments.
+    fn pragma(&mut self, from: usize, to: usize) -> Result<(), Diagnostic> {
+        let words = pragma_words(&self.text[from..to], from);
+        let Some(&(first, name_start)) = words.first() else {
+            return Ok(());
+        };
+        let kind_of = |word: &str| match word {
+            "file" => Some(PragmaKind::File),
+            "package" => Some(PragmaKind::Package),
+            "import-package" | "import_package" | "importpackage" => {
+                Some(PragmaKind::ImportPackage)
+            }
+            _ => None,
+        };
+        if kind_of(first).is_none() {
+            return Ok(());
+        }
+        let mut rest = words.iter();
+        while let Some(&(word, word_start)) = rest.next() {
+            let kind = kind_of(word)
+                .filter(|k| *k == PragmaKind::ImportPackage || word_start == name_start)
+                .ok_or_else(|| {
+                    self.error(
+                        word_start,
+                        word_start + word.len(),
+                        format!("unexpected `{word}` in the `{first}` pragma"),
+                    )
+                })?;
+            let Some(&(arg, arg_start)) = rest.next() else {
+                return Err(self.error(
+                    word_start,
+                    word_start + word.len(),
+                    format!("the `{word}` pragma needs an argument"),
+                ));
+            };
+            if kind == PragmaKind::File && rest.len() > 0 {
+                let (extra, at) = *rest.next().expect("one left");
+                return Err(self.error(at, at + extra.len(), "one file per `file` pragma"));
+            }
+            let span = Span::new(self.file, arg_start, arg_start + arg.len());
+            self.lexed.pragmas.push(Pragma {
+                kind,
+                arg: arg.trim_matches('"').to_string(),
+                span,
+                at: self.lexed.tokens.len(),
+            });
+        }
+        Ok(())
     }
 
     fn identifier(&mut self) {
@@ -366,13 +468,30 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         let first = rest.as_bytes()[0];
         // Only symbols starting with the same byte can match (still longest first).
-        match symbols_starting_with(first)
+        let ascii = symbols_starting_with(first)
             .iter()
             .find(|&&i| rest.starts_with(SYMBOLS[usize::from(i)]))
-        {
-            Some(&i) => {
+            .map(|&i| {
                 let symbol = Symbol::at(usize::from(i));
-                self.pos += symbol.as_str().len();
+                (symbol, symbol.as_str().len())
+            });
+        // A Unicode minus (first byte 0xE2) within reach may continue the symbol: `+−>`.
+        let window = &rest.as_bytes()[..rest.len().min(5)];
+        let matched = match (ascii, window.contains(&0xE2)) {
+            (Some((symbol, len)), true) => match minus_symbol(rest) {
+                Some(longer) if longer.0.as_str().len() > symbol.as_str().len() => Some(longer),
+                _ => Some((symbol, len)),
+            },
+            (ascii, _) => ascii,
+        };
+        match matched {
+            Some((mut symbol, len)) => {
+                self.pos += len;
+                // `:∈` is ProB's Unicode spelling of `::` (becomes element of).
+                if symbol.as_str() == ":" && self.rest().starts_with('∈') {
+                    self.pos += '∈'.len_utf8();
+                    symbol = Symbol::spelled("::");
+                }
                 self.push(Tok::Sym(symbol), start);
                 Ok(())
             }
@@ -392,8 +511,14 @@ impl<'a> Lexer<'a> {
         let mut chars = self.rest().chars();
         let c = chars.next().expect("called with input left");
         let next = chars.next();
-        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ') {
+        if is_ident_start(c) && !matches!(c, 'λ' | 'ℕ' | 'ℤ' | 'ℙ' | 'ℝ') {
             self.identifier();
+            return Ok(());
+        }
+        if c == '−' {
+            let (symbol, len) = minus_symbol(self.rest()).expect("`−` alone is a symbol");
+            self.pos += len;
+            self.push(Tok::Sym(symbol), start);
             return Ok(());
         }
         self.pos += c.len_utf8();
@@ -423,6 +548,50 @@ impl<'a> Lexer<'a> {
         self.push(tok, start);
         Ok(())
     }
+}
+
+/// The symbols ProB also spells with the Unicode minus `−` (U+2212) in place of `-`, longest first; the
+/// others (`<--`, `<-`, `|->`) take only the ASCII `-`.
+const MINUS_SPELLINGS: &[&str] = &[
+    "<<->>", "<<->", "<->>", ">->>", "-->>", "+->>", "<->", ">->", "-->", "+->", "->", "-",
+];
+
+/// The longest of `MINUS_SPELLINGS` at the start of `text` with any of its `-` written `−`: the symbol
+/// and the bytes it takes.
+fn minus_symbol(text: &str) -> Option<(Symbol, usize)> {
+    MINUS_SPELLINGS.iter().find_map(|spelling| {
+        let mut len = 0;
+        for b in spelling.bytes() {
+            let rest = &text[len..];
+            if b == b'-' && rest.starts_with('−') {
+                len += '−'.len_utf8();
+            } else if rest.as_bytes().first() == Some(&b) {
+                len += 1;
+            } else {
+                return None;
+            }
+        }
+        Some((Symbol::spelled(spelling), len))
+    })
+}
+
+/// The words of a pragma's text with their byte offsets (`base` is the offset of `text`): runs of
+/// non-blank characters, a double-quoted string being one word even with blanks inside.
+fn pragma_words(text: &str, base: usize) -> Vec<(&str, usize)> {
+    let mut words = Vec::new();
+    let mut i = 0;
+    while let Some(offset) = text[i..].find(|c: char| !c.is_whitespace()) {
+        let start = i + offset;
+        let len = match text[start..].strip_prefix('"') {
+            Some(quoted) => quoted.find('"').map_or(text.len() - start, |end| end + 2),
+            None => text[start..]
+                .find(char::is_whitespace)
+                .unwrap_or(text.len() - start),
+        };
+        words.push((&text[start..start + len], base + start));
+        i = start + len;
+    }
+    words
 }
 
 /// The indices of the ASCII `SYMBOLS` that start with byte `b`, in their order (longest first).
@@ -550,6 +719,82 @@ mod tests {
                 "eof"
             ]
         );
+    }
+
+    #[test]
+    fn prob_unicode_spellings() {
+        assert_eq!(
+            toks("a ⋖ b ⌒ c ÷ d ∗ e − f ⇾ g ⇽ h ↑ i ↓ j ◀ k ▶ l ∥ m"),
+            vec![
+                "id:a", "sym:<+", "id:b", "sym:^", "id:c", "sym:/", "id:d", "sym:*", "id:e",
+                "sym:-", "id:f", "sym:->", "id:g", "sym:<-", "id:h", "sym:/|\\", "id:i",
+                "sym:\\|/", "id:j", "sym:<<|", "id:k", "sym:|>>", "id:l", "sym:||", "id:m", "eof"
+            ]
+        );
+        assert_eq!(
+            toks("x :∈ S ⊤ ⊥ ℝ o ← p \u{e100} \u{e101} \u{e102} \u{e103} ∀x⋅x"),
+            vec![
+                "id:x",
+                "sym:::",
+                "id:S",
+                "kw:btrue",
+                "kw:bfalse",
+                "id:REAL",
+                "id:o",
+                "sym:<--",
+                "id:p",
+                "sym:<<->",
+                "sym:<->>",
+                "sym:<<->>",
+                "sym:<+",
+                "sym:!",
+                "id:x",
+                "sym:.",
+                "id:x",
+                "eof"
+            ]
+        );
+    }
+
+    #[test]
+    fn unicode_minus_inside_arrows() {
+        assert_eq!(
+            toks("f ∈ A +−> B −−> C ↔ D <−> E −−>> F −> s − 1 <-- x |-> −1"),
+            vec![
+                "id:f", "sym::", "id:A", "sym:+->", "id:B", "sym:-->", "id:C", "sym:<->", "id:D",
+                "sym:<->", "id:E", "sym:-->>", "id:F", "sym:->", "id:s", "sym:-", "int:1",
+                "sym:<--", "id:x", "sym:|->", "sym:-", "int:1", "eof"
+            ]
+        );
+    }
+
+    #[test]
+    fn file_and_package_pragmas_are_recorded() {
+        let text = "/*@package a.b import-package c */ /*@ import_package \"d e\" */ MACHINE M \
+                    SEES N /*@file \"../x/N.mch\" */ /*@symbolic*/ /*@label L */ END";
+        let lexed = lex(FileId(0), text).expect("lexes");
+        let seen: Vec<(PragmaKind, &str, usize)> = lexed
+            .pragmas
+            .iter()
+            .map(|p| (p.kind, p.arg.as_str(), p.at))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (PragmaKind::Package, "a.b", 0),
+                (PragmaKind::ImportPackage, "c", 0),
+                (PragmaKind::ImportPackage, "d e", 0),
+                (PragmaKind::File, "../x/N.mch", 4),
+            ]
+        );
+        assert_eq!(
+            &text[lexed.pragmas[3].span.start as usize..][..12],
+            "\"../x/N.mch\""
+        );
+        let e = lex(FileId(0), "/*@file*/").unwrap_err();
+        assert_eq!(e.message, "the `file` pragma needs an argument");
+        let e = lex(FileId(0), "/*@package a file b*/").unwrap_err();
+        assert_eq!(e.message, "unexpected `file` in the `package` pragma");
     }
 
     #[test]

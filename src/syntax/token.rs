@@ -153,6 +153,8 @@ pub const KEYWORDS: &[&str] = &[
     "VALUES",
     "LOCAL_OPERATIONS",
     "REFERENCES",
+    "EXPRESSIONS",
+    "PREDICATES",
     "END",
     // substitutions and conditional terms
     "BEGIN",
@@ -235,6 +237,8 @@ pub const CLAUSE_KEYWORDS: &[&str] = &[
     "VALUES",
     "LOCAL_OPERATIONS",
     "REFERENCES",
+    "EXPRESSIONS",
+    "PREDICATES",
 ];
 
 impl Tok {

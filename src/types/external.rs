@@ -1,4 +1,4 @@
-//! ProB's external functions, predicates and substitutions that bsolve provides (the few the corpus uses).
+//! ProB's external functions, predicates and substitutions that bsolve provides, with their exact meaning.
 //!
 //! ProB marks a DEFINITION `F` as external when a companion definition `EXTERNAL_FUNCTION_F` (or
 //! `EXTERNAL_PREDICATE_F`, `EXTERNAL_SUBSTITUTION_F`) exists, or when `F` comes from one of its library files
@@ -44,6 +44,26 @@ const EXTERNALS: &[External] = &[
     },
     External {
         name: "STRING_APPEND",
+        library: "LibraryStrings.def",
+        kind: ExternalKind::Function,
+    },
+    External {
+        name: "STRING_CONC",
+        library: "LibraryStrings.def",
+        kind: ExternalKind::Function,
+    },
+    External {
+        name: "STRING_CHARS",
+        library: "LibraryStrings.def",
+        kind: ExternalKind::Function,
+    },
+    External {
+        name: "STRING_CODES",
+        library: "LibraryStrings.def",
+        kind: ExternalKind::Function,
+    },
+    External {
+        name: "INT_TO_STRING",
         library: "LibraryStrings.def",
         kind: ExternalKind::Function,
     },
@@ -135,6 +155,10 @@ pub(super) fn signature(name: &str, u: &mut Unifier) -> Option<(Vec<Type>, Type)
     Some(match name {
         "STRING_LENGTH" => (vec![Type::String], Type::Integer),
         "STRING_APPEND" => (vec![Type::String, Type::String], Type::String),
+        "STRING_CONC" => (vec![Type::seq(Type::String)], Type::String),
+        "STRING_CHARS" => (vec![Type::String], Type::seq(Type::String)),
+        "STRING_CODES" => (vec![Type::String], Type::seq(Type::Integer)),
+        "INT_TO_STRING" => (vec![Type::Integer], Type::String),
         "FORMAT_TO_STRING" => (vec![Type::String, Type::seq(u.fresh())], Type::String),
         "CHOOSE" | "MAXIMIZE" => {
             let t = u.fresh();

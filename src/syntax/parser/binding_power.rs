@@ -5,7 +5,8 @@
 //! (`= /= : <: < ...`) bind tighter than `<=>` (65 instead of 60), so `a = b <=> c = d` means
 //! `(a = b) <=> (c = d)`. `,` is not an infix operator: tuples, argument lists and enumerations are
 //! parsed as lists by their brackets, so its priority (115) never matters. Relational composition `;` and
-//! parallel product `||` exist only inside parentheses and are handled there.
+//! parallel product `||` exist only inside brackets and quantified-expression bodies and are handled
+//! there (`Parser::composed_term`).
 
 use crate::syntax::ast::Op;
 use crate::syntax::token::Tok;

@@ -1,17 +1,20 @@
 //! Machines (header and clauses, in any order) and DEFINITIONS, including `.def` files.
 
 use super::{PResult, Parser, SeqContext};
-use crate::diag::{FileId, Span};
+use crate::diag::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Definition, DefinitionBody, DefinitionsItem, Ident, Machine, MachineKind, MachineRef, Op,
     Operation, SetDecl, Term, TermKind,
 };
+use crate::syntax::lexer::PragmaKind;
 use crate::syntax::token::Tok;
 
 /// Parses a `.mch`, `.ref` or `.imp` file.
 pub fn parse_machine(file: FileId, text: &str) -> PResult<Machine> {
     let mut p = Parser::new(file, text)?;
-    p.machine()
+    let m = p.machine()?;
+    p.check_pragmas_taken()?;
+    Ok(m)
 }
 
 /// Parses a `.def` file: an optional `DEFINITIONS` keyword, then definitions and includes separated by `;`.
@@ -20,6 +23,7 @@ pub fn parse_definitions_file(file: FileId, text: &str) -> PResult<Vec<Definitio
     p.eat_kw("DEFINITIONS");
     let items = p.definitions_clause()?;
     p.expect_eof("after the definitions")?;
+    p.check_pragmas_taken()?;
     Ok(items)
 }
 
@@ -63,6 +67,8 @@ fn enumeration_of(body: &DefinitionBody) -> Option<Vec<Ident>> {
 
 impl Parser {
     fn machine(&mut self) -> PResult<Machine> {
+        let package = self.take_pragmas(PragmaKind::Package);
+        let imports = self.take_pragmas(PragmaKind::ImportPackage);
         let kind = match self.peek().kw() {
             Some("MACHINE" | "MODEL" | "SYSTEM") => MachineKind::Machine,
             Some("REFINEMENT") => MachineKind::Refinement,
@@ -77,6 +83,19 @@ impl Parser {
         self.advance();
         let name = self.ident("as the machine name")?;
         let mut m = Machine::new(kind, name, self.span_at(0));
+        if let Some(second) = package.get(1) {
+            return Err(Diagnostic::syntax(second.span, "a second `package` pragma"));
+        }
+        m.package = package.into_iter().next().map(|p| (p.arg, p.span));
+        if m.package.is_none()
+            && let Some(import) = imports.first()
+        {
+            return Err(Diagnostic::syntax(
+                import.span,
+                "an `import-package` pragma needs a `package` pragma before it",
+            ));
+        }
+        m.import_packages = imports.into_iter().map(|p| (p.arg, p.span)).collect();
         if self.eat_sym("(") {
             m.params = self.ident_list("as a machine parameter")?;
             self.expect_sym(")", "after the machine parameters")?;
@@ -127,11 +146,16 @@ impl Parser {
                 self.seq_context = SeqContext::Plain;
                 m.initialisation = Some(self.subst()?);
             }
-            "OPERATIONS" | "EVENTS" => {
+            "OPERATIONS" | "EVENTS" | "LOCAL_OPERATIONS" => {
                 self.seq_context = SeqContext::Operations;
+                let list = if k == "LOCAL_OPERATIONS" {
+                    &mut m.local_operations
+                } else {
+                    &mut m.operations
+                };
                 // An empty OPERATIONS clause is accepted (machines under construction have them).
                 while !self.peek().ends_clause() {
-                    m.operations.push(self.operation()?);
+                    list.push(self.operation()?);
                     if !self.separator_before_more() {
                         break;
                     }
@@ -191,7 +215,9 @@ impl Parser {
                     break;
                 }
             },
-            "FREETYPES" | "LOCAL_OPERATIONS" | "REFERENCES" => {
+            // ProB's EXPRESSIONS and PREDICATES clauses are reported as unsupported: their meaning is
+            // not documented.
+            "FREETYPES" | "REFERENCES" | "EXPRESSIONS" | "PREDICATES" => {
                 self.skip_clause_content();
                 m.unsupported_clauses
                     .push((k.to_string(), clause_span.to(self.span_from(self.pos))));
@@ -296,7 +322,17 @@ impl Parser {
                 args = self.argument_list()?;
                 self.expect_sym(")", "after the machine arguments")?;
             }
-            refs.push(MachineRef { prefix, name, args });
+            let file = self
+                .take_pragmas(PragmaKind::File)
+                .into_iter()
+                .next()
+                .map(|p| (p.arg, p.span));
+            refs.push(MachineRef {
+                prefix,
+                name,
+                args,
+                file,
+            });
             if !self.eat_sym(",") {
                 return Ok(refs);
             }
@@ -527,8 +563,9 @@ mod tests {
                 .iter()
                 .map(|(c, _)| c.as_str())
                 .collect::<Vec<_>>(),
-            vec!["FREETYPES", "LOCAL_OPERATIONS"]
+            vec!["FREETYPES"]
         );
+        assert_eq!(m.local_operations.len(), 1);
         assert_eq!(m.values.len(), 1);
     }
 

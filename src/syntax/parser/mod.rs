@@ -10,7 +10,7 @@ mod machine;
 mod subst;
 mod term;
 
-use super::lexer::lex;
+use super::lexer::{Pragma, PragmaKind, lex};
 use super::token::{Tok, Token};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{Ident, Name, Term};
@@ -37,6 +37,9 @@ struct Parser {
     /// The identifiers and literals tokens refer to (`lexer::Lexed`).
     names: Vec<Name>,
     literals: Vec<Box<str>>,
+    /// The file and package pragmas (`lexer::Pragma`), each taken at most once by the construct it
+    /// follows; one left over is misplaced (`Parser::check_pragmas_taken`).
+    pragmas: Vec<Option<Pragma>>,
     pos: usize,
     depth: usize,
     /// Operands of the `&` / `or` chains being parsed (`term::chain`).
@@ -57,6 +60,7 @@ impl Parser {
             tokens: lexed.tokens,
             names: lexed.names,
             literals: lexed.literals,
+            pragmas: lexed.pragmas.into_iter().map(Some).collect(),
             pos: 0,
             depth: 0,
             seq_context: SeqContext::Plain,
@@ -241,6 +245,35 @@ impl Parser {
         self.depth -= 1;
     }
 
+    /// Takes the pragmas of `kind` written right before the current token.
+    fn take_pragmas(&mut self, kind: PragmaKind) -> Vec<Pragma> {
+        let pos = self.pos;
+        self.pragmas
+            .iter_mut()
+            .filter(|p| p.as_ref().is_some_and(|p| p.kind == kind && p.at == pos))
+            .filter_map(Option::take)
+            .collect()
+    }
+
+    /// Fails on a pragma no construct took: ProB accepts `file` only after a machine reference of SEES,
+    /// USES, INCLUDES, EXTENDS or IMPORTS, and `package` / `import-package` only before the header.
+    fn check_pragmas_taken(&self) -> PResult<()> {
+        match self.pragmas.iter().flatten().next() {
+            None => Ok(()),
+            Some(p) => Err(Diagnostic::syntax(
+                p.span,
+                match p.kind {
+                    PragmaKind::File => {
+                        "a `file` pragma must follow a machine name in SEES, USES, INCLUDES, EXTENDS or IMPORTS"
+                    }
+                    PragmaKind::Package | PragmaKind::ImportPackage => {
+                        "`package` and `import-package` pragmas must come before the machine header"
+                    }
+                },
+            )),
+        }
+    }
+
     fn expect_eof(&self, context: &str) -> PResult<()> {
         if matches!(self.peek(), Tok::Eof) {
             Ok(())
@@ -255,5 +288,6 @@ pub fn parse_term(file: FileId, text: &str) -> PResult<crate::syntax::ast::Term>
     let mut p = Parser::new(file, text)?;
     let t = p.term()?;
     p.expect_eof("after the formula")?;
+    p.check_pragmas_taken()?;
     Ok(t)
 }

@@ -107,6 +107,36 @@ fn successor_function(op: Op, span: Span) -> TermKind {
     )
 }
 
+/// Appends the identifiers of a comprehension pattern (an identifier, or a maplet of patterns) to `ids`,
+/// left to right.
+fn pattern_binders(t: &Term, ids: &mut Vec<Ident>) -> PResult<()> {
+    match &t.kind {
+        TermKind::Ident(name) if !name.contains(['.', '$']) => {
+            ids.push(Ident {
+                name: name.clone(),
+                span: t.span,
+            });
+            Ok(())
+        }
+        TermKind::Op(Op::Maplet, parts) => parts.iter().try_for_each(|p| pattern_binders(p, ids)),
+        _ => Err(Diagnostic::syntax(
+            t.span,
+            "expected an identifier or a maplet of identifiers before `|` in a set comprehension",
+        )),
+    }
+}
+
+/// True for `x`, `x |-> y`, `(x |-> y) |-> z` ...: the tuple shape `{x, y, z | P}` gives its elements.
+fn is_left_nested_tuple(t: &Term) -> bool {
+    match &t.kind {
+        TermKind::Ident(_) => true,
+        TermKind::Op(Op::Maplet, parts) => {
+            matches!(parts[1].kind, TermKind::Ident(_)) && is_left_nested_tuple(&parts[0])
+        }
+        _ => false,
+    }
+}
+
 /// `lhs op rhs` (`&` and `or` chains are gathered by `Parser::chain` instead).
 fn binary(op: Op, lhs: Term, rhs: Term) -> Term {
     let span = lhs.span.to(rhs.span);
@@ -212,7 +242,7 @@ impl Parser {
                 Ok(Term::new(TermKind::Call(Box::new(lhs), args), span))
             }
             Some("[") => {
-                let arg = self.term()?;
+                let arg = self.composed_term()?;
                 self.expect_sym("]", "after the image argument")?;
                 let span = start_span.to(self.span_at(self.pos - 1));
                 Ok(Term::new(TermKind::Op(Op::Image, vec![lhs, arg]), span))
@@ -338,7 +368,7 @@ impl Parser {
         loop {
             let name = self.ident(&format!("as a field name in `{what}`"))?;
             self.expect_sym(":", &format!("after the field name in `{what}`"))?;
-            fields.push((name, self.term()?));
+            fields.push((name, self.composed_term()?));
             if !self.eat_sym(",") {
                 break;
             }
@@ -498,7 +528,13 @@ impl Parser {
         Ok(items)
     }
 
-    /// `r ; s ; ...` or `r || s || ...` (only valid directly inside parentheses), or a plain term.
+    /// `r ; s ; ...` or `r || s || ...`, or a plain term. ProB's grammar has composition and parallel
+    /// product at the lowest expression level, below every other operator, and allows that level only
+    /// where the expression is closed by a bracket that `;` and `||` cannot close or continue: inside
+    /// `( )` (a group, a tuple, builtin and call arguments, record fields), the image brackets `r[ ]`,
+    /// and the body of `%`, `SIGMA`, `PI`, `UNION`, `INTER` (between `|` and `)`). Elsewhere `;` separates definitions,
+    /// operations, assertions or sequenced substitutions and `||` parallel substitutions, so a term
+    /// there stops before them.
     fn composed_term(&mut self) -> PResult<Term> {
         let mut acc = self.term()?;
         loop {
@@ -532,7 +568,7 @@ impl Parser {
         self.expect_sym("(", "after `.`")?;
         let pred = self.term()?;
         self.expect_sym("|", "between the predicate and the expression")?;
-        let body = self.term()?;
+        let body = self.composed_term()?;
         self.expect_sym(")", "to close the quantified expression")?;
         Ok(Term::new(
             TermKind::QuantExpr(kind, ids, Box::new(pred), Box::new(body)),
@@ -595,8 +631,40 @@ impl Parser {
 
     fn set_enumeration(&mut self, start: usize) -> PResult<Term> {
         let items = self.term_list()?;
+        if self.at_sym("|") {
+            return self.pattern_comprehension(items, start);
+        }
         self.expect_sym("}", "to close the set `{`")?;
         Ok(Term::new(TermKind::SetEnum(items), self.span_from(start)))
+    }
+
+    /// `{x |-> y | P}`, `{(x |-> y) |-> z | P}`, `{x, y |-> z | P}` (the current token is the `|`): ProB
+    /// takes maplets of distinct identifiers before the bar as binders, and the set holds the pattern's
+    /// values, so `{x |-> y | P}` is `{x, y | P}`. A pattern nested to the right, such as
+    /// `x |-> (y |-> z)`, is not the tuple `x, y, z` binds and becomes `{x, y, z . P | x |-> (y |-> z)}`.
+    fn pattern_comprehension(&mut self, patterns: Vec<Term>, start: usize) -> PResult<Term> {
+        let mut ids: Vec<Ident> = vec![];
+        for p in &patterns {
+            pattern_binders(p, &mut ids)?;
+        }
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].iter().any(|other| other.name == id.name) {
+                return Err(Diagnostic::syntax(
+                    id.span,
+                    format!("`{}` is bound twice in the set comprehension", id.name),
+                ));
+            }
+        }
+        self.expect_sym("|", "in a set comprehension")?;
+        let pred = self.term()?;
+        self.expect_sym("}", "to close the set comprehension")?;
+        let element = tuple(patterns);
+        let kind = if is_left_nested_tuple(&element) {
+            TermKind::SetComprehension(ids, Box::new(pred))
+        } else {
+            TermKind::SetComprehensionExpr(ids, Box::new(pred), Box::new(element))
+        };
+        Ok(Term::new(kind, self.span_from(start)))
     }
 
     /// If the tokens ahead are a binder list (`x, y` or `(x, y)`), the offset of the token after it.
@@ -780,6 +848,53 @@ mod tests {
             "(Composition s (Lambda succ$n (In succ$n Integer) (Add succ$n 1)))"
         );
         assert_eq!(p("1.5"), "(unsupported REAL literal)");
+    }
+
+    #[test]
+    fn composition_in_quantified_bodies_and_images() {
+        assert_eq!(
+            p("UNION(i).(i : 1..2 | {i |-> i} ; r)"),
+            "(Union i (In i (Interval 1 2)) (Composition {(Maplet i i)} r))"
+        );
+        assert_eq!(
+            p("%x.(x : S | f ; g ; h)"),
+            "(Lambda x (In x S) (Composition (Composition f g) h))"
+        );
+        assert_eq!(
+            p("SIGMA(x).(x : S | card(r || s))"),
+            "(Sigma x (In x S) (Card (ParallelProduct r s)))"
+        );
+        assert_eq!(
+            p("PI(x).(x : S | r || s)"),
+            "(Pi x (In x S) (ParallelProduct r s))"
+        );
+        assert_eq!(p("r[f ; g]"), "(Image r (Composition f g))");
+        assert_eq!(p("rec(a: f ; g)"), "a:(Composition f g)");
+        // Outside brackets `;` still ends the term (it separates definitions, assertions, substitutions).
+        let e = parse_term(FileId(0), "r ; s").unwrap_err();
+        assert!(e.message.contains("found `;`"), "{}", e.message);
+        let e = parse_term(FileId(0), "{x | x : r ; s}").unwrap_err();
+        assert!(e.message.contains("found `;`"), "{}", e.message);
+    }
+
+    #[test]
+    fn maplet_patterns_bind_comprehension_identifiers() {
+        assert_eq!(p("{x |-> y | x < y}"), "(setc x,y (Lt x y))");
+        assert_eq!(p("{(x |-> y) |-> z | x < z}"), "(setc x,y,z (Lt x z))");
+        assert_eq!(p("{(x, y) |-> z | x < z}"), "(setc x,y,z (Lt x z))");
+        assert_eq!(
+            p("{x |-> (y |-> z) | x < z}"),
+            "(setce x,y,z (Lt x z) (Maplet x (Maplet y z)))"
+        );
+        assert_eq!(
+            p("{x, y |-> z | x < z}"),
+            "(setce x,y,z (Lt x z) (Maplet x (Maplet y z)))"
+        );
+        let e = parse_term(FileId(0), "{x |-> 1 | x > 0}").unwrap_err();
+        assert!(e.message.contains("maplet of identifiers"), "{}", e.message);
+        assert_eq!(e.span.start, 7);
+        let e = parse_term(FileId(0), "{x |-> x | x > 0}").unwrap_err();
+        assert_eq!(e.message, "`x` is bound twice in the set comprehension");
     }
 
     #[test]
