@@ -71,6 +71,25 @@ fn functions_over_infinite_sets_are_kept_symbolic() {
     assert!(err.contains("infinite"), "{err}");
 }
 
+/// The memo of a constant's images never changes an answer: within one process, applications in an
+/// order that reuses images computed for other points agree with fib computed by a plain loop here.
+#[test]
+fn memoised_images_agree_with_a_loop() {
+    let points = [40, 3, 60, 59, 58, 0, 1, 2, 75, 74];
+    let fib = |n: usize| {
+        let (mut a, mut b) = (1u64, 1u64);
+        for _ in 0..n {
+            (a, b) = (b, a + b);
+        }
+        a
+    };
+    let formula = format!("[{}]", points.map(|n| format!("fib({n})")).join(", "));
+    let expected = format!("[{}]", points.map(|n| fib(n).to_string()).join(","));
+    let (code, out, err) = bsolve(&["eval", &model("RecursiveFunctions.mch"), &formula]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.trim(), expected);
+}
+
 /// A recursion without a base case ends in a clear limit error, not a stack overflow.
 #[test]
 fn a_recursion_without_a_base_case_is_a_clear_error() {

@@ -345,7 +345,7 @@ impl Context {
     fn symbolic_in_arrow(
         &self,
         op: BinaryOp,
-        x: &SymbolicSet,
+        x: &Arc<SymbolicSet>,
         a: &Val,
         b: &Val,
         span: Span,
@@ -360,11 +360,11 @@ impl Context {
         };
         if asks == RELATION {
             let product = Val::Sym(Arc::new(SymbolicSet::Product(a.clone(), b.clone())));
-            return undecided(self.is_subset(&Val::Sym(Arc::new(x.clone())), &product, span));
+            return undecided(self.is_subset(&Val::Sym(x.clone()), &product, span));
         }
         let SymbolicSet::Lambda {
             vars, pred, env, ..
-        } = x
+        } = &**x
         else {
             return Ok(None);
         };
@@ -387,28 +387,13 @@ impl Context {
         }
     }
 
-    /// The points of a closure whose condition only types its variables, one conjunct `x : S` each
-    /// (S free of them), in the variables' order: `S1 * S2 * ...` (left-nested as the points are).
+    /// The points of a closure whose condition only types its variables, one conjunct `x : S` each:
+    /// `S1 * S2 * ...`, left-nested as the points are (`closure_typings`).
     fn typed_domain(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> Option<Val> {
-        let conjuncts = pred.conjuncts();
-        if conjuncts.len() != vars.len() {
-            return None;
-        }
-        let mut sets: Vec<Option<Val>> = vec![None; vars.len()];
-        for c in conjuncts {
-            let PredKind::Compare(CompareOp::In, l, r) = &c.kind else {
-                return None;
-            };
-            let crate::ir::ExprKind::Var(name) = &l.kind else {
-                return None;
-            };
-            let i = vars.iter().position(|v| v.name == *name)?;
-            if sets[i].is_some() || vars.iter().any(|v| super::enumerate::mentions(r, &v.name)) {
-                return None;
-            }
-            sets[i] = Some(self.eval(r, &mut env.clone()).ok()?);
-        }
-        let mut sets = sets.into_iter();
+        let mut sets = self
+            .closure_typings(vars, pred, env)?
+            .into_iter()
+            .map(|(op, set)| (op == CompareOp::In).then_some(set));
         let first = sets.next()??;
         sets.try_fold(first, |acc, s| {
             Some(Val::Sym(Arc::new(SymbolicSet::Product(acc, s?))))
@@ -545,38 +530,47 @@ impl Context {
     /// (S free of them), with some S infinite and every S non-empty: then its points form an infinite
     /// product (`%xx.(xx <: INTEGER | max(xx))`), and a lambda has as many pairs as points.
     fn closure_is_infinite(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> bool {
-        let conjuncts = pred.conjuncts();
-        if conjuncts.len() != vars.len() {
+        let Some(typings) = self.closure_typings(vars, pred, env) else {
             return false;
-        }
-        let mut typed = vec![false; vars.len()];
+        };
         let mut infinite = false;
-        for c in conjuncts {
-            let crate::ir::PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), l, r) =
-                &c.kind
-            else {
-                return false;
-            };
-            let crate::ir::ExprKind::Var(name) = &l.kind else {
-                return false;
-            };
-            let Some(i) = vars.iter().position(|v| v.name == *name) else {
-                return false;
-            };
-            if typed[i] || vars.iter().any(|v| super::enumerate::mentions(r, &v.name)) {
-                return false;
-            }
-            typed[i] = true;
-            let Ok(domain) = self.eval(r, &mut env.clone()) else {
-                return false;
-            };
+        for (op, domain) in &typings {
             // `x <: S` always has a value (the empty set); `x : S` needs S non-empty.
-            if *op == CompareOp::In && self.is_empty_set(&domain) != Some(false) {
+            if *op == CompareOp::In && self.is_empty_set(domain) != Some(false) {
                 return false;
             }
-            infinite |= self.is_infinite(&domain);
+            infinite |= self.is_infinite(domain);
         }
         infinite
+    }
+
+    /// When a closure's condition only types its variables, one conjunct `x : S` or `x <: S` each (S
+    /// free of them and evaluable): each variable's typing, in the variables' order.
+    fn closure_typings(
+        &self,
+        vars: &[TypedName],
+        pred: &Pred,
+        env: &Env,
+    ) -> Option<Vec<(CompareOp, Val)>> {
+        let conjuncts = pred.conjuncts();
+        if conjuncts.len() != vars.len() {
+            return None;
+        }
+        let mut typings: Vec<Option<(CompareOp, Val)>> = vec![None; vars.len()];
+        for c in conjuncts {
+            let PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), l, r) = &c.kind else {
+                return None;
+            };
+            let crate::ir::ExprKind::Var(name) = &l.kind else {
+                return None;
+            };
+            let i = vars.iter().position(|v| v.name == *name)?;
+            if typings[i].is_some() || vars.iter().any(|v| super::enumerate::mentions(r, &v.name)) {
+                return None;
+            }
+            typings[i] = Some((*op, self.eval(r, &mut env.clone()).ok()?));
+        }
+        typings.into_iter().collect()
     }
 
     /// `card(set)`; a WD error for an infinite set.
