@@ -13,6 +13,7 @@ pub mod ir;
 pub mod machine;
 pub mod report;
 pub mod solve;
+pub mod temporal;
 pub mod syntax;
 pub mod types;
 pub mod value;

@@ -1,0 +1,1 @@
+//! ProB's LTL[e] and CTL syntax.
