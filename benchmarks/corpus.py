@@ -6,6 +6,8 @@
                                          # (per machine: benchmarks/corpus_mc_results.csv)
     python3 benchmarks/corpus.py speed   # mc time and memory on the machines with >= 10,000 states,
                                          # beside ProB's recorded time (section of benchmarks/RESULTS.md)
+    python3 benchmarks/corpus.py temporal  # every ASSERT_LTL / ASSERT_CTL definition: parsed, decided within
+                                         # 10 s, verdict beside what its name or comment expects
     python3 benchmarks/corpus.py cbc     # `cbc all` and `cbc-deadlock` on every machine with variables: no
                                          # crash, no contradiction of ProB's reachable verdicts
                                          # (per machine: benchmarks/corpus_cbc_results.csv)
@@ -416,6 +418,69 @@ def cbc_corpus():
     write_section("cbc", "\n".join(lines))
 
 
+TEMPORAL_TIMEOUT_MS = 10_000
+
+
+def expected_temporal(name, line):
+    """What a definition's name or its line's comment says: `_FAIL` / `_FALSE` / `/* FALSE */` /
+    `/* violated */` false, `/* TRUE */` true, otherwise true by the convention that assertions hold."""
+    comment = re.search(r"/\*\s*([^*]*?)\s*\*/", line)
+    said = comment.group(1).lower() if comment else ""
+    if name.endswith("_FAIL") or name.endswith("_FALSE") or said.startswith("false") or "violated" in said:
+        return "FALSE"
+    if said.startswith("true") or "is true" in said:
+        return "TRUE"
+    return "TRUE (convention)"
+
+
+def temporal_corpus():
+    rows = []
+    for path in machine_files():
+        text = path.read_text(errors="replace")
+        if "ASSERT_LTL" not in text and "ASSERT_CTL" not in text:
+            continue
+        lines = {m.group(1): line for line in text.splitlines()
+                 for m in re.finditer(r"(ASSERT_(?:LTL|CTL)\w*)\s*==", line)
+                 if not line.strip().startswith("/*") and not line.strip().startswith("//")}
+        for logic in ("ltl", "ctl"):
+            if f"ASSERT_{logic.upper()}" not in text:
+                continue
+            start = time.time()
+            code, out, err = run(["--timeout", str(TEMPORAL_TIMEOUT_MS), "--json", logic, str(path), "--assertions"],
+                                 timeout=120 + TEMPORAL_TIMEOUT_MS / 1000 * 10)
+            wall = time.time() - start
+            rel = path.relative_to(MODELS)
+            try:
+                formulas = json.loads(out.strip().splitlines()[-1])["formulas"]
+            except (ValueError, IndexError, KeyError):
+                rows.append((str(rel), logic, "(all)", "", "CRASH" if is_crash(code) else f"no output: {err[:80]}", "", wall))
+                continue
+            for f in formulas:
+                expected = expected_temporal(f["name"], lines.get(f["name"], ""))
+                detail = f["detail"].splitlines()[0] if f["status"] in ("ERROR", "UNKNOWN") else ""
+                rows.append((str(rel), logic, f["name"], f["formula"].strip(), f["status"], expected,
+                             f.get("time_ms", 0) / 1000, detail))
+    decided = sum(1 for r in rows if r[4] in ("TRUE", "FALSE"))
+    agree = sum(1 for r in rows if r[4] in ("TRUE", "FALSE") and r[5].startswith(r[4]))
+    lines = [
+        f"`python3 benchmarks/corpus.py temporal` ({time.strftime('%Y-%m-%d')}): every `ASSERT_LTL...` /"
+        f" `ASSERT_CTL...` definition of `../shared/corpus/models`, checked with `bsolve ltl|ctl FILE --assertions"
+        f" --timeout {TEMPORAL_TIMEOUT_MS}` (each formula its own budget).",
+        "",
+        f"- definitions: {len(rows)}; decided (TRUE/FALSE): {decided}; agreeing with the name or comment: {agree}",
+        "",
+        "| machine | logic | definition | formula | bsolve | name / comment says | s | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        machine, logic, name, formula, status, expected, secs = r[:7]
+        note = r[7] if len(r) > 7 else ""
+        formula = formula.replace("|", "\\|")
+        note = note.replace("|", "\\|")[:120]
+        lines.append(f"| {machine} | {logic} | {name} | `{formula}` | {status} | {expected} | {secs:.2f} | {note} |")
+    write_section("temporal", "\n".join(lines))
+
+
 def write_section(name, body, report=REPORT):
     text = report.read_text() if report.exists() else "# Corpus results\n"
     begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
@@ -431,4 +496,5 @@ def write_section(name, body, report=REPORT):
 if __name__ == "__main__":
     if not BINARY.exists():
         sys.exit(f"build first: cargo build --release ({BINARY} missing)")
-    {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed, "cbc": cbc_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()
+    {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed, "cbc": cbc_corpus,
+     "temporal": temporal_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()

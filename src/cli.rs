@@ -2,7 +2,7 @@
 
 use bsolve::check::budget::{Budget, MemoryLimit};
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
-use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, unsat_core};
+use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, temporal, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
 use bsolve::report::{self, Exit};
@@ -161,6 +161,40 @@ enum Command {
         /// output says when that happened. Verdicts are the same either way.
         #[arg(long)]
         all_setups: bool,
+    },
+    /// LTL model checking (ProB's LTL[e] syntax): FORMULA, or every ASSERT_LTL... definition with
+    /// --assertions. Runs start in the initialised states; a deadlock stays in its state forever. A
+    /// violated formula is shown by a replayed lasso (prefix, then a loop repeated forever).
+    /// Fairness: `WF(Op) & SF(Op2) => f` (also WEF, SEF for every operation).
+    /// Exit code: 0 all hold, 1 a formula is violated, 2 unknown, 3 bad formula.
+    #[command(verbatim_doc_comment)]
+    Ltl {
+        file: PathBuf,
+        /// The formula, e.g. "G ({x >= 0} => F e(reset))".
+        #[arg(conflicts_with = "assertions", required_unless_present = "assertions")]
+        formula: Option<String>,
+        /// Check the machine's ASSERT_LTL... definitions.
+        #[arg(long)]
+        assertions: bool,
+        /// Stop after this many states (shared by the formulas).
+        #[arg(long)]
+        max_states: Option<usize>,
+    },
+    /// CTL model checking (ProB's syntax: EX, EX[Op], AX, EF, AF, EG, AG, E f U g, A f U g): FORMULA, or
+    /// every ASSERT_CTL... definition with --assertions; the formula must hold in every initial state.
+    /// Exit code: 0 all hold, 1 a formula is false, 2 unknown, 3 bad formula.
+    #[command(verbatim_doc_comment)]
+    Ctl {
+        file: PathBuf,
+        /// The formula, e.g. "AG EF {x = 0}".
+        #[arg(conflicts_with = "assertions", required_unless_present = "assertions")]
+        formula: Option<String>,
+        /// Check the machine's ASSERT_CTL... definitions.
+        #[arg(long)]
+        assertions: bool,
+        /// Stop after this many states (shared by the formulas).
+        #[arg(long)]
+        max_states: Option<usize>,
     },
     /// Decide a predicate in the context of FILE: SAT with a solution, UNSAT, or UNKNOWN.
     ///
@@ -460,6 +494,38 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 setup_symmetry: !all_setups,
             };
             cmd_mc(model, &mc_options, g)
+        }
+        Command::Ltl {
+            file,
+            formula,
+            assertions,
+            max_states,
+        }
+        | Command::Ctl {
+            file,
+            formula,
+            assertions,
+            max_states,
+        } => {
+            let logic = if matches!(cli.command, Command::Ltl { .. }) {
+                temporal::Logic::Ltl
+            } else {
+                temporal::Logic::Ctl
+            };
+            let model = load_model(file, &options)?;
+            g.max_memory
+                .unwrap_or(MemoryLimit::Default)
+                .watch(&model.context);
+            let sources = match formula {
+                Some(text) if !*assertions => vec![temporal::command_line(text)],
+                _ => temporal::assertions(model, logic)?,
+            };
+            let options = temporal::TemporalOptions {
+                max_states: *max_states,
+                budget: g.budget(),
+            };
+            let results = temporal::check(model, logic, &sources, &options);
+            Ok(report::temporal::print(model, logic, &results, g.json))
         }
         Command::Solve {
             file,

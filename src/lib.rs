@@ -13,7 +13,7 @@ pub mod ir;
 pub mod machine;
 pub mod report;
 pub mod solve;
-pub mod temporal;
 pub mod syntax;
+pub mod temporal;
 pub mod types;
 pub mod value;

@@ -3,6 +3,7 @@
 //! 4 internal error).
 
 pub mod symbolic;
+pub mod temporal;
 pub mod text;
 
 use crate::diag::{DiagKind, Diagnostic};

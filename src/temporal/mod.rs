@@ -9,7 +9,9 @@
 pub mod ctl;
 pub mod formula;
 pub mod ltl;
+pub mod machine_space;
 pub mod parse;
+pub mod resolve;
 pub mod space;
 
 #[cfg(test)]

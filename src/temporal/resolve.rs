@@ -1,0 +1,284 @@
+//! Resolving a parsed formula's atoms against a machine: B predicates and arguments parsed and typed in
+//! the machine's context, operations looked up by name, fairness assumptions split off.
+//!
+//! A B fragment inside a formula is parsed from a copy of its source in which everything outside the
+//! fragment is blanked (newlines kept), registered under the same path: its errors then carry the
+//! position in the machine file (inside the `ASSERT_LTL` string) or in the command-line formula.
+
+use super::formula::{Action, ArgPattern, Atom, Formula, Kind};
+use super::machine_space::{MachineAtom, MachineSpace, unknown_operation};
+use super::space::Fairness;
+use crate::diag::{DiagKind, Diagnostic, Span, register_source, source};
+use crate::ir::{Expr, Machine, Pred};
+use crate::syntax::ast;
+use crate::types::{self, Formula as Typed};
+
+/// A formula ready for the checkers: atoms are indices into the space's atom table.
+pub struct Resolved {
+    pub formula: Formula<usize>,
+    pub fairness: Vec<Fairness>,
+}
+
+/// Resolves `parsed`, adding its atoms to `space`. Fairness assumptions are accepted only as conjuncts
+/// on the left of a top-level `=>` (`WF(a) & SF(b) => f`), and only for LTL.
+pub fn resolve(
+    machine_ast: &ast::Machine,
+    space: &mut MachineSpace,
+    parsed: &Formula<Atom>,
+    ltl: bool,
+) -> Result<Resolved, Diagnostic> {
+    let mut r = Resolver {
+        machine_ast,
+        machine: space.context().machine(),
+        space,
+    };
+    let (assumptions, body) = match &parsed.kind {
+        Kind::Implies(lhs, rhs) if ltl && is_fairness(lhs) => (Some(&**lhs), &**rhs),
+        _ => (None, parsed),
+    };
+    let mut fairness = Vec::new();
+    if let Some(lhs) = assumptions {
+        r.fairness(lhs, &mut fairness)?;
+    }
+    Ok(Resolved {
+        formula: r.formula(body)?,
+        fairness,
+    })
+}
+
+/// Whether `f` is made only of fairness assumptions joined by `&`.
+fn is_fairness(f: &Formula<Atom>) -> bool {
+    match &f.kind {
+        Kind::WeakFair(_) | Kind::StrongFair(_) | Kind::WeakFairAll | Kind::StrongFairAll => true,
+        Kind::And(a, b) => is_fairness(a) && is_fairness(b),
+        _ => false,
+    }
+}
+
+struct Resolver<'a, 's, 'c> {
+    machine_ast: &'a ast::Machine,
+    machine: &'c Machine,
+    space: &'s mut MachineSpace<'c>,
+}
+
+impl Resolver<'_, '_, '_> {
+    fn fairness(&mut self, f: &Formula<Atom>, out: &mut Vec<Fairness>) -> Result<(), Diagnostic> {
+        let all = 0..self.machine.operations.len();
+        match &f.kind {
+            Kind::And(a, b) => {
+                self.fairness(a, out)?;
+                self.fairness(b, out)?;
+            }
+            Kind::WeakFair(a) | Kind::StrongFair(a) => {
+                let strong = matches!(f.kind, Kind::StrongFair(_));
+                let action = match a {
+                    Atom::Taken(action) | Atom::Enabled(action) => action,
+                    _ => return Err(unsupported(f.span, "a fairness assumption on this atom")),
+                };
+                if action.args.is_some() {
+                    return Err(unsupported(
+                        action.span,
+                        "fairness of an operation with argument patterns",
+                    ));
+                }
+                let operation = self.operation(&action.operation)?;
+                out.push(Fairness { strong, operation });
+            }
+            Kind::WeakFairAll | Kind::StrongFairAll => {
+                let strong = matches!(f.kind, Kind::StrongFairAll);
+                out.extend(all.map(|operation| Fairness { strong, operation }));
+            }
+            _ => return Err(unsupported(f.span, "this fairness assumption")),
+        }
+        Ok(())
+    }
+
+    fn formula(&mut self, f: &Formula<Atom>) -> Result<Formula<usize>, Diagnostic> {
+        let b = |r: &mut Self, g: &Formula<Atom>| r.formula(g).map(Box::new);
+        let kind = match &f.kind {
+            Kind::True => Kind::True,
+            Kind::False => Kind::False,
+            Kind::Atom(a) => Kind::Atom(self.atom(a, f.span)?),
+            Kind::Not(g) => Kind::Not(b(self, g)?),
+            Kind::And(g, h) => Kind::And(b(self, g)?, b(self, h)?),
+            Kind::Or(g, h) => Kind::Or(b(self, g)?, b(self, h)?),
+            Kind::Implies(g, h) => Kind::Implies(b(self, g)?, b(self, h)?),
+            Kind::Equiv(g, h) => Kind::Equiv(b(self, g)?, b(self, h)?),
+            Kind::Next(g) => Kind::Next(b(self, g)?),
+            Kind::Globally(g) => Kind::Globally(b(self, g)?),
+            Kind::Finally(g) => Kind::Finally(b(self, g)?),
+            Kind::Until(g, h) => Kind::Until(b(self, g)?, b(self, h)?),
+            Kind::WeakUntil(g, h) => Kind::WeakUntil(b(self, g)?, b(self, h)?),
+            Kind::Release(g, h) => Kind::Release(b(self, g)?, b(self, h)?),
+            Kind::Yesterday(g) => Kind::Yesterday(b(self, g)?),
+            Kind::Historically(g) => Kind::Historically(b(self, g)?),
+            Kind::Once(g) => Kind::Once(b(self, g)?),
+            Kind::Since(g, h) => Kind::Since(b(self, g)?, b(self, h)?),
+            Kind::Trigger(g, h) => Kind::Trigger(b(self, g)?, b(self, h)?),
+            Kind::ExistsNext(action, g) => {
+                let a = match action {
+                    Some(a) => Some(self.atom(a, f.span)?),
+                    None => None,
+                };
+                Kind::ExistsNext(a, b(self, g)?)
+            }
+            Kind::AllNext(g) => Kind::AllNext(b(self, g)?),
+            Kind::ExistsFinally(g) => Kind::ExistsFinally(b(self, g)?),
+            Kind::ExistsGlobally(g) => Kind::ExistsGlobally(b(self, g)?),
+            Kind::AllFinally(g) => Kind::AllFinally(b(self, g)?),
+            Kind::AllGlobally(g) => Kind::AllGlobally(b(self, g)?),
+            Kind::ExistsUntil(g, h) => Kind::ExistsUntil(b(self, g)?, b(self, h)?),
+            Kind::AllUntil(g, h) => Kind::AllUntil(b(self, g)?, b(self, h)?),
+            Kind::WeakFair(_) | Kind::StrongFair(_) | Kind::WeakFairAll | Kind::StrongFairAll => {
+                return Err(unsupported(
+                    f.span,
+                    "a fairness assumption other than as a conjunct left of the top-level `=>`",
+                ));
+            }
+            Kind::Quantified { .. } => {
+                return Err(unsupported(
+                    f.span,
+                    "quantified LTL formulas (`#x.` / `!x.`)",
+                ));
+            }
+        };
+        Ok(Formula::new(kind, f.span))
+    }
+
+    fn operation(&self, name: &ast::Ident) -> Result<usize, Diagnostic> {
+        (self.machine.operations.iter())
+            .position(|o| *o.name == *name.name)
+            .ok_or_else(|| unknown_operation(name))
+    }
+
+    fn operations(&self, names: &[ast::Ident]) -> Result<Vec<usize>, Diagnostic> {
+        names.iter().map(|n| self.operation(n)).collect()
+    }
+
+    fn atom(&mut self, a: &Atom, span: Span) -> Result<usize, Diagnostic> {
+        let resolved = match a {
+            Atom::Pred(range) => MachineAtom::Pred(self.predicate(*range)?),
+            Atom::Enabled(action) | Atom::Available(action) => {
+                if action.args.is_some() {
+                    return Err(unsupported(action.span, "`e(Op)` with argument patterns"));
+                }
+                MachineAtom::Enabled(self.operation(&action.operation)?)
+            }
+            Atom::Taken(action) => self.taken(action)?,
+            Atom::Deadlock => MachineAtom::Deadlock,
+            Atom::DeadlockOf(ops) => MachineAtom::DeadlockOf(self.operations(ops)?),
+            Atom::Deterministic(ops) => MachineAtom::Deterministic(self.operations(ops)?),
+            Atom::Controller(ops) => MachineAtom::Controller(self.operations(ops)?),
+            Atom::Sink => MachineAtom::Sink,
+            Atom::Current => MachineAtom::Current,
+            Atom::Goal => {
+                if self.machine.goal.is_none() {
+                    return Err(Diagnostic::type_error(
+                        span,
+                        "`goal` needs a GOAL definition in the machine",
+                    ));
+                }
+                MachineAtom::Goal
+            }
+            Atom::Error => MachineAtom::Error,
+        };
+        Ok(self.space.add_atom(resolved))
+    }
+
+    fn taken(&mut self, action: &Action) -> Result<MachineAtom, Diagnostic> {
+        let operation = self.operation(&action.operation)?;
+        let op = &self.machine.operations[operation];
+        let args = match &action.args {
+            None => vec![None; op.params.len()],
+            Some(patterns) => {
+                if patterns.len() != op.params.len() {
+                    return Err(Diagnostic::type_error(
+                        action.span,
+                        format!(
+                            "operation `{}` has {} parameter(s), the pattern gives {}",
+                            op.name,
+                            op.params.len(),
+                            patterns.len()
+                        ),
+                    ));
+                }
+                let mut args = Vec::new();
+                for (p, param) in patterns.iter().zip(&op.params) {
+                    args.push(match p {
+                        ArgPattern::Any(_) => None,
+                        ArgPattern::Expr(range) => {
+                            let e = self.expression(*range)?;
+                            if e.ty != param.ty {
+                                return Err(Diagnostic::type_error(
+                                    *range,
+                                    format!(
+                                        "parameter `{}` of `{}` has type {}, the pattern's type is {}",
+                                        param.name, op.name, param.ty, e.ty
+                                    ),
+                                ));
+                            }
+                            Some(e)
+                        }
+                    });
+                }
+                args
+            }
+        };
+        Ok(MachineAtom::Taken { operation, args })
+    }
+
+    fn predicate(&self, range: Span) -> Result<Pred, Diagnostic> {
+        match self.typed(range)? {
+            Typed::Pred(p, free) if free.is_empty() => Ok(p),
+            Typed::Pred(_, free) => Err(unknown_identifier(&free[0])),
+            Typed::Expr(..) => Err(Diagnostic::type_error(
+                range,
+                "expected a predicate inside `{...}`, found an expression",
+            )),
+        }
+    }
+
+    fn expression(&self, range: Span) -> Result<Expr, Diagnostic> {
+        match self.typed(range)? {
+            Typed::Expr(e, free) if free.is_empty() => Ok(e),
+            Typed::Expr(_, free) => Err(unknown_identifier(&free[0])),
+            Typed::Pred(..) => Err(Diagnostic::type_error(
+                range,
+                "expected an expression as an operation argument, found a predicate",
+            )),
+        }
+    }
+
+    /// Parses and types the B fragment at `range` (see the module comment).
+    fn typed(&self, range: Span) -> Result<Typed, Diagnostic> {
+        let file = source(range.file).ok_or_else(|| {
+            Diagnostic::new(
+                DiagKind::Internal,
+                range,
+                "internal: formula source not registered",
+            )
+        })?;
+        let (start, end) = (range.start as usize, range.end as usize);
+        let blanked: String = (file.text.char_indices())
+            .flat_map(|(i, c)| {
+                let keep = (start..end).contains(&i) || c == '\n';
+                let n = if keep { 1 } else { c.len_utf8() };
+                std::iter::repeat_n(if keep { c } else { ' ' }, n)
+            })
+            .collect();
+        if blanked.trim().is_empty() {
+            return Err(Diagnostic::syntax(range, "empty B formula"));
+        }
+        let id = register_source(&file.path, &blanked);
+        let term = crate::syntax::parse_term(id, &blanked)?;
+        types::check_formula(self.machine_ast, self.machine, &term)
+    }
+}
+
+fn unsupported(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::new(DiagKind::Unsupported, span, format!("unsupported: {what}"))
+}
+
+fn unknown_identifier(v: &crate::ir::TypedName) -> Diagnostic {
+    Diagnostic::type_error(v.span, format!("unknown identifier `{}`", v.name))
+}

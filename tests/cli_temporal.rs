@@ -1,0 +1,92 @@
+//! `bsolve ltl` and `bsolve ctl` end to end on bundled models whose verdicts were derived by hand (see
+//! each model's comment): every `ASSERT_LTL...` / `ASSERT_CTL...` whose name ends in `_FAIL` or `_FALSE`
+//! is false, the others true; counterexamples are lassos replayed by the interpreter; bad formulas are
+//! reported with their position and exit code 3.
+
+mod common;
+
+use common::{bsolve, bsolve_json, model_arg as model};
+
+/// Checks every assertion of `file` for `logic` and compares each verdict with its name.
+fn assertions_match_their_names(logic: &str, file: &str) {
+    let (code, json) = bsolve_json(&[logic, &model(file), "--assertions"]);
+    let formulas = json["formulas"].as_array().expect("formulas");
+    assert!(!formulas.is_empty(), "{json}");
+    let mut any_false = false;
+    for f in formulas {
+        let name = f["name"].as_str().expect("name");
+        let expected = if name.ends_with("_FAIL") || name.ends_with("_FALSE") {
+            any_false = true;
+            "FALSE"
+        } else {
+            "TRUE"
+        };
+        assert_eq!(f["status"], expected, "{file} {name}: {f}");
+        if expected == "FALSE" && logic == "ltl" {
+            assert!(
+                !f["loop"].as_array().expect("a loop").is_empty(),
+                "{name}: {f}"
+            );
+        }
+    }
+    assert_eq!(code, if any_false { 1 } else { 0 }, "{json}");
+}
+
+#[test]
+fn ltl_assertions_of_the_bundled_models_have_the_verdicts_derived_by_hand() {
+    for file in ["MutexFairness.mch", "CounterLtl.mch", "StoppingCounter.mch"] {
+        assertions_match_their_names("ltl", file);
+    }
+}
+
+#[test]
+fn ctl_assertions_of_the_bundled_models_have_the_verdicts_derived_by_hand() {
+    for file in ["MutexFairness.mch", "CounterLtl.mch", "StoppingCounter.mch"] {
+        assertions_match_their_names("ctl", file);
+    }
+}
+
+/// Weak and strong fairness differ on the mutual exclusion model: process 2 can keep Enter1 disabled
+/// once per round, so only strong fairness forces it.
+#[test]
+fn weak_and_strong_fairness_differ() {
+    let m = model("MutexFairness.mch");
+    let (code, _, _) = bsolve(&["ltl", &m, "GF [Enter1]"]);
+    assert_eq!(code, 1);
+    let (code, _, _) = bsolve(&["ltl", &m, "WF(Req1) & WF(Enter1) => GF [Enter1]"]);
+    assert_eq!(code, 1);
+    let (code, out, _) = bsolve(&["ltl", &m, "WF(Req1) & SF(Enter1) => GF [Enter1]"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("TRUE"), "{out}");
+}
+
+/// A violated formula prints its prefix and loop; a deadlock's loop is the stutter step.
+#[test]
+fn a_counterexample_is_a_replayed_lasso() {
+    let (code, out, _) = bsolve(&["ltl", &model("StoppingCounter.mch"), "G F [inc]"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FALSE"), "{out}");
+    assert!(out.contains("prefix:"), "{out}");
+    assert!(out.contains("loop (repeated forever):"), "{out}");
+    assert!(out.contains("deadlock: no operation is enabled"), "{out}");
+}
+
+#[test]
+fn bad_formulas_are_reported_with_their_position() {
+    let m = model("CounterLtl.mch");
+    for (formula, wanted) in [
+        ("G [nosuch]", "unknown operation `nosuch`"),
+        ("G {x + 1}", "expected a predicate"),
+        ("G {x = TRUE}", ""),
+        ("G (", ""),
+        ("G {z > 0}", "z"),
+    ] {
+        let (code, out, err) = bsolve(&["ltl", &m, formula]);
+        assert_eq!(code, 3, "{formula}: {out} {err}");
+        let text = format!("{out}{err}");
+        assert!(text.contains("<formula>:1:"), "{formula}: {text}");
+        assert!(text.contains(wanted), "{formula}: {text}");
+    }
+    let (code, _, _) = bsolve(&["ctl", &m, "AG [inc]]"]);
+    assert_eq!(code, 3);
+}
