@@ -332,6 +332,8 @@ const SUBCOMMANDS: &[&str] = &[
     "bmc",
     "kinduction",
     "ic3",
+    "ltl",
+    "ctl",
     "help",
 ];
 

@@ -15,4 +15,4 @@ pub mod resolve;
 pub mod space;
 
 #[cfg(test)]
-mod oracle;
+pub(crate) mod oracle;

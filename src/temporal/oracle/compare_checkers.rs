@@ -98,7 +98,6 @@ fn run_cases(compare: fn(u64), default_count: u64) {
 }
 
 #[test]
-#[ignore = "needs the checkers"]
 fn ltl_checker_agrees_with_the_oracle() {
     run_cases(compare_ltl, 300);
 }
@@ -110,7 +109,6 @@ fn ltl_checker_agrees_with_the_oracle_long() {
 }
 
 #[test]
-#[ignore = "needs the checkers"]
 fn ctl_checker_agrees_with_the_oracle() {
     run_cases(compare_ctl, 300);
 }

@@ -17,13 +17,31 @@ fn leaf(rng: &mut fastrand::Rng, atoms: &[usize]) -> Kind<usize> {
 
 /// An LTL formula of nesting depth at most `depth` over `atoms`, with every LTL operator (booleans,
 /// future and past) equally likely at each inner node; a leaf one time in five before the depth runs out.
+/// A past operator's operands are future-free: the checker's history bits cannot take future operators
+/// under past ones (it reports them as unsupported).
 pub fn random_ltl(rng: &mut fastrand::Rng, atoms: &[usize], depth: usize) -> Formula<usize> {
+    random_ltl_in(rng, atoms, depth, true)
+}
+
+fn random_ltl_in(
+    rng: &mut fastrand::Rng,
+    atoms: &[usize],
+    depth: usize,
+    future: bool,
+) -> Formula<usize> {
     use Kind::*;
     if depth == 0 || rng.u8(0..5) == 0 {
         return formula(leaf(rng, atoms));
     }
-    let sub = |rng: &mut fastrand::Rng| Box::new(random_ltl(rng, atoms, depth - 1));
-    let kind = match rng.u8(0..16) {
+    let sub = |rng: &mut fastrand::Rng| Box::new(random_ltl_in(rng, atoms, depth - 1, future));
+    let past = |rng: &mut fastrand::Rng| Box::new(random_ltl_in(rng, atoms, depth - 1, false));
+    let choice = loop {
+        let c = rng.u8(0..16);
+        if future || !(5..=10).contains(&c) {
+            break c;
+        }
+    };
+    let kind = match choice {
         0 => Not(sub(rng)),
         1 => And(sub(rng), sub(rng)),
         2 => Or(sub(rng), sub(rng)),
@@ -35,11 +53,11 @@ pub fn random_ltl(rng: &mut fastrand::Rng, atoms: &[usize], depth: usize) -> For
         8 => Until(sub(rng), sub(rng)),
         9 => WeakUntil(sub(rng), sub(rng)),
         10 => Release(sub(rng), sub(rng)),
-        11 => Yesterday(sub(rng)),
-        12 => Historically(sub(rng)),
-        13 => Once(sub(rng)),
-        14 => Since(sub(rng), sub(rng)),
-        _ => Trigger(sub(rng), sub(rng)),
+        11 => Yesterday(past(rng)),
+        12 => Historically(past(rng)),
+        13 => Once(past(rng)),
+        14 => Since(past(rng), past(rng)),
+        _ => Trigger(past(rng), past(rng)),
     };
     formula(kind)
 }

@@ -353,3 +353,6 @@ fn replay_path(
     }
     Ok((steps, at))
 }
+
+#[cfg(test)]
+mod tests;
