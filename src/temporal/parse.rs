@@ -21,12 +21,20 @@ use std::ops::Range;
 
 /// Parses an LTL formula in `text[range]` of source `file`. Spans are absolute offsets into `text`, so
 /// positions in errors are those of the registered source.
-pub fn parse_ltl(file: FileId, text: &str, range: Range<usize>) -> Result<Formula<Atom>, Diagnostic> {
+pub fn parse_ltl(
+    file: FileId,
+    text: &str,
+    range: Range<usize>,
+) -> Result<Formula<Atom>, Diagnostic> {
     parse(Logic::Ltl, file, text, range)
 }
 
 /// Parses a CTL formula in `text[range]` of source `file`, spans as for `parse_ltl`.
-pub fn parse_ctl(file: FileId, text: &str, range: Range<usize>) -> Result<Formula<Atom>, Diagnostic> {
+pub fn parse_ctl(
+    file: FileId,
+    text: &str,
+    range: Range<usize>,
+) -> Result<Formula<Atom>, Diagnostic> {
     parse(Logic::Ctl, file, text, range)
 }
 
@@ -70,7 +78,10 @@ fn parse(
         let at = range.start.min(text.len());
         return Err(Diagnostic::syntax(
             Span::new(file, at, at),
-            format!("{} formula range {range:?} is outside its source text", logic.name()),
+            format!(
+                "{} formula range {range:?} is outside its source text",
+                logic.name()
+            ),
         ));
     }
     let mut lexer = Lexer {
@@ -81,7 +92,11 @@ fn parse(
     };
     let tok = lexer.next_token()?;
     if tok.kind == TokKind::End {
-        return Err(lexer.error(range.start, range.end, format!("empty {} formula", logic.name())));
+        return Err(lexer.error(
+            range.start,
+            range.end,
+            format!("empty {} formula", logic.name()),
+        ));
     }
     let mut parser = Parser {
         logic,
@@ -98,7 +113,10 @@ fn parse(
         )),
         _ => Err(parser.error_at(
             parser.tok,
-            format!("unexpected {} after the formula", parser.tok.describe()),
+            format!(
+                "expected an operator or the end of the formula, found {}",
+                parser.tok.describe()
+            ),
         )),
     }
 }
@@ -124,7 +142,9 @@ impl Infix {
             Infix::Implies | Infix::Equiv => (2, 1),
             Infix::Or => (3, 4),
             Infix::And => (5, 6),
-            Infix::Until | Infix::WeakUntil | Infix::Release | Infix::Since | Infix::Trigger => (8, 7),
+            Infix::Until | Infix::WeakUntil | Infix::Release | Infix::Since | Infix::Trigger => {
+                (8, 7)
+            }
         }
     }
 
@@ -176,8 +196,11 @@ fn ltl_unary(letter: char, f: Box<Formula<Atom>>) -> Kind<Atom> {
     }
 }
 
+/// Builds a unary node from its operand.
+type UnaryBuilder = fn(Box<Formula<Atom>>) -> Kind<Atom>;
+
 /// A CTL unary operator (other than `EX`, which may carry an action) from its word.
-fn ctl_unary(word: &str) -> Option<fn(Box<Formula<Atom>>) -> Kind<Atom>> {
+fn ctl_unary(word: &str) -> Option<UnaryBuilder> {
     Some(match word {
         "AX" => Kind::AllNext,
         "EF" => Kind::ExistsFinally,
@@ -213,7 +236,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes a token of kind `kind`, or reports what was found instead, `context` saying where.
-    fn expect(&mut self, kind: TokKind, what: &str, context: &str) -> Result<Token<'a>, Diagnostic> {
+    fn expect(
+        &mut self,
+        kind: TokKind,
+        what: &str,
+        context: &str,
+    ) -> Result<Token<'a>, Diagnostic> {
         if self.tok.kind == kind {
             return self.bump();
         }
@@ -272,14 +300,20 @@ impl<'a> Parser<'a> {
             TokKind::Pred { inner } => {
                 self.bump()?;
                 let atom = Atom::Pred(self.span(inner.0, inner.1));
-                Ok(Formula::new(Kind::Atom(atom), self.span(tok.start, tok.end)))
+                Ok(Formula::new(
+                    Kind::Atom(atom),
+                    self.span(tok.start, tok.end),
+                ))
             }
             TokKind::LBracket => {
                 self.bump()?;
                 let action = self.action("after `[`")?;
                 let close = self.expect(TokKind::RBracket, "`]`", "after the operation")?;
                 let atom = Atom::Taken(action);
-                Ok(Formula::new(Kind::Atom(atom), self.span(tok.start, close.end)))
+                Ok(Formula::new(
+                    Kind::Atom(atom),
+                    self.span(tok.start, close.end),
+                ))
             }
             TokKind::Hash => self.quantified(true),
             TokKind::Bang if self.quantifier_ahead() => self.quantified(false),
@@ -288,7 +322,10 @@ impl<'a> Parser<'a> {
                 self.negation(tok.start)
             }
             TokKind::Word(word) => self.word(tok, word),
-            TokKind::End => Err(self.error_at(tok, "expected a formula, found the end of the formula".into())),
+            TokKind::End => Err(self.error_at(
+                tok,
+                "expected a formula, found the end of the formula".into(),
+            )),
             _ => Err(self.error_at(tok, format!("expected a formula, found {}", tok.describe()))),
         }
     }
@@ -323,7 +360,11 @@ impl<'a> Parser<'a> {
             }
             "goal" | "error" if logic == Logic::Ctl => {
                 self.bump()?;
-                let a = if word == "goal" { Atom::Goal } else { Atom::Error };
+                let a = if word == "goal" {
+                    Atom::Goal
+                } else {
+                    Atom::Error
+                };
                 atom(self, a, tok.end)
             }
             "not" => {
@@ -399,11 +440,13 @@ impl<'a> Parser<'a> {
                 let span = self.span(tok.start, f.span.end as usize);
                 Ok(Formula::new(build(Box::new(f)), span))
             }
-            _ if infix_operator(logic, &tok).is_some() => Err(self.error_at(
+            _ if infix_operator(logic, &tok).is_some() => {
+                Err(self.error_at(tok, format!("expected a formula before `{word}`")))
+            }
+            _ => Err(self.error_at(
                 tok,
-                format!("expected a formula before `{word}`"),
+                format!("unknown word `{word}` in {} formula", logic.name()),
             )),
-            _ => Err(self.error_at(tok, format!("unknown word `{word}` in {} formula", logic.name()))),
         }
     }
 
@@ -514,14 +557,14 @@ impl<'a> Parser<'a> {
                         "expected the quantifier's domain `{{P}}`, found {}",
                         self.tok.describe()
                     ),
-                ))
+                ));
             }
         };
         // The connective is `&` for `#` and `=>` for `!`, as in B; it separates the domain from the body.
-        let connective = match (exists, self.tok.kind) {
-            (true, TokKind::Amp | TokKind::Word("and")) | (false, TokKind::Implies) => true,
-            _ => false,
-        };
+        let connective = matches!(
+            (exists, self.tok.kind),
+            (true, TokKind::Amp | TokKind::Word("and")) | (false, TokKind::Implies)
+        );
         if !connective {
             let want = if exists { "`&`" } else { "`=>`" };
             return Err(self.error_at(
@@ -555,7 +598,10 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.error_at(
                 self.tok,
-                format!("expected an identifier {context}, found {}", self.tok.describe()),
+                format!(
+                    "expected an identifier {context}, found {}",
+                    self.tok.describe()
+                ),
             )),
         }
     }
@@ -586,8 +632,11 @@ impl<'a> Parser<'a> {
             _ => {
                 return Err(self.error_at(
                     self.tok,
-                    format!("expected an operation name {context}, found {}", self.tok.describe()),
-                ))
+                    format!(
+                        "expected an operation name {context}, found {}",
+                        self.tok.describe()
+                    ),
+                ));
             }
         };
         let mut end = operation.span.end as usize;
