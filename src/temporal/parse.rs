@@ -57,7 +57,9 @@ impl Logic {
 /// prefix-level formula (`not G p & q` is `(not (G p)) & q`).
 const PREFIX_OPERAND: u8 = 9;
 
-/// Nesting deeper than this is refused rather than risking the stack: real formulas nest a few levels.
+/// A formula nested deeper than this is refused rather than risking the stack, in the parser and in
+/// every pass that recurses over the tree: real formulas nest a few levels. A chain of a left-associative
+/// operator (`a & b & ...`) is a tree as deep as it is long, so its length counts too.
 const MAX_DEPTH: usize = 200;
 
 /// LTL's unary temporal operators, one letter each; a word made only of these letters is one operator
@@ -216,7 +218,7 @@ struct Parser<'a> {
     lexer: Lexer<'a>,
     /// The current (not yet consumed) token.
     tok: Token<'a>,
-    /// Prefix-level nesting, bounded by `MAX_DEPTH`.
+    /// Nesting of `formula` calls, bounded by `MAX_DEPTH`.
     depth: usize,
 }
 
@@ -251,14 +253,35 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// A formula whose infix operators all bind at least as tightly as `min_bp`.
+    /// A formula whose infix operators all bind at least as tightly as `min_bp`. Every recursion of the
+    /// parser passes through here (parentheses, operands, right operands), so the depth is bounded here;
+    /// `depth` is back to its value on entry when this returns.
     fn formula(&mut self, min_bp: u8) -> Result<Formula<Atom>, Diagnostic> {
+        let depth = self.depth;
+        let result = self.formula_unbounded(min_bp);
+        self.depth = depth;
+        result
+    }
+
+    /// One level deeper, or the error if that is too deep.
+    fn descend(&mut self) -> Result<(), Diagnostic> {
+        if self.depth >= MAX_DEPTH {
+            let message = format!("formula nested too deeply (more than {MAX_DEPTH} levels)");
+            return Err(self.error_at(self.tok, message));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn formula_unbounded(&mut self, min_bp: u8) -> Result<Formula<Atom>, Diagnostic> {
+        self.descend()?;
         let mut lhs = self.prefix()?;
         while let Some(op) = infix_operator(self.logic, &self.tok) {
             let (left, right) = op.binding_power();
             if left < min_bp {
                 break;
             }
+            self.descend()?;
             let op_tok = self.bump()?;
             if self.tok.kind == TokKind::End {
                 return Err(self.error_at(
@@ -278,16 +301,6 @@ impl<'a> Parser<'a> {
     }
 
     fn prefix(&mut self) -> Result<Formula<Atom>, Diagnostic> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error_at(self.tok, "formula nested too deeply".to_string()));
-        }
-        self.depth += 1;
-        let result = self.prefix_unbounded();
-        self.depth -= 1;
-        result
-    }
-
-    fn prefix_unbounded(&mut self) -> Result<Formula<Atom>, Diagnostic> {
         let tok = self.tok;
         match tok.kind {
             TokKind::LParen => {
@@ -408,6 +421,10 @@ impl<'a> Parser<'a> {
                 Ok(Formula::new(kind, span))
             }
             _ if logic == Logic::Ltl && word.chars().all(|c| LTL_UNARY_LETTERS.contains(c)) => {
+                // Each letter is a level of the tree.
+                for _ in word.chars() {
+                    self.descend()?;
+                }
                 self.bump()?;
                 let f = self.operand()?;
                 let end = f.span.end as usize;

@@ -512,14 +512,54 @@ fn spans_are_offsets_into_the_source() {
     assert!(parse_ltl(FILE, "GG", reversed).is_err());
 }
 
+const TOO_DEEP: &str = "formula nested too deeply (more than 200 levels)";
+
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let deep = format!("{}{{x}}{}", "(".repeat(100_000), ")".repeat(100_000));
-    assert_eq!(ltl_error(&deep).1, "formula nested too deeply");
+    assert_eq!(ltl_error(&deep).1, TOO_DEEP);
     let deep = format!("{}{{x}}", "not ".repeat(100_000));
-    assert_eq!(ltl_error(&deep).1, "formula nested too deeply");
+    assert_eq!(ltl_error(&deep).1, TOO_DEEP);
+    let deep = format!("{}{{x}}", "{x} U ".repeat(100_000));
+    assert_eq!(ltl_error(&deep).1, TOO_DEEP);
+    let deep = format!("{}{{x}}", "{x} => ".repeat(100_000));
+    assert_eq!(ctl_error(&deep).1, TOO_DEEP);
+    let deep = format!("{}{{x}}", "E ".repeat(100_000));
+    assert_eq!(ctl_error(&deep).1, TOO_DEEP);
+    let deep = format!("{}{{x}}", "#x.({x:S} & ".repeat(100_000));
+    assert_eq!(ltl_error(&deep).1, TOO_DEEP);
+    let wide = "{x} & ".repeat(10_000) + "{x}";
+    assert_eq!(ltl_error(&wide).1, TOO_DEEP);
     let letters = format!("{} {{x}}", "G".repeat(1000));
-    assert!(parse_ltl(FILE, &letters, 0..letters.len()).is_ok());
+    assert_eq!(ltl_error(&letters).1, TOO_DEEP);
+}
+
+/// Formulas just below the depth limit parse (and their trees drop) on a small stack.
+#[test]
+fn nesting_up_to_the_limit_fits_a_small_stack() {
+    let n = MAX_DEPTH - 1;
+    let formulas = [
+        format!("{}{{x}}{}", "(".repeat(n - 1), ")".repeat(n - 1)),
+        format!("{}{{x}}", "not ".repeat(n - 1)),
+        format!("{}{{x}}", "{x} U ".repeat(n / 2 - 1)),
+        format!("{} {{x}}", "G".repeat(n - 1)),
+        "{x} & ".repeat(n - 1) + "{x}",
+        format!("{}{{x}}", "#x.({x:S} & ".repeat(n / 2 - 1)) + &")".repeat(n / 2 - 1),
+    ];
+    let parsed = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            formulas
+                .iter()
+                .map(|text| parse_ltl(FILE, text, 0..text.len()).map(|_| ()))
+                .collect::<Vec<_>>()
+        })
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    for result in parsed {
+        result.expect("parses");
+    }
 }
 
 #[test]
