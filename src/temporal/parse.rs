@@ -21,12 +21,20 @@ use std::ops::Range;
 
 /// Parses an LTL formula in `text[range]` of source `file`. Spans are absolute offsets into `text`, so
 /// positions in errors are those of the registered source.
-pub fn parse_ltl(file: FileId, text: &str, range: Range<usize>) -> Result<Formula<Atom>, Diagnostic> {
+pub fn parse_ltl(
+    file: FileId,
+    text: &str,
+    range: Range<usize>,
+) -> Result<Formula<Atom>, Diagnostic> {
     parse(Logic::Ltl, file, text, range)
 }
 
 /// Parses a CTL formula in `text[range]` of source `file`, spans as for `parse_ltl`.
-pub fn parse_ctl(file: FileId, text: &str, range: Range<usize>) -> Result<Formula<Atom>, Diagnostic> {
+pub fn parse_ctl(
+    file: FileId,
+    text: &str,
+    range: Range<usize>,
+) -> Result<Formula<Atom>, Diagnostic> {
     parse(Logic::Ctl, file, text, range)
 }
 
@@ -49,7 +57,9 @@ impl Logic {
 /// prefix-level formula (`not G p & q` is `(not (G p)) & q`).
 const PREFIX_OPERAND: u8 = 9;
 
-/// Nesting deeper than this is refused rather than risking the stack: real formulas nest a few levels.
+/// A formula nested deeper than this is refused rather than risking the stack, in the parser and in
+/// every pass that recurses over the tree: real formulas nest a few levels. A chain of a left-associative
+/// operator (`a & b & ...`) is a tree as deep as it is long, so its length counts too.
 const MAX_DEPTH: usize = 200;
 
 /// LTL's unary temporal operators, one letter each; a word made only of these letters is one operator
@@ -70,7 +80,10 @@ fn parse(
         let at = range.start.min(text.len());
         return Err(Diagnostic::syntax(
             Span::new(file, at, at),
-            format!("{} formula range {range:?} is outside its source text", logic.name()),
+            format!(
+                "{} formula range {range:?} is outside its source text",
+                logic.name()
+            ),
         ));
     }
     let mut lexer = Lexer {
@@ -81,7 +94,11 @@ fn parse(
     };
     let tok = lexer.next_token()?;
     if tok.kind == TokKind::End {
-        return Err(lexer.error(range.start, range.end, format!("empty {} formula", logic.name())));
+        return Err(lexer.error(
+            range.start,
+            range.end,
+            format!("empty {} formula", logic.name()),
+        ));
     }
     let mut parser = Parser {
         logic,
@@ -98,7 +115,10 @@ fn parse(
         )),
         _ => Err(parser.error_at(
             parser.tok,
-            format!("unexpected {} after the formula", parser.tok.describe()),
+            format!(
+                "expected an operator or the end of the formula, found {}",
+                parser.tok.describe()
+            ),
         )),
     }
 }
@@ -124,7 +144,9 @@ impl Infix {
             Infix::Implies | Infix::Equiv => (2, 1),
             Infix::Or => (3, 4),
             Infix::And => (5, 6),
-            Infix::Until | Infix::WeakUntil | Infix::Release | Infix::Since | Infix::Trigger => (8, 7),
+            Infix::Until | Infix::WeakUntil | Infix::Release | Infix::Since | Infix::Trigger => {
+                (8, 7)
+            }
         }
     }
 
@@ -176,8 +198,11 @@ fn ltl_unary(letter: char, f: Box<Formula<Atom>>) -> Kind<Atom> {
     }
 }
 
+/// Builds a unary node from its operand.
+type UnaryBuilder = fn(Box<Formula<Atom>>) -> Kind<Atom>;
+
 /// A CTL unary operator (other than `EX`, which may carry an action) from its word.
-fn ctl_unary(word: &str) -> Option<fn(Box<Formula<Atom>>) -> Kind<Atom>> {
+fn ctl_unary(word: &str) -> Option<UnaryBuilder> {
     Some(match word {
         "AX" => Kind::AllNext,
         "EF" => Kind::ExistsFinally,
@@ -193,7 +218,7 @@ struct Parser<'a> {
     lexer: Lexer<'a>,
     /// The current (not yet consumed) token.
     tok: Token<'a>,
-    /// Prefix-level nesting, bounded by `MAX_DEPTH`.
+    /// Nesting of `formula` calls, bounded by `MAX_DEPTH`.
     depth: usize,
 }
 
@@ -213,7 +238,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes a token of kind `kind`, or reports what was found instead, `context` saying where.
-    fn expect(&mut self, kind: TokKind, what: &str, context: &str) -> Result<Token<'a>, Diagnostic> {
+    fn expect(
+        &mut self,
+        kind: TokKind,
+        what: &str,
+        context: &str,
+    ) -> Result<Token<'a>, Diagnostic> {
         if self.tok.kind == kind {
             return self.bump();
         }
@@ -223,14 +253,35 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// A formula whose infix operators all bind at least as tightly as `min_bp`.
+    /// A formula whose infix operators all bind at least as tightly as `min_bp`. Every recursion of the
+    /// parser passes through here (parentheses, operands, right operands), so the depth is bounded here;
+    /// `depth` is back to its value on entry when this returns.
     fn formula(&mut self, min_bp: u8) -> Result<Formula<Atom>, Diagnostic> {
+        let depth = self.depth;
+        let result = self.formula_unbounded(min_bp);
+        self.depth = depth;
+        result
+    }
+
+    /// One level deeper, or the error if that is too deep.
+    fn descend(&mut self) -> Result<(), Diagnostic> {
+        if self.depth >= MAX_DEPTH {
+            let message = format!("formula nested too deeply (more than {MAX_DEPTH} levels)");
+            return Err(self.error_at(self.tok, message));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn formula_unbounded(&mut self, min_bp: u8) -> Result<Formula<Atom>, Diagnostic> {
+        self.descend()?;
         let mut lhs = self.prefix()?;
         while let Some(op) = infix_operator(self.logic, &self.tok) {
             let (left, right) = op.binding_power();
             if left < min_bp {
                 break;
             }
+            self.descend()?;
             let op_tok = self.bump()?;
             if self.tok.kind == TokKind::End {
                 return Err(self.error_at(
@@ -250,16 +301,6 @@ impl<'a> Parser<'a> {
     }
 
     fn prefix(&mut self) -> Result<Formula<Atom>, Diagnostic> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error_at(self.tok, "formula nested too deeply".to_string()));
-        }
-        self.depth += 1;
-        let result = self.prefix_unbounded();
-        self.depth -= 1;
-        result
-    }
-
-    fn prefix_unbounded(&mut self) -> Result<Formula<Atom>, Diagnostic> {
         let tok = self.tok;
         match tok.kind {
             TokKind::LParen => {
@@ -272,14 +313,20 @@ impl<'a> Parser<'a> {
             TokKind::Pred { inner } => {
                 self.bump()?;
                 let atom = Atom::Pred(self.span(inner.0, inner.1));
-                Ok(Formula::new(Kind::Atom(atom), self.span(tok.start, tok.end)))
+                Ok(Formula::new(
+                    Kind::Atom(atom),
+                    self.span(tok.start, tok.end),
+                ))
             }
             TokKind::LBracket => {
                 self.bump()?;
                 let action = self.action("after `[`")?;
                 let close = self.expect(TokKind::RBracket, "`]`", "after the operation")?;
                 let atom = Atom::Taken(action);
-                Ok(Formula::new(Kind::Atom(atom), self.span(tok.start, close.end)))
+                Ok(Formula::new(
+                    Kind::Atom(atom),
+                    self.span(tok.start, close.end),
+                ))
             }
             TokKind::Hash => self.quantified(true),
             TokKind::Bang if self.quantifier_ahead() => self.quantified(false),
@@ -288,7 +335,10 @@ impl<'a> Parser<'a> {
                 self.negation(tok.start)
             }
             TokKind::Word(word) => self.word(tok, word),
-            TokKind::End => Err(self.error_at(tok, "expected a formula, found the end of the formula".into())),
+            TokKind::End => Err(self.error_at(
+                tok,
+                "expected a formula, found the end of the formula".into(),
+            )),
             _ => Err(self.error_at(tok, format!("expected a formula, found {}", tok.describe()))),
         }
     }
@@ -323,7 +373,11 @@ impl<'a> Parser<'a> {
             }
             "goal" | "error" if logic == Logic::Ctl => {
                 self.bump()?;
-                let a = if word == "goal" { Atom::Goal } else { Atom::Error };
+                let a = if word == "goal" {
+                    Atom::Goal
+                } else {
+                    Atom::Error
+                };
                 atom(self, a, tok.end)
             }
             "not" => {
@@ -367,6 +421,10 @@ impl<'a> Parser<'a> {
                 Ok(Formula::new(kind, span))
             }
             _ if logic == Logic::Ltl && word.chars().all(|c| LTL_UNARY_LETTERS.contains(c)) => {
+                // Each letter is a level of the tree.
+                for _ in word.chars() {
+                    self.descend()?;
+                }
                 self.bump()?;
                 let f = self.operand()?;
                 let end = f.span.end as usize;
@@ -399,11 +457,13 @@ impl<'a> Parser<'a> {
                 let span = self.span(tok.start, f.span.end as usize);
                 Ok(Formula::new(build(Box::new(f)), span))
             }
-            _ if infix_operator(logic, &tok).is_some() => Err(self.error_at(
+            _ if infix_operator(logic, &tok).is_some() => {
+                Err(self.error_at(tok, format!("expected a formula before `{word}`")))
+            }
+            _ => Err(self.error_at(
                 tok,
-                format!("expected a formula before `{word}`"),
+                format!("unknown word `{word}` in {} formula", logic.name()),
             )),
-            _ => Err(self.error_at(tok, format!("unknown word `{word}` in {} formula", logic.name()))),
         }
     }
 
@@ -514,14 +574,14 @@ impl<'a> Parser<'a> {
                         "expected the quantifier's domain `{{P}}`, found {}",
                         self.tok.describe()
                     ),
-                ))
+                ));
             }
         };
         // The connective is `&` for `#` and `=>` for `!`, as in B; it separates the domain from the body.
-        let connective = match (exists, self.tok.kind) {
-            (true, TokKind::Amp | TokKind::Word("and")) | (false, TokKind::Implies) => true,
-            _ => false,
-        };
+        let connective = matches!(
+            (exists, self.tok.kind),
+            (true, TokKind::Amp | TokKind::Word("and")) | (false, TokKind::Implies)
+        );
         if !connective {
             let want = if exists { "`&`" } else { "`=>`" };
             return Err(self.error_at(
@@ -555,7 +615,10 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.error_at(
                 self.tok,
-                format!("expected an identifier {context}, found {}", self.tok.describe()),
+                format!(
+                    "expected an identifier {context}, found {}",
+                    self.tok.describe()
+                ),
             )),
         }
     }
@@ -586,8 +649,11 @@ impl<'a> Parser<'a> {
             _ => {
                 return Err(self.error_at(
                     self.tok,
-                    format!("expected an operation name {context}, found {}", self.tok.describe()),
-                ))
+                    format!(
+                        "expected an operation name {context}, found {}",
+                        self.tok.describe()
+                    ),
+                ));
             }
         };
         let mut end = operation.span.end as usize;

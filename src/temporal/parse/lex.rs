@@ -13,7 +13,9 @@ pub enum TokKind<'a> {
     /// An identifier-like word: `G`, `GF`, `not`, `deadlock`, an operation name.
     Word(&'a str),
     /// `{P}`; `inner` is the range of `P` (between the braces).
-    Pred { inner: (usize, usize) },
+    Pred {
+        inner: (usize, usize),
+    },
     LParen,
     RParen,
     LBracket,
@@ -136,7 +138,7 @@ impl<'a> Lexer<'a> {
                         start,
                         start + c.len_utf8(),
                         format!("unexpected character `{c}`"),
-                    ))
+                    ));
                 }
             };
             (kind, 1)
@@ -177,10 +179,7 @@ impl<'a> Lexer<'a> {
     /// The ranges of the comma-separated arguments in the parentheses opened at `open` (each trimmed;
     /// an empty list gives no range), and the offset of the closing `)`. Commas count only outside
     /// nested brackets and strings: `Op({1, 2}, f(a, b))` has two arguments.
-    pub fn argument_ranges(
-        &self,
-        open: usize,
-    ) -> Result<(Vec<(usize, usize)>, usize), Diagnostic> {
+    pub fn argument_ranges(&self, open: usize) -> Result<(Vec<(usize, usize)>, usize), Diagnostic> {
         let mut closers: Vec<(char, usize)> = Vec::new();
         let mut args = Vec::new();
         let mut arg_start = open + 1;
@@ -249,8 +248,8 @@ impl<'a> Lexer<'a> {
     /// or `'''...'''`). A lone `'` is not a string: it is skipped as one character.
     fn skip_string(&self, open: usize) -> Result<usize, Diagnostic> {
         let body = self.text.get(open..self.end).unwrap_or("");
-        if body.starts_with("'''") {
-            return match body[3..].find("'''") {
+        if let Some(after) = body.strip_prefix("'''") {
+            return match after.find("'''") {
                 Some(i) => Ok(open + 3 + i + 3),
                 None => Err(self.error(open, open + 3, "unterminated string literal")),
             };
