@@ -423,10 +423,13 @@ TEMPORAL_TIMEOUT_MS = 10_000
 
 def expected_temporal(name, line):
     """What a definition's name or its line's comment says: `_FAIL` / `_FALSE` / `/* FALSE */` /
-    `/* violated */` false, `/* TRUE */` true, otherwise true by the convention that assertions hold."""
+    `/* violated */` / `is false` false (not "violated without ...", which describes another formula),
+    `/* TRUE */` true, otherwise true by the convention that assertions hold."""
     comment = re.search(r"/\*\s*([^*]*?)\s*\*/", line)
     said = comment.group(1).lower() if comment else ""
-    if name.endswith("_FAIL") or name.endswith("_FALSE") or said.startswith("false") or "violated" in said:
+    violated = said.startswith("violated") and "without" not in said
+    if name.endswith("_FAIL") or name.endswith("_FALSE") or said.startswith("false") or violated \
+            or "is false" in said:
         return "FALSE"
     if said.startswith("true") or "is true" in said:
         return "TRUE"

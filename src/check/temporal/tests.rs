@@ -53,7 +53,8 @@ fn text_of(formula: &Formula<usize>) -> String {
     let mut chars = raw.chars().peekable();
     let mut previous = ' ';
     while let Some(c) = chars.next() {
-        if c == 'a' && !previous.is_alphanumeric() && chars.peek().is_some_and(char::is_ascii_digit) {
+        if c == 'a' && !previous.is_alphanumeric() && chars.peek().is_some_and(char::is_ascii_digit)
+        {
             let mut digits = String::new();
             while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
                 digits.push(d);
@@ -109,7 +110,10 @@ fn check_case(seed: u64) {
         }
         (Outcome::Violated { .. }, LtlVerdict::Violated(lasso)) => {
             assert!(is_run(&mut space, &lasso), "{case}\nnot a run: {lasso:?}");
-            assert!(is_fair(&mut space, &resolved.fairness, &lasso), "{case}\nnot fair");
+            assert!(
+                is_fair(&mut space, &resolved.fairness, &lasso),
+                "{case}\nnot fair"
+            );
             assert!(
                 !ltl_on_lasso(&mut space, &resolved.formula, &lasso),
                 "{case}\nthe lasso satisfies the formula: {lasso:?}"

@@ -367,17 +367,24 @@ impl<'s, 'n> Product<'s, 'n> {
         component: &[u32],
         fair: &[u32],
     ) -> Result<Lasso, Stop> {
-        let mut prefix = Vec::new();
-        for w in frames.windows(2) {
-            let (s, next) = w[0];
-            let e = self.edges(s)?[next - 1];
-            prefix.push((self.states[s as usize].node, e.edge));
-        }
-        let root = frames.last().map_or(fair[0], |f| f.0);
-        let within: FxHashSet<u32> = component.iter().copied().collect();
         let fair_set: FxHashSet<u32> = fair.iter().copied().collect();
-        let (to_fair, entry) = self.path(root, &within, |_, s| fair_set.contains(&s))?;
-        prefix.extend(to_fair);
+        let (prefix, entry) = match self.shortest_prefix(&fair_set) {
+            Some(found) => found,
+            None => {
+                // The search's own path to the component's root, then a path inside the component.
+                let mut prefix = Vec::new();
+                for w in frames.windows(2) {
+                    let (s, next) = w[0];
+                    let e = self.edges(s)?[next - 1];
+                    prefix.push((self.states[s as usize].node, e.edge));
+                }
+                let root = frames.last().map_or(fair[0], |f| f.0);
+                let within: FxHashSet<u32> = component.iter().copied().collect();
+                let (to_fair, entry) = self.path(root, &within, |_, s| fair_set.contains(&s))?;
+                prefix.extend(to_fair);
+                (prefix, entry)
+            }
+        };
         // What the cycle must pass through: an edge of each acceptance bit and of each fairness
         // assumption's operation taken in the fair part; for a weak assumption whose operation is not
         // taken there, a state that does not enable it.
@@ -448,6 +455,38 @@ impl<'s, 'n> Product<'s, 'n> {
             cycle.extend(back);
         }
         Ok(Lasso { prefix, cycle })
+    }
+
+    /// A shortest path from an initial product state to a state of `goal`, through the states whose edges
+    /// the search computed (breadth-first), and the state reached; `None` if there is none among them.
+    fn shortest_prefix(&self, goal: &FxHashSet<u32>) -> Option<(Vec<(NodeId, EdgeRef)>, u32)> {
+        let mut parent: FxHashMap<u32, (u32, EdgeRef)> = FxHashMap::default();
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
+        for (s, st) in self.states.iter().enumerate() {
+            if st.history == history::START && st.automaton == 0 && seen.insert(s as u32) {
+                queue.push_back(s as u32);
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            if goal.contains(&s) {
+                let mut positions = Vec::new();
+                let mut at = s;
+                while let Some(&(p, edge)) = parent.get(&at) {
+                    positions.push((self.states[p as usize].node, edge));
+                    at = p;
+                }
+                positions.reverse();
+                return Some((positions, s));
+            }
+            for e in self.states[s as usize].edges.iter().flatten() {
+                if seen.insert(e.to) {
+                    parent.insert(e.to, (s, e.edge));
+                    queue.push_back(e.to);
+                }
+            }
+        }
+        None
     }
 
     /// A shortest path from `from` to a state satisfying `goal`, through `within` (breadth-first), as
