@@ -152,14 +152,14 @@ fn label(space: &mut dyn StateSpace, g: &Graph, f: &Formula<usize>) -> Result<Ve
         Kind::ExistsNext(action, h) => {
             let inner = label(space, g, h)?;
             let mut out = vec![false; n];
-            for i in 0..n {
+            for (i, found) in out.iter_mut().enumerate() {
                 for &(edge, j) in &g.steps[i] {
                     let by_action = match action {
                         None => true,
                         Some(a) => space.holds(*a, g.nodes[i], edge)?,
                     };
                     if by_action && inner[j] {
-                        out[i] = true;
+                        *found = true;
                         break;
                     }
                 }

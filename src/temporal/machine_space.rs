@@ -185,8 +185,11 @@ impl<'c> MachineSpace<'c> {
         let mut initial = Vec::new();
         for (k, constants) in setups.iter().enumerate() {
             self.check_time()?;
-            let states = ctx.initial_states(constants, limit).map_err(stop)?;
-            if states.len() >= limit {
+            // One more than the limit tells a cut enumeration from one with exactly `limit` states.
+            let mut states =
+                (ctx.initial_states(constants, limit.saturating_add(1))).map_err(stop)?;
+            if states.len() > limit {
+                states.truncate(limit);
                 self.mark_partial(
                     "the initial states were enumerated in part (MAX_INITIALISATIONS)",
                 );

@@ -191,6 +191,17 @@ impl Resolver<'_, '_, '_> {
         let args = match &action.args {
             None => vec![None; op.params.len()],
             Some(patterns) => {
+                let any = matches!(op.body.kind, crate::ir::SubstKind::Any(..));
+                if op.params.is_empty() && any {
+                    return Err(unsupported(
+                        action.span,
+                        &format!(
+                            "argument patterns over the ANY identifiers of event `{}` (it has no \
+                             parameters)",
+                            op.name
+                        ),
+                    ));
+                }
                 if patterns.len() != op.params.len() {
                     return Err(Diagnostic::type_error(
                         action.span,

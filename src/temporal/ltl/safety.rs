@@ -46,10 +46,12 @@ pub fn check(
     Ok(search(space, &monitor, bad))
 }
 
+/// A position's node and the history before it.
+type Key = (NodeId, History);
+
 fn search(space: &mut dyn StateSpace, monitor: &Monitor, bad: usize) -> Result<LtlVerdict, Stop> {
     // Per (node, history before the position): the position it was reached from.
-    let mut parent: FxHashMap<(NodeId, History), Option<((NodeId, History), EdgeRef)>> =
-        FxHashMap::default();
+    let mut parent: FxHashMap<Key, Option<(Key, EdgeRef)>> = FxHashMap::default();
     let mut queue = VecDeque::new();
     for n in space.initial()? {
         if parent.insert((n, history::START), None).is_none() {
@@ -82,8 +84,8 @@ fn search(space: &mut dyn StateSpace, monitor: &Monitor, bad: usize) -> Result<L
                 return continue_to_lasso(space, prefix, target).map(LtlVerdict::Violated);
             }
             let key = (target, now);
-            if !parent.contains_key(&key) {
-                parent.insert(key, Some(((node, before), edge)));
+            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(key) {
+                slot.insert(Some(((node, before), edge)));
                 queue.push_back(key);
             }
         }
