@@ -90,3 +90,27 @@ fn bad_formulas_are_reported_with_their_position() {
     let (code, _, _) = bsolve(&["ctl", &m, "AG [inc]]"]);
     assert_eq!(code, 3);
 }
+
+/// `#x.({P} & f)` and `!x.({P} => f)` expand over the values of `x` that satisfy `P`.
+#[test]
+fn quantified_formulas_expand_over_their_domain() {
+    let m = model("CounterLtl.mch");
+    let holds = [
+        "#v.({v : 0..3} & G F {x = v})",
+        "!v.({v : 1..3} => G ({x = v} => Y {x = v - 1}))",
+    ];
+    for f in holds {
+        let (code, out, _) = bsolve(&["ltl", &m, f]);
+        assert_eq!(code, 0, "{f}: {out}");
+    }
+    let (code, out, _) = bsolve(&["ltl", &m, "!v.({v : 0..3} => F {y = v})"]);
+    assert_eq!(code, 1, "{out}");
+    // The empty domain: `#` is false, `!` true.
+    let (code, _, _) = bsolve(&["ltl", &m, "#v.({v : 4..3} & G {x = v})"]);
+    assert_eq!(code, 1);
+    let (code, _, _) = bsolve(&["ltl", &m, "!v.({v : 4..3} => G {x = v})"]);
+    assert_eq!(code, 0);
+    let (code, out, err) = bsolve(&["ltl", &m, "#v.({v : 0..3} & G {x = w})"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(format!("{out}{err}").contains("`w`"), "{out}{err}");
+}

@@ -8,7 +8,7 @@
 
 use super::space::{Edge, EdgeRef, NodeId, StateSpace, Stop};
 use crate::diag::{DiagKind, Diagnostic};
-use crate::eval::{Context, EvalError, State};
+use crate::eval::{Context, Env, EvalError, State};
 use crate::ir::{Expr, Pred};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
@@ -18,8 +18,8 @@ use std::time::Instant;
 /// An atom of a formula, resolved against the machine.
 #[derive(Clone, Debug)]
 pub enum MachineAtom {
-    /// `{P}`.
-    Pred(Pred),
+    /// `{P}`, with the values of the quantified identifiers it mentions (`#x.({x : S} & ...)`).
+    Pred(Pred, Bindings),
     /// `e(Op)`: an instance of the operation is enabled.
     Enabled(usize),
     /// `[Op(args)]`: the step is an instance of the operation whose parameters equal the given
@@ -27,6 +27,7 @@ pub enum MachineAtom {
     Taken {
         operation: usize,
         args: Vec<Option<Expr>>,
+        bindings: Bindings,
     },
     Deadlock,
     /// `deadlock(Op, ...)`: none of these operations is enabled.
@@ -44,6 +45,9 @@ pub enum MachineAtom {
     /// The invariant does not hold.
     Error,
 }
+
+/// Values of a formula's quantified identifiers, bound where an atom is evaluated.
+pub type Bindings = Vec<(crate::syntax::ast::Name, Value)>;
 
 /// One explored step: its operation, parameters and outputs (for traces).
 #[derive(Clone, Debug)]
@@ -123,6 +127,13 @@ impl<'c> MachineSpace<'c> {
     /// The label of a node's `i`-th edge (the node's edges must have been computed).
     pub fn label(&self, n: NodeId, i: usize) -> &StepLabel {
         &self.labels[n as usize][i]
+    }
+
+    /// The constants of the first constant setup (setting the constants up if not done yet), for
+    /// formulas whose quantifiers read constants; `None` when there is none.
+    pub fn initial_setup(&mut self) -> Option<Vec<Value>> {
+        self.initial().ok()?;
+        self.setups.first().cloned()
     }
 
     /// Nodes found so far.
@@ -239,12 +250,26 @@ impl<'c> MachineSpace<'c> {
         Ok(())
     }
 
-    fn state_pred(&mut self, p: &Pred, n: NodeId) -> Result<bool, Stop> {
+    /// The environment of node `n` with `bindings` added.
+    fn env(&self, n: NodeId, bindings: &[(crate::syntax::ast::Name, Value)]) -> Result<Env, Stop> {
         let (setup, state) = &self.nodes[n as usize];
-        let env = self
+        let mut env = self
             .ctx
             .state_env(&self.setups[*setup as usize], state)
             .map_err(|e| stop_at(e, n))?;
+        for (name, value) in bindings {
+            env.bind(name.clone(), value.clone());
+        }
+        Ok(env)
+    }
+
+    fn state_pred(
+        &mut self,
+        p: &Pred,
+        n: NodeId,
+        bindings: &[(crate::syntax::ast::Name, Value)],
+    ) -> Result<bool, Stop> {
+        let env = self.env(n, bindings)?;
         self.ctx.eval_pred(p, &env).map_err(|e| stop_at(e, n))
     }
 
@@ -262,6 +287,7 @@ impl<'c> MachineSpace<'c> {
         edge: EdgeRef,
         operation: usize,
         args: &[Option<Expr>],
+        bindings: &[(crate::syntax::ast::Name, Value)],
     ) -> Result<bool, Stop> {
         let Some(i) = edge else {
             return Ok(false);
@@ -274,11 +300,7 @@ impl<'c> MachineSpace<'c> {
         if args.iter().all(Option::is_none) {
             return Ok(true);
         }
-        let (setup, state) = &self.nodes[n as usize];
-        let env = self
-            .ctx
-            .state_env(&self.setups[*setup as usize], state)
-            .map_err(|e| stop_at(e, n))?;
+        let env = self.env(n, bindings)?;
         for (arg, value) in args.iter().zip(&label.params) {
             if let Some(e) = arg {
                 let wanted = self.ctx.eval_expr(e, &env).map_err(|e| stop_at(e, n))?;
@@ -313,10 +335,14 @@ impl StateSpace for MachineSpace<'_> {
         }
         let value = match &*self.atoms[atom].clone() {
             // An event atom reads the step: not cached per node.
-            MachineAtom::Taken { operation, args } => {
-                return self.taken(node, edge, *operation, args);
+            MachineAtom::Taken {
+                operation,
+                args,
+                bindings,
+            } => {
+                return self.taken(node, edge, *operation, args, bindings);
             }
-            MachineAtom::Pred(p) => self.state_pred(p, node)?,
+            MachineAtom::Pred(p, bindings) => self.state_pred(p, node, bindings)?,
             MachineAtom::Enabled(op) => self.count_enabled(node, &[*op])? > 0,
             MachineAtom::Deadlock => self.edges(node)?.is_empty(),
             MachineAtom::DeadlockOf(ops) => self.count_enabled(node, ops)? == 0,
@@ -325,12 +351,12 @@ impl StateSpace for MachineSpace<'_> {
             MachineAtom::Sink => self.edges(node)?.iter().all(|e| e.target == node),
             MachineAtom::Current => self.initial()?.contains(&node),
             MachineAtom::Goal => match self.ctx.machine().goal.clone() {
-                Some(g) => self.state_pred(&g, node)?,
+                Some(g) => self.state_pred(&g, node, &[])?,
                 None => false,
             },
             MachineAtom::Error => {
                 let inv = self.ctx.machine().invariant.clone();
-                !self.state_pred(&inv, node)?
+                !self.state_pred(&inv, node, &[])?
             }
         };
         self.cache.insert((atom, node), value);

@@ -9,9 +9,10 @@ use super::formula::{Action, ArgPattern, Atom, Formula, Kind};
 use super::machine_space::{MachineAtom, MachineSpace, unknown_operation};
 use super::space::Fairness;
 use crate::diag::{DiagKind, Diagnostic, Span, register_source, source};
-use crate::ir::{Expr, Machine, Pred};
+use crate::ir::{Expr, Machine, Pred, TypedName};
 use crate::syntax::ast;
 use crate::types::{self, Formula as Typed};
+use crate::value::Value;
 
 /// A formula ready for the checkers: atoms are indices into the space's atom table.
 pub struct Resolved {
@@ -31,6 +32,7 @@ pub fn resolve(
         machine_ast,
         machine: space.context().machine(),
         space,
+        bound: Vec::new(),
     };
     let (assumptions, body) = match &parsed.kind {
         Kind::Implies(lhs, rhs) if ltl && is_fairness(lhs) => (Some(&**lhs), &**rhs),
@@ -59,7 +61,12 @@ struct Resolver<'a, 's, 'c> {
     machine_ast: &'a ast::Machine,
     machine: &'c Machine,
     space: &'s mut MachineSpace<'c>,
+    /// The quantified identifiers in scope and the value each has in the copy of the body being resolved.
+    bound: Vec<(TypedName, Value)>,
 }
+
+/// Values a quantifier's domain may have at most (its body is copied once per value).
+const MAX_QUANTIFIED_VALUES: usize = 1000;
 
 impl Resolver<'_, '_, '_> {
     fn fairness(&mut self, f: &Formula<Atom>, out: &mut Vec<Fairness>) -> Result<(), Diagnostic> {
@@ -135,14 +142,132 @@ impl Resolver<'_, '_, '_> {
                     "a fairness assumption other than as a conjunct left of the top-level `=>`",
                 ));
             }
-            Kind::Quantified { .. } => {
-                return Err(unsupported(
-                    f.span,
-                    "quantified LTL formulas (`#x.` / `!x.`)",
+            Kind::Quantified {
+                exists,
+                vars,
+                domain,
+                body,
+            } => return self.quantified(*exists, vars, *domain, body, f.span),
+        };
+        Ok(Formula::new(kind, f.span))
+    }
+
+    /// `#x.({P} & f)` / `!x.({P} => f)`: `f` once per solution of `P` for the identifiers (evaluated with
+    /// the first constant setup's constants), joined by `or` / `&`, as ProB expands them.
+    fn quantified(
+        &mut self,
+        exists: bool,
+        vars: &[ast::Ident],
+        domain: Span,
+        body: &Formula<Atom>,
+        span: Span,
+    ) -> Result<Formula<usize>, Diagnostic> {
+        let (pred, free) = match self.typed(domain)? {
+            Typed::Pred(p, free) => (p, free),
+            Typed::Expr(..) => {
+                return Err(Diagnostic::type_error(
+                    domain,
+                    "expected a predicate giving the quantified identifiers' values",
                 ));
             }
         };
-        Ok(Formula::new(kind, f.span))
+        let outer: Vec<&TypedName> = self.bound.iter().map(|(n, _)| n).collect();
+        let mut names = Vec::new();
+        for v in vars {
+            match free.iter().find(|f| f.name == v.name) {
+                Some(t) => names.push(t.clone()),
+                None => {
+                    return Err(Diagnostic::type_error(
+                        v.span,
+                        format!("the domain predicate does not mention `{}`", v.name),
+                    ));
+                }
+            }
+        }
+        if let Some(other) = free
+            .iter()
+            .find(|f| !names.contains(f) && !outer.iter().any(|o| o.name == f.name))
+        {
+            return Err(unknown_identifier(other));
+        }
+        let ctx = self.space.context();
+        let mut env = match self.space.initial_setup() {
+            Some(constants) => ctx.constants_env(&constants).map_err(Diagnostic::from)?,
+            None => crate::eval::Env::new(),
+        };
+        for (n, v) in &self.bound {
+            env.bind(n.name.clone(), v.clone());
+        }
+        let problem = crate::solve::Problem::new(&names, &pred, &env);
+        let found = crate::solve::solve_all(
+            ctx,
+            &problem,
+            ctx.settings().backend,
+            MAX_QUANTIFIED_VALUES + 1,
+        )
+        .map_err(Diagnostic::from)?;
+        if !found.complete {
+            return Err(unsupported(
+                domain,
+                &format!(
+                    "a quantifier whose domain has more than {MAX_QUANTIFIED_VALUES} values or \
+                     could not be listed completely"
+                ),
+            ));
+        }
+        let mut joined: Option<Formula<usize>> = None;
+        for values in found.solutions {
+            let depth = self.bound.len();
+            self.bound
+                .extend(names.iter().cloned().zip(values.into_iter()));
+            let copy = self.formula(body);
+            self.bound.truncate(depth);
+            let copy = copy?;
+            joined = Some(match joined {
+                None => copy,
+                Some(acc) => {
+                    let (a, b) = (Box::new(acc), Box::new(copy));
+                    Formula::new(
+                        if exists {
+                            Kind::Or(a, b)
+                        } else {
+                            Kind::And(a, b)
+                        },
+                        span,
+                    )
+                }
+            });
+        }
+        Ok(joined
+            .unwrap_or_else(|| Formula::new(if exists { Kind::False } else { Kind::True }, span)))
+    }
+
+    /// The bindings of the quantified identifiers in scope.
+    fn bindings(&self) -> Vec<(ast::Name, Value)> {
+        (self.bound.iter())
+            .map(|(n, v)| (n.name.clone(), v.clone()))
+            .collect()
+    }
+
+    /// Accepts free identifiers of a fragment only when they are quantified identifiers in scope, of
+    /// the type they were given there.
+    fn only_bound(&self, free: &[TypedName]) -> Result<(), Diagnostic> {
+        for f in free {
+            match self.bound.iter().find(|(n, _)| n.name == f.name) {
+                Some((n, _)) if n.ty == f.ty => {}
+                Some((n, _)) => {
+                    return Err(Diagnostic::type_error(
+                        f.span,
+                        format!(
+                            "`{}` has type {} here but {} in its quantifier",
+                            f.name, f.ty, n.ty
+                        ),
+                    ));
+                }
+                None => return Err(unknown_identifier(f)),
+            }
+        }
+        Ok(())
     }
 
     fn operation(&self, name: &ast::Ident) -> Result<usize, Diagnostic> {
@@ -157,7 +282,7 @@ impl Resolver<'_, '_, '_> {
 
     fn atom(&mut self, a: &Atom, span: Span) -> Result<usize, Diagnostic> {
         let resolved = match a {
-            Atom::Pred(range) => MachineAtom::Pred(self.predicate(*range)?),
+            Atom::Pred(range) => MachineAtom::Pred(self.predicate(*range)?, self.bindings()),
             Atom::Enabled(action) | Atom::Available(action) => {
                 if action.args.is_some() {
                     return Err(unsupported(action.span, "`e(Op)` with argument patterns"));
@@ -235,13 +360,16 @@ impl Resolver<'_, '_, '_> {
                 args
             }
         };
-        Ok(MachineAtom::Taken { operation, args })
+        Ok(MachineAtom::Taken {
+            operation,
+            args,
+            bindings: self.bindings(),
+        })
     }
 
     fn predicate(&self, range: Span) -> Result<Pred, Diagnostic> {
         match self.typed(range)? {
-            Typed::Pred(p, free) if free.is_empty() => Ok(p),
-            Typed::Pred(_, free) => Err(unknown_identifier(&free[0])),
+            Typed::Pred(p, free) => self.only_bound(&free).map(|()| p),
             Typed::Expr(..) => Err(Diagnostic::type_error(
                 range,
                 "expected a predicate inside `{...}`, found an expression",
@@ -251,8 +379,7 @@ impl Resolver<'_, '_, '_> {
 
     fn expression(&self, range: Span) -> Result<Expr, Diagnostic> {
         match self.typed(range)? {
-            Typed::Expr(e, free) if free.is_empty() => Ok(e),
-            Typed::Expr(_, free) => Err(unknown_identifier(&free[0])),
+            Typed::Expr(e, free) => self.only_bound(&free).map(|()| e),
             Typed::Pred(..) => Err(Diagnostic::type_error(
                 range,
                 "expected an expression as an operation argument, found a predicate",
