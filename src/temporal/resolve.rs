@@ -218,8 +218,7 @@ impl Resolver<'_, '_, '_> {
         let mut joined: Option<Formula<usize>> = None;
         for values in found.solutions {
             let depth = self.bound.len();
-            self.bound
-                .extend(names.iter().cloned().zip(values.into_iter()));
+            self.bound.extend(names.iter().cloned().zip(values));
             let copy = self.formula(body);
             self.bound.truncate(depth);
             let copy = copy?;
