@@ -32,6 +32,13 @@ def run(args):
     return wall, out
 
 
+def explored_all(out):
+    """TRUE, or true on the whole explored space whose parameters were enumerated in part (as mc's
+    "NO ERROR FOUND IN THE EXPLORED PART"): either way every reachable state was visited."""
+    f = out["formulas"][0]
+    return f["status"] == "TRUE" or f["detail"].startswith("holds on the explored part only")
+
+
 def main():
     machines = [Path(m) for m in sys.argv[1:]] or [CORPUS / "B/Benchmarks/CAN_BUS.mch"]
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.uname().nodename}, {os.cpu_count()} cores, repeat {REPEAT}")
@@ -45,10 +52,10 @@ def main():
             times["mc"].append(w)
             states = out["states"]
             w, out = run(["ltl", str(m), "G {1=1}"])
-            assert out["formulas"][0]["status"] == "TRUE", out
+            assert explored_all(out), out
             times["safety"].append(w)
             w, out = run(["ltl", str(m), "G F {1=1}"])
-            assert out["formulas"][0]["status"] == "TRUE", out
+            assert explored_all(out), out
             times["product"].append(w)
         med = {k: statistics.median(v) for k, v in times.items()}
         print(f"| {m.name} | {states} | {med['mc']:.2f} | {med['safety']:.2f} ({med['mc'] / med['safety']:.2f}) "
