@@ -114,3 +114,51 @@ fn quantified_formulas_expand_over_their_domain() {
     assert_eq!(code, 3, "{out}{err}");
     assert!(format!("{out}{err}").contains("`w`"), "{out}{err}");
 }
+
+/// The atoms about enabledness and the run's start: `deterministic`, `controller`, `deadlock(Op)`,
+/// `sink`, `current`, `Av`, and CTL's `goal` and `error`.
+#[test]
+fn every_atom_is_decided() {
+    let m = model("StoppingCounter.mch");
+    for (logic, formula, expected) in [
+        ("ltl", "G deterministic(inc)", 0),
+        ("ltl", "G controller(inc)", 1),
+        ("ltl", "F deadlock(inc)", 0),
+        ("ltl", "G (Av(inc) <=> e(inc))", 0),
+        ("ltl", "current", 0),
+        ("ltl", "X current", 1),
+        ("ltl", "G (sink => {x = 3})", 0),
+        ("ctl", "AG not(error)", 0),
+        ("ctl", "EX EX {x = 2}", 0),
+        ("ctl", "E {x < 2} U {x = 2}", 0),
+        ("ctl", "AG AF {x = 3}", 0),
+        ("ctl", "EF {x = 4}", 1),
+    ] {
+        let (code, out, err) = bsolve(&[logic, &m, formula]);
+        assert_eq!(code, expected, "{logic} {formula}: {out}{err}");
+    }
+    // `goal` needs a GOAL definition.
+    let (code, out, err) = bsolve(&["ctl", &m, "EF goal"]);
+    assert_eq!(code, 3, "{out}{err}");
+}
+
+/// An error inside an `ASSERT_LTL` string is reported at its line and column in the machine file.
+#[test]
+fn an_error_in_a_definition_points_into_the_machine_file() {
+    let dir = std::env::temp_dir().join(format!("bsolve-ltl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("BadLtl.mch");
+    std::fs::write(
+        &file,
+        "MACHINE BadLtl\nDEFINITIONS\n  ASSERT_LTL1 == \"G {x > 0}\";\n  ASSERT_LTL2 == \"G {y > 0}\"\n\
+         VARIABLES x INVARIANT x : 0..1 INITIALISATION x := 0\nOPERATIONS flip = x := 1 - x END\n",
+    )
+    .expect("write");
+    let (code, json) = bsolve_json(&["ltl", file.to_str().expect("path"), "--assertions"]);
+    assert_eq!(code, 3, "{json}");
+    let formulas = json["formulas"].as_array().expect("formulas");
+    assert_eq!(formulas[0]["status"], "FALSE", "{json}");
+    assert_eq!(formulas[1]["status"], "ERROR", "{json}");
+    let location = formulas[1]["location"].as_str().expect("location");
+    assert!(location.ends_with("BadLtl.mch:4:22"), "{location}");
+}
