@@ -168,34 +168,12 @@ enum Command {
     /// Fairness: `WF(Op) & SF(Op2) => f` (also WEF, SEF for every operation).
     /// Exit code: 0 all hold, 1 a formula is violated, 2 unknown, 3 bad formula.
     #[command(verbatim_doc_comment)]
-    Ltl {
-        file: PathBuf,
-        /// The formula, e.g. "G ({x >= 0} => F e(reset))".
-        #[arg(conflicts_with = "assertions", required_unless_present = "assertions")]
-        formula: Option<String>,
-        /// Check the machine's ASSERT_LTL... definitions.
-        #[arg(long)]
-        assertions: bool,
-        /// Stop after this many states (shared by the formulas).
-        #[arg(long)]
-        max_states: Option<usize>,
-    },
+    Ltl(TemporalArgs),
     /// CTL model checking (ProB's syntax: EX, EX[Op], AX, EF, AF, EG, AG, E f U g, A f U g): FORMULA, or
     /// every ASSERT_CTL... definition with --assertions; the formula must hold in every initial state.
     /// Exit code: 0 all hold, 1 a formula is false, 2 unknown, 3 bad formula.
     #[command(verbatim_doc_comment)]
-    Ctl {
-        file: PathBuf,
-        /// The formula, e.g. "AG EF {x = 0}".
-        #[arg(conflicts_with = "assertions", required_unless_present = "assertions")]
-        formula: Option<String>,
-        /// Check the machine's ASSERT_CTL... definitions.
-        #[arg(long)]
-        assertions: bool,
-        /// Stop after this many states (shared by the formulas).
-        #[arg(long)]
-        max_states: Option<usize>,
-    },
+    Ctl(TemporalArgs),
     /// Decide a predicate in the context of FILE: SAT with a solution, UNSAT, or UNKNOWN.
     ///
     /// FILE gives the sets, their elements and the DEFINITIONS. Every other identifier of the predicate is
@@ -315,6 +293,21 @@ enum Command {
         #[arg(long, default_value_t = 1, value_name = "N")]
         repeat: usize,
     },
+}
+
+/// The arguments of `ltl` and `ctl`.
+#[derive(Args, Debug)]
+struct TemporalArgs {
+    file: PathBuf,
+    /// The formula, e.g. "G ({x >= 0} => F e(reset))" or "AG EF {x = 0}".
+    #[arg(conflicts_with = "assertions", required_unless_present = "assertions")]
+    formula: Option<String>,
+    /// Check the machine's ASSERT_LTL... (ltl) or ASSERT_CTL... (ctl) definitions.
+    #[arg(long)]
+    assertions: bool,
+    /// Stop after this many states (shared by the formulas).
+    #[arg(long)]
+    max_states: Option<usize>,
 }
 
 const SUBCOMMANDS: &[&str] = &[
@@ -497,33 +490,22 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             };
             cmd_mc(model, &mc_options, g)
         }
-        Command::Ltl {
-            file,
-            formula,
-            assertions,
-            max_states,
-        }
-        | Command::Ctl {
-            file,
-            formula,
-            assertions,
-            max_states,
-        } => {
-            let logic = if matches!(cli.command, Command::Ltl { .. }) {
+        Command::Ltl(args) | Command::Ctl(args) => {
+            let logic = if matches!(cli.command, Command::Ltl(_)) {
                 temporal::Logic::Ltl
             } else {
                 temporal::Logic::Ctl
             };
-            let model = load_model(file, &options)?;
+            let model = load_model(&args.file, &options)?;
             g.max_memory
                 .unwrap_or(MemoryLimit::Default)
                 .watch(&model.context);
-            let sources = match formula {
-                Some(text) if !*assertions => vec![temporal::command_line(text)],
+            let sources = match &args.formula {
+                Some(text) if !args.assertions => vec![temporal::command_line(text)],
                 _ => temporal::assertions(model, logic)?,
             };
             let options = temporal::TemporalOptions {
-                max_states: *max_states,
+                max_states: args.max_states,
                 budget: g.budget(),
             };
             let results = temporal::check(model, logic, &sources, &options);
