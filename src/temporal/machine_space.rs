@@ -378,7 +378,8 @@ impl StateSpace for MachineSpace<'_> {
 
 fn stop(e: EvalError) -> Stop {
     if e.is_timeout() {
-        return Stop::Limit("time budget spent".into());
+        // The time budget or the memory limit (`Context::check_deadline` names which).
+        return Stop::Limit(Diagnostic::from(e).message);
     }
     Stop::Error(e.into(), None)
 }
