@@ -197,7 +197,7 @@ fn check_one(
                 Ok((LtlVerdict::Violated(lasso), m)) => {
                     Ok((violated(model, space, &lasso), method(m)))
                 }
-                Err(stop) => stopped(stop, space).map(|o| (o, "automaton product")),
+                Err(stop) => stopped(stop, space).map(|o| (o, "stopped while exploring")),
             }
         }
         Logic::Ctl => match ctl::check_with_path(space, &resolved.formula) {
