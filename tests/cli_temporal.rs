@@ -58,6 +58,13 @@ fn weak_and_strong_fairness_differ() {
     let (code, out, _) = bsolve(&["ltl", &m, "WF(Req1) & SF(Enter1) => GF [Enter1]"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("TRUE"), "{out}");
+    // Alternatives: the formula must hold under each; one weak alternative is enough to violate it.
+    let either = "(WF(Req1) & SF(Enter1)) or (WF(Req1) & WF(Enter1)) => GF [Enter1]";
+    let (code, out, _) = bsolve(&["ltl", &m, either]);
+    assert_eq!(code, 1, "{out}");
+    let both_strong = "(WF(Req1) & SF(Enter1)) or (SF(Req1) & SF(Enter1)) => GF [Enter1]";
+    let (code, out, _) = bsolve(&["ltl", &m, both_strong]);
+    assert_eq!(code, 0, "{out}");
 }
 
 /// A violated formula prints its prefix and loop; a deadlock's loop is the stutter step.

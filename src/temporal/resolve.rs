@@ -17,11 +17,13 @@ use crate::value::Value;
 /// A formula ready for the checkers: atoms are indices into the space's atom table.
 pub struct Resolved {
     pub formula: Formula<usize>,
-    pub fairness: Vec<Fairness>,
+    /// The fairness assumptions in disjunctive normal form: the formula must hold on every run fair
+    /// under some alternative, i.e. be checked once per alternative (one empty alternative: none).
+    pub fairness: Vec<Vec<Fairness>>,
 }
 
-/// Resolves `parsed`, adding its atoms to `space`. Fairness assumptions are accepted only as conjuncts
-/// on the left of a top-level `=>` (`WF(a) & SF(b) => f`), and only for LTL.
+/// Resolves `parsed`, adding its atoms to `space`. Fairness assumptions are accepted only on the left of
+/// a top-level `=>`, combined by `&` and `or` (`WF(a) & (SF(b) or WEF) => f`), and only for LTL.
 pub fn resolve(
     machine_ast: &ast::Machine,
     space: &mut MachineSpace,
@@ -38,21 +40,21 @@ pub fn resolve(
         Kind::Implies(lhs, rhs) if ltl && is_fairness(lhs) => (Some(&**lhs), &**rhs),
         _ => (None, parsed),
     };
-    let mut fairness = Vec::new();
-    if let Some(lhs) = assumptions {
-        r.fairness(lhs, &mut fairness)?;
-    }
+    let fairness = match assumptions {
+        Some(lhs) => r.fairness(lhs)?,
+        None => vec![Vec::new()],
+    };
     Ok(Resolved {
         formula: r.formula(body)?,
         fairness,
     })
 }
 
-/// Whether `f` is made only of fairness assumptions joined by `&`.
+/// Whether `f` is made only of fairness assumptions joined by `&` and `or`.
 fn is_fairness(f: &Formula<Atom>) -> bool {
     match &f.kind {
         Kind::WeakFair(_) | Kind::StrongFair(_) | Kind::WeakFairAll | Kind::StrongFairAll => true,
-        Kind::And(a, b) => is_fairness(a) && is_fairness(b),
+        Kind::And(a, b) | Kind::Or(a, b) => is_fairness(a) && is_fairness(b),
         _ => false,
     }
 }
@@ -69,12 +71,24 @@ struct Resolver<'a, 's, 'c> {
 const MAX_QUANTIFIED_VALUES: usize = 1000;
 
 impl Resolver<'_, '_, '_> {
-    fn fairness(&mut self, f: &Formula<Atom>, out: &mut Vec<Fairness>) -> Result<(), Diagnostic> {
+    /// The assumptions of `f` in disjunctive normal form (`&` distributes over `or`).
+    fn fairness(&mut self, f: &Formula<Atom>) -> Result<Vec<Vec<Fairness>>, Diagnostic> {
         let all = 0..self.machine.operations.len();
-        match &f.kind {
+        Ok(match &f.kind {
             Kind::And(a, b) => {
-                self.fairness(a, out)?;
-                self.fairness(b, out)?;
+                let (left, right) = (self.fairness(a)?, self.fairness(b)?);
+                let mut out = Vec::new();
+                for l in &left {
+                    for r in &right {
+                        out.push(l.iter().chain(r).cloned().collect());
+                    }
+                }
+                out
+            }
+            Kind::Or(a, b) => {
+                let mut out = self.fairness(a)?;
+                out.extend(self.fairness(b)?);
+                out
             }
             Kind::WeakFair(a) | Kind::StrongFair(a) => {
                 let strong = matches!(f.kind, Kind::StrongFair(_));
@@ -89,15 +103,17 @@ impl Resolver<'_, '_, '_> {
                     ));
                 }
                 let operation = self.operation(&action.operation)?;
-                out.push(Fairness { strong, operation });
+                vec![vec![Fairness { strong, operation }]]
             }
             Kind::WeakFairAll | Kind::StrongFairAll => {
                 let strong = matches!(f.kind, Kind::StrongFairAll);
-                out.extend(all.map(|operation| Fairness { strong, operation }));
+                vec![
+                    all.map(|operation| Fairness { strong, operation })
+                        .collect(),
+                ]
             }
             _ => return Err(unsupported(f.span, "this fairness assumption")),
-        }
-        Ok(())
+        })
     }
 
     fn formula(&mut self, f: &Formula<Atom>) -> Result<Formula<usize>, Diagnostic> {
@@ -139,7 +155,7 @@ impl Resolver<'_, '_, '_> {
             Kind::WeakFair(_) | Kind::StrongFair(_) | Kind::WeakFairAll | Kind::StrongFairAll => {
                 return Err(unsupported(
                     f.span,
-                    "a fairness assumption other than as a conjunct left of the top-level `=>`",
+                    "a fairness assumption other than left of the top-level `=>`",
                 ));
             }
             Kind::Quantified {

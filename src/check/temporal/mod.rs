@@ -187,7 +187,14 @@ fn check_one(
     let resolved = resolve::resolve(&model.ast, space, &parsed, logic == Logic::Ltl)?;
     match logic {
         Logic::Ltl => {
-            let found = ltl::check_with_method(space, &resolved.formula, &resolved.fairness);
+            // Fairness alternatives (`A or B => f`): f must hold on the runs fair under each.
+            let mut found = Ok((LtlVerdict::Holds, Method::Product));
+            for alternative in &resolved.fairness {
+                found = ltl::check_with_method(space, &resolved.formula, alternative);
+                if !matches!(found, Ok((LtlVerdict::Holds, _))) {
+                    break;
+                }
+            }
             let method = |m: Method| match m {
                 Method::Safety => "safety search",
                 Method::Product => "automaton product",
