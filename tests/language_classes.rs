@@ -217,3 +217,13 @@ fn an_output_or_local_read_before_its_assignment_is_ill_defined() {
         assert!(detail.contains(reported), "{name}: {detail}");
     }
 }
+
+/// Constants defined together by one tuple equation `(n, r) = E` are each a component of E: the
+/// relation is computed, not enumerated over a 12-element set (it used to run out of time).
+#[test]
+fn a_tuple_equation_defines_each_of_its_constants() {
+    let (code, json) = bsolve_json(&["--timeout", "20000", "mc", &model("TupleDefinition.mch")]);
+    assert_eq!(json["status"], "DEADLOCK", "{json}");
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["states"], 2, "{json}");
+}

@@ -323,7 +323,10 @@ impl Checker {
                 } else {
                     CompareOp::NotEq
                 };
-                PredKind::Compare(cmp, Box::new(a), Box::new(b))
+                match (cmp, tuple_definition(&a, &b, span)) {
+                    (CompareOp::Eq, Some(parts)) => PredKind::And(parts),
+                    _ => PredKind::Compare(cmp, Box::new(a), Box::new(b)),
+                }
             }
             Op::In | Op::NotIn => {
                 let a = self.expr(&args[0])?;
@@ -981,4 +984,58 @@ pub(super) fn tuple_type(names: &[TypedName]) -> Type {
     let mut it = names.iter();
     let first = it.next().map(|n| n.ty.clone()).unwrap_or(Type::Integer);
     it.fold(first, |acc, n| Type::pair(acc, n.ty.clone()))
+}
+
+/// `(x, y) = E` with distinct identifiers on the left and a right side that is not itself a tuple, as the
+/// equations `x = prj1(E) & y = prj2(E)` (nested tuples likewise). Equivalent, and each identifier then
+/// has an equation of its own that the solvers take as its definition (ProB models write
+/// `(cardin, label) = MAXIMIZE(...)`): as one equation over a tuple, the constants were enumerated
+/// instead. A tuple on the right is left alone (the solvers split `(x, y) = (a, b)` themselves).
+fn tuple_definition(lhs: &Expr, rhs: &Expr, span: Span) -> Option<Vec<Pred>> {
+    fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Name>) -> bool {
+        match &e.kind {
+            ExprKind::Var(n) => {
+                out.push(n);
+                true
+            }
+            ExprKind::Binary(BinaryOp::Maplet, l, r) => leaves(l, out) && leaves(r, out),
+            _ => false,
+        }
+    }
+    fn split(lhs: &Expr, rhs: Expr, span: Span, out: &mut Vec<Pred>) {
+        match &lhs.kind {
+            ExprKind::Binary(BinaryOp::Maplet, l, r) => {
+                let part = |op, e: &Expr| {
+                    Expr::new(
+                        ExprKind::Unary(op, Box::new(rhs.clone())),
+                        e.ty.clone(),
+                        span,
+                    )
+                };
+                let (first, second) = (part(UnaryOp::PairFirst, l), part(UnaryOp::PairSecond, r));
+                split(l, first, span, out);
+                split(r, second, span, out);
+            }
+            _ => out.push(Pred::new(
+                PredKind::Compare(CompareOp::Eq, Box::new(lhs.clone()), Box::new(rhs)),
+                span,
+            )),
+        }
+    }
+    if !matches!(lhs.kind, ExprKind::Binary(BinaryOp::Maplet, ..))
+        || matches!(rhs.kind, ExprKind::Binary(BinaryOp::Maplet, ..))
+    {
+        return None;
+    }
+    let mut names = Vec::new();
+    if !leaves(lhs, &mut names) {
+        return None;
+    }
+    let distinct: std::collections::BTreeSet<&Name> = names.iter().copied().collect();
+    if distinct.len() != names.len() {
+        return None;
+    }
+    let mut out = Vec::new();
+    split(lhs, rhs.clone(), span, &mut out);
+    Some(out)
 }
