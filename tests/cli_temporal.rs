@@ -169,3 +169,30 @@ fn an_error_in_a_definition_points_into_the_machine_file() {
     let location = formulas[1]["location"].as_str().expect("location");
     assert!(location.ends_with("BadLtl.mch:4:22"), "{location}");
 }
+
+/// Where an operation's parameters were enumerated only within MININT..MAXINT, a formula that holds on
+/// the explored part, and a violation that depends on what such a state enables, are UNKNOWN; a
+/// violation by real steps of a formula that reads no enabledness stays FALSE.
+#[test]
+fn partly_enumerated_successors_make_answers_unknown_not_wrong() {
+    let dir = std::env::temp_dir().join(format!("bsolve-ltl-partial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("Unbounded.mch");
+    std::fs::write(
+        &file,
+        "MACHINE Unbounded VARIABLES x INVARIANT x : INTEGER INITIALISATION x := 0\n\
+         OPERATIONS set(n) = PRE n : NATURAL & n > x & x < 3 THEN x := n END END\n",
+    )
+    .expect("write");
+    let m = file.to_str().expect("path");
+    for (logic, formula, expected) in [
+        ("ltl", "F deadlock", 2),
+        ("ltl", "G not(deadlock)", 2),
+        ("ltl", "G {x < 2}", 1),
+        ("ctl", "AG EX true", 2),
+        ("ctl", "AG {x < 2}", 2),
+    ] {
+        let (code, out, err) = bsolve(&["--timeout", "20000", logic, m, formula]);
+        assert_eq!(code, expected, "{logic} {formula}: {out}{err}");
+    }
+}

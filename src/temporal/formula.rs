@@ -147,3 +147,44 @@ impl<A> Formula<A> {
         Formula { kind, span }
     }
 }
+
+impl<A: Clone> Formula<A> {
+    /// Appends every atom of the formula (fairness and `EX[Op]` actions included) to `out`.
+    pub fn atoms(&self, out: &mut Vec<A>) {
+        match &self.kind {
+            Kind::True | Kind::False | Kind::WeakFairAll | Kind::StrongFairAll => {}
+            Kind::Atom(a) | Kind::WeakFair(a) | Kind::StrongFair(a) => out.push(a.clone()),
+            Kind::Not(f)
+            | Kind::Next(f)
+            | Kind::Globally(f)
+            | Kind::Finally(f)
+            | Kind::Yesterday(f)
+            | Kind::Historically(f)
+            | Kind::Once(f)
+            | Kind::AllNext(f)
+            | Kind::ExistsFinally(f)
+            | Kind::ExistsGlobally(f)
+            | Kind::AllFinally(f)
+            | Kind::AllGlobally(f) => f.atoms(out),
+            Kind::ExistsNext(action, f) => {
+                out.extend(action.iter().cloned());
+                f.atoms(out);
+            }
+            Kind::Quantified { body, .. } => body.atoms(out),
+            Kind::And(f, g)
+            | Kind::Or(f, g)
+            | Kind::Implies(f, g)
+            | Kind::Equiv(f, g)
+            | Kind::Until(f, g)
+            | Kind::WeakUntil(f, g)
+            | Kind::Release(f, g)
+            | Kind::Since(f, g)
+            | Kind::Trigger(f, g)
+            | Kind::ExistsUntil(f, g)
+            | Kind::AllUntil(f, g) => {
+                f.atoms(out);
+                g.atoms(out);
+            }
+        }
+    }
+}

@@ -73,6 +73,8 @@ pub struct MachineSpace<'c> {
     max_states: usize,
     deadline: Option<Instant>,
     partial: bool,
+    /// Nodes whose successors were enumerated in part: what they enable is not known exactly.
+    partial_nodes: rustc_hash::FxHashSet<NodeId>,
     /// Why the space may be partial, for the user.
     pub partial_reason: Option<String>,
     /// Operation instances whose guard or body was ill-defined (each yields no edge).
@@ -98,6 +100,7 @@ impl<'c> MachineSpace<'c> {
             max_states,
             deadline: None,
             partial: false,
+            partial_nodes: rustc_hash::FxHashSet::default(),
             partial_reason: None,
             ill_defined: 0,
         }
@@ -134,6 +137,25 @@ impl<'c> MachineSpace<'c> {
     pub fn initial_setup(&mut self) -> Option<Vec<Value>> {
         self.initial().ok()?;
         self.setups.first().cloned()
+    }
+
+    /// Whether node `n`'s successors were enumerated in part (some of its steps may be missing).
+    pub fn is_partial_node(&self, n: NodeId) -> bool {
+        self.partial_nodes.contains(&n)
+    }
+
+    /// Whether atom `atom` reads what a node enables (`e(Op)`, `deadlock`, `sink` ...), which a node
+    /// with steps missing may get wrong.
+    pub fn reads_enabledness(&self, atom: usize) -> bool {
+        matches!(
+            *self.atoms[atom],
+            MachineAtom::Enabled(_)
+                | MachineAtom::Deadlock
+                | MachineAtom::DeadlockOf(_)
+                | MachineAtom::Deterministic(_)
+                | MachineAtom::Controller(_)
+                | MachineAtom::Sink
+        )
     }
 
     /// Nodes found so far.
@@ -225,6 +247,7 @@ impl<'c> MachineSpace<'c> {
             .successors_tolerant(&self.setups[setup as usize], &state, max_ops)
             .map_err(|e| stop_at(e, n))?;
         if !found.complete {
+            self.partial_nodes.insert(n);
             self.mark_partial(
                 "some operation's parameters were enumerated in part (MAX_OPERATIONS, or within \
                  MININT..MAXINT)",

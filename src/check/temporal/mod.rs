@@ -12,9 +12,10 @@ use super::cbc::{assignment, initial_steps, replay_operation};
 use super::mc::Step;
 use crate::diag::{DiagKind, Diagnostic, FileId, register_source, source};
 use crate::syntax::ast::{DefinitionBody, TermKind};
+use crate::temporal::formula::Formula;
 use crate::temporal::ltl::{self, Lasso, LtlVerdict, Method, Position};
 use crate::temporal::machine_space::MachineSpace;
-use crate::temporal::space::{NodeId, Stop};
+use crate::temporal::space::{NodeId, StateSpace, Stop};
 use crate::temporal::{ctl, parse, resolve};
 use crate::value::Value;
 use std::ops::Range;
@@ -202,7 +203,9 @@ fn check_one(
             match found {
                 Ok((LtlVerdict::Holds, m)) => Ok((holds(space, None), method(m))),
                 Ok((LtlVerdict::Violated(lasso), m)) => {
-                    Ok((violated(model, space, &lasso), method(m)))
+                    let exact = !reads_enabledness(space, &resolved.formula)
+                        && resolved.fairness.iter().all(Vec::is_empty);
+                    Ok((violated(model, space, &lasso, exact), method(m)))
                 }
                 Err(stop) => stopped(stop, space).map(|o| (o, "stopped while exploring")),
             }
@@ -225,6 +228,14 @@ fn check_one(
                         };
                         holds(space, witness)
                     }
+                    // Missing steps can make any CTL operator false where it holds.
+                    Some(_) if space.partial() => Outcome::Unknown(format!(
+                        "false on the explored part, which is not the whole state space: {}",
+                        space
+                            .partial_reason
+                            .as_deref()
+                            .unwrap_or("it was enumerated in part")
+                    )),
                     Some(n) => {
                         let path = found.path.unwrap_or_default();
                         match replay_path(model, space, n, &path) {
@@ -241,7 +252,6 @@ fn check_one(
 }
 
 fn first_node(path: &[Position], space: &mut MachineSpace) -> Result<NodeId, Diagnostic> {
-    use crate::temporal::space::StateSpace;
     match path.first() {
         Some((n, _)) => Ok(*n),
         None => space
@@ -255,7 +265,6 @@ fn first_node(path: &[Position], space: &mut MachineSpace) -> Result<NodeId, Dia
 }
 
 fn holds(space: &MachineSpace, witness: Option<Vec<Step>>) -> Outcome {
-    use crate::temporal::space::StateSpace;
     Outcome::Holds {
         complete: !space.partial(),
         note: space.partial_reason.clone(),
@@ -279,12 +288,37 @@ fn stopped(stop: Stop, space: &MachineSpace) -> Result<Outcome, Diagnostic> {
     }
 }
 
-fn violated(model: &Model, space: &mut MachineSpace, lasso: &Lasso) -> Outcome {
+/// Whether some atom of `f` reads what a node enables.
+fn reads_enabledness(space: &MachineSpace, f: &Formula<usize>) -> bool {
+    let mut atoms = Vec::new();
+    f.atoms(&mut atoms);
+    atoms.iter().any(|&a| space.reads_enabledness(a))
+}
+
+/// The outcome of a lasso: replayed, and trusted as a violation only where it does not depend on what
+/// a node with missing steps enables. Its steps are real either way; but at a node whose successors
+/// were enumerated in part, an enabledness atom, a fairness assumption or a deadlock's stutter step may
+/// be wrong — unless `exact` (the formula reads no enabledness and assumes no fairness), when only the
+/// stutter matters.
+fn violated(model: &Model, space: &mut MachineSpace, lasso: &Lasso, exact: bool) -> Outcome {
     let start = lasso.prefix.first().or(lasso.cycle.first()).map(|p| p.0);
     let Some(start) = start else {
         return not_replayed("empty run".into());
     };
     let all: Vec<Position> = lasso.prefix.iter().chain(&lasso.cycle).copied().collect();
+    let doubtful = all
+        .iter()
+        .any(|&(n, edge)| space.is_partial_node(n) && (!exact || edge.is_none()));
+    if doubtful {
+        return Outcome::Unknown(format!(
+            "a run violating the formula was found in the explored part, but it depends on what a \
+             state whose successors were enumerated in part enables: {}",
+            space
+                .partial_reason
+                .as_deref()
+                .unwrap_or("steps may be missing")
+        ));
+    }
     match replay_path(model, space, start, &all) {
         Ok((_, end)) if Some(end) != lasso.cycle.first().map(|p| p.0) => {
             not_replayed("the cycle does not close".into())
@@ -308,7 +342,6 @@ fn replay_path(
     start: NodeId,
     path: &[Position],
 ) -> Result<(Vec<Step>, NodeId), String> {
-    use crate::temporal::space::StateSpace;
     let m = model.machine();
     let (setup, state) = space.node(start);
     let constants = space.setups[setup as usize].clone();
