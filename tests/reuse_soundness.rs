@@ -16,10 +16,10 @@ mod common;
 use bsolve::analysis::before_after::read_write;
 use bsolve::check::mc::{McOptions, McResult, Verdict, model_check};
 use bsolve::check::{Model, Options};
-use bsolve::eval::ReuseCache;
+use bsolve::eval::{ReuseCache, Transition};
 use bsolve::solve::Symmetry;
 use bsolve::value::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -86,6 +86,25 @@ fn summary(r: &McResult) -> String {
     )
 }
 
+/// Whether a difference is the machine's own: some machines' counts vary from run to run without reuse
+/// (a constant setup or a parameter search that answers within a time share: CrewAllocationConstants_v2
+/// finds 2 or 4 states). Accepted only when further runs without reuse disagree with each other and the
+/// run with reuse found what one of them found.
+fn plain_varies(model: &Model, plain: &McResult, reused: &McResult) -> bool {
+    let mut seen = vec![summary(plain)];
+    for _ in 0..4 {
+        match run(model, false) {
+            Ok(again) if !timed_out(&again) => seen.push(summary(&again)),
+            _ => {}
+        }
+    }
+    let varies = seen.iter().any(|s| *s != seen[0]);
+    if varies {
+        eprintln!("counts vary without reuse: {seen:?}");
+    }
+    varies && seen.contains(&summary(reused))
+}
+
 #[test]
 fn mc_with_reuse_finds_what_mc_without_finds() {
     let (mut differ, mut skipped, mut compared) = (Vec::new(), Vec::new(), 0);
@@ -113,7 +132,7 @@ fn mc_with_reuse_finds_what_mc_without_finds() {
         let stats = reused.reuse.expect("reuse statistics with --reuse");
         calls += stats.next_state_calls;
         hits += stats.hits;
-        if summary(&plain) != summary(&reused) {
+        if summary(&plain) != summary(&reused) && !plain_varies(&model, &plain, &reused) {
             differ.push(format!(
                 "{}:\n  without reuse: {}\n  with reuse:    {}",
                 path.display(),
@@ -216,20 +235,35 @@ fn check_matrix(model: &Model) -> Result<(), String> {
         let Ok(found) = ctx.successors_tolerant(&setups[s], &state, max_ops) else {
             break;
         };
-        // What the cache gives, warmed by the states before, is what the interpreter computes.
+        // What the cache gives, warmed by the states before, is what the interpreter computes. As a
+        // set: the interpreter itself may list one operation's transitions in another order from one
+        // call to the next (its enumeration or the solver answers, `EnumerationTally`).
         let reused = cache
             .successors(ctx, s as u32, &setups[s], &state, max_ops)
             .map_err(|e| format!("{e:?}"))?;
-        if (&reused.transitions, reused.complete, &reused.ill_defined)
-            != (&found.transitions, found.complete, &found.ill_defined)
+        let only = |a: &[Transition], b: &[Transition]| -> Vec<String> {
+            let b: HashSet<&Transition> = b.iter().collect();
+            let names =
+                |t: &Transition| format!("{}{:?}", m.operations[t.operation].name, t.params);
+            a.iter().filter(|t| !b.contains(t)).map(names).collect()
+        };
+        if reused.transitions.len() != found.transitions.len()
+            || !only(&reused.transitions, &found.transitions).is_empty()
+            || (reused.complete, &reused.ill_defined) != (found.complete, &found.ill_defined)
         {
             return Err(format!(
-                "in state {:?} the cache gives {:?} (complete {}), the interpreter {:?} (complete {})",
+                "in state {:?} the cache gives {} transitions (complete {}, {} ill-defined), the \
+                 interpreter {} (complete {}, {} ill-defined); only from the cache: {:?}; only from \
+                 the interpreter: {:?}",
                 state.values,
-                reused.transitions,
+                reused.transitions.len(),
                 reused.complete,
-                found.transitions,
-                found.complete
+                reused.ill_defined.len(),
+                found.transitions.len(),
+                found.complete,
+                found.ill_defined.len(),
+                only(&reused.transitions, &found.transitions),
+                only(&found.transitions, &reused.transitions),
             ));
         }
         for (k, row) in rows.iter().enumerate() {
