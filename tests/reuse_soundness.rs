@@ -20,7 +20,7 @@ use bsolve::eval::{ReuseCache, Transition};
 use bsolve::solve::Symmetry;
 use bsolve::value::Value;
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const CORPUS_MACHINES: &[&str] = &include!("corpus_mc_machines.txt");
@@ -48,7 +48,7 @@ fn machines() -> Vec<PathBuf> {
     bundled
 }
 
-fn load(path: &PathBuf) -> Option<Model> {
+fn load(path: &Path) -> Option<Model> {
     // A machine the loader rejects has no state space to compare (the bundled models include some
     // that test errors).
     Model::load(path, &Options::default()).ok()
@@ -161,6 +161,9 @@ fn mc_with_reuse_finds_what_mc_without_finds() {
 /// operation's diagnostics.
 type Outcome = (Vec<[Vec<Value>; 4]>, bool, Vec<String>);
 
+/// An operation's outcome in a projection, and the state it was first seen in.
+type FirstSeen = (Outcome, Vec<Value>);
+
 #[test]
 fn dependency_matrix_holds_in_explored_states() {
     let mut failures = Vec::new();
@@ -216,7 +219,8 @@ fn check_matrix(model: &Model) -> Result<(), String> {
     };
     let max_ops = ctx.settings().max_operations;
     let start = Instant::now();
-    let mut seen: HashMap<(usize, usize, Vec<Value>), (Outcome, Vec<Value>)> = HashMap::new();
+    // (operation, setup, projection) → its outcome there and the first state it was seen in.
+    let mut seen: HashMap<(usize, usize, Vec<Value>), FirstSeen> = HashMap::new();
     let mut visited = std::collections::HashSet::new();
     let mut queue = std::collections::VecDeque::new();
     for (s, constants) in setups.iter().enumerate() {

@@ -39,8 +39,11 @@ struct Footprint {
     /// Indices of the variables written: the only ones whose value may differ in a target.
     writes: Vec<usize>,
     /// (setup index, values of `key`) → the operation's outcome there.
-    table: RwLock<FxHashMap<(u32, Vec<Value>), Arc<Outcome>>>,
+    table: RwLock<FxHashMap<Projection, Arc<Outcome>>>,
 }
+
+/// A constant setup's index (in the model checker's order) and the values of a footprint's `key`.
+type Projection = (u32, Vec<Value>);
 
 /// One operation's complete outcome in one projection.
 struct Outcome {
