@@ -17,7 +17,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{Machine, Operation, Subst, SubstKind};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// Per operation, the transitions found for each projection of a state, shared by the model checker's
@@ -40,6 +40,30 @@ struct Footprint {
     writes: Vec<usize>,
     /// (setup index, values of `key`) → the operation's outcome there.
     table: RwLock<FxHashMap<Projection, Arc<Outcome>>>,
+    /// Lookups and hits in `table`, for `pays`.
+    lookups: AtomicU64,
+    hits: AtomicU64,
+    /// The operation's projections rarely repeat: it is recomputed from now on and its table emptied.
+    abandoned: AtomicBool,
+}
+
+/// After this many lookups of one operation, its cache is abandoned if fewer than one in
+/// `ABANDON_BELOW` hit: a projection that almost never repeats (B/Demo/Lift.mch: 14 million states, no
+/// hit) costs a key, a lookup and a stored outcome per state for nothing, and halved the states explored
+/// within a timeout. Recomputing is always sound, so abandoning only costs the hits it forgoes.
+const PROBATION: u64 = 10_000;
+const ABANDON_BELOW: u64 = 10;
+
+impl Footprint {
+    /// Counts a lookup; abandons the cache once its probation shows it does not pay.
+    fn looked_up(&self, hit: bool) {
+        let lookups = self.lookups.fetch_add(1, Ordering::Relaxed) + 1;
+        let hits = self.hits.fetch_add(u64::from(hit), Ordering::Relaxed) + u64::from(hit);
+        if lookups == PROBATION && hits.saturating_mul(ABANDON_BELOW) < lookups {
+            self.abandoned.store(true, Ordering::Relaxed);
+            *self.table.write().expect("reuse table lock") = FxHashMap::default();
+        }
+    }
 }
 
 /// A constant setup's index (in the model checker's order) and the values of a footprint's `key`.
@@ -110,12 +134,16 @@ impl ReuseCache {
         // Built on the first miss: a state whose operations are all reused needs no environment.
         let mut env: Option<Env> = None;
         for (k, footprint) in self.operations.iter().enumerate() {
-            let key = footprint.as_ref().map(|f| {
+            let footprint = footprint
+                .as_ref()
+                .filter(|f| !f.abandoned.load(Ordering::Relaxed));
+            let key = footprint.map(|f| {
                 let values = f.key.iter().map(|&i| state.values[i].clone()).collect();
                 (setup, values)
             });
             if let (Some(f), Some(key)) = (footprint, &key) {
                 let seen = f.table.read().expect("reuse table lock").get(key).cloned();
+                f.looked_up(seen.is_some());
                 if let Some(outcome) = seen {
                     self.hits.fetch_add(1, Ordering::Relaxed);
                     out.transitions
@@ -231,6 +259,9 @@ fn footprint(machine: &Machine, op: &Operation) -> Option<Footprint> {
         key: index(&|n| rw.reads.contains(n) || rw.writes.contains(n)),
         writes: index(&|n| rw.writes.contains(n)),
         table: RwLock::new(FxHashMap::default()),
+        lookups: AtomicU64::new(0),
+        hits: AtomicU64::new(0),
+        abandoned: AtomicBool::new(false),
     })
 }
 
