@@ -161,6 +161,13 @@ enum Command {
         /// output says when that happened. Verdicts are the same either way.
         #[arg(long)]
         all_setups: bool,
+        /// Reuse an operation's transitions in states that agree on the variables it reads and writes
+        /// (and the constants), instead of evaluating it again; reports the evaluations performed and
+        /// those reused. Operations with an operation call, a WHILE loop or a local named like a
+        /// variable are always evaluated, and so is one whose first 10,000 lookups hit less than one
+        /// time in ten.
+        #[arg(long)]
+        reuse: bool,
     },
     /// LTL model checking (ProB's LTL[e] syntax): FORMULA, or every ASSERT_LTL... definition with
     /// --assertions. Runs start in the initialised states; a deadlock stays in its state forever. A
@@ -467,6 +474,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             dfs,
             workers,
             all_setups,
+            reuse,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
@@ -487,6 +495,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 workers: workers.map(|w| w as usize),
                 progress: bsolve::check::progress::wanted(g.json),
                 setup_symmetry: !all_setups,
+                reuse: *reuse,
             };
             cmd_mc(model, &mc_options, g)
         }
@@ -1008,9 +1017,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     };
     if g.json {
         let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
-        println!(
-            "{}",
-            json!({
+        let mut report = json!({
                 "status": status,
                 "detail": detail,
                 "states": result.states,
@@ -1028,8 +1035,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "cpu_ms": result.cpu_time.map(|t| t.as_millis() as u64),
                 "trace": trace,
                 "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },
-            })
-        );
+        });
+        if let Some(stats) = result.reuse {
+            report["next_state_calls"] = json!(stats.next_state_calls);
+            report["reuse_hits"] = json!(stats.hits);
+        }
+        println!("{report}");
     } else {
         println!("{status}: {detail}");
         if !result.trace.is_empty() {
@@ -1045,6 +1056,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if let Some(stats) = result.reuse {
+            println!(
+                "next-state calls: {} (operation evaluations), reused: {}",
+                stats.next_state_calls, stats.hits
+            );
+        }
         if result.setups_up_to_symmetry {
             println!(
                 "constant setups: one per class of permutations of deferred-set elements (ProB's \

@@ -13,7 +13,7 @@ use super::Model;
 use super::invariant_memo::InvariantMemo;
 use super::setup::{Assignment, constant_names};
 use crate::diag::{DiagKind, Diagnostic, Span};
-use crate::eval::{Env, State, Successors, Transition};
+use crate::eval::{Env, ReuseCache, ReuseStats, State, Successors, Transition};
 use crate::ir::Pred;
 use crate::solve::Symmetry;
 use crate::syntax::ast::Name;
@@ -61,6 +61,9 @@ pub struct McOptions {
     /// rules apply (`solve::Symmetry::ProbSetups`), as ProB's model checker counts them; otherwise every
     /// setup. Verdicts are the same either way (B cannot tell the elements apart); counts differ.
     pub setup_symmetry: bool,
+    /// Rebuild an operation's transitions from those found in an earlier state with the same values of
+    /// the variables it reads and writes (`eval::ReuseCache`), instead of evaluating it again.
+    pub reuse: bool,
 }
 
 impl Default for McOptions {
@@ -77,6 +80,7 @@ impl Default for McOptions {
             workers: None,
             progress: false,
             setup_symmetry: true,
+            reuse: false,
         }
     }
 }
@@ -150,6 +154,8 @@ pub struct McResult {
     /// Invariant and assertion checks of states: once per state in SCOPE, however many workers.
     pub state_checks: usize,
     pub elapsed: Duration,
+    /// With `McOptions::reuse`: the operation evaluations performed and those answered from the cache.
+    pub reuse: Option<ReuseStats>,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
     /// CPU time the process used, all threads (where the OS reports it): beside `elapsed`, it shows
@@ -268,6 +274,8 @@ struct Explorer<'m> {
     invariant_memo: InvariantMemo,
     /// Threads that expand states in parallel.
     workers: usize,
+    /// Operation outcomes by projection, shared by the workers (`McOptions::reuse`).
+    reuse: Option<ReuseCache>,
     progress: Option<indicatif::ProgressBar>,
 }
 
@@ -351,6 +359,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         progress: options.progress.then(super::progress::spinner),
+        reuse: options.reuse.then(|| ReuseCache::new(machine)),
     };
     let (verdict, at) = explorer.run(start);
     if let Some(bar) = &explorer.progress {
@@ -382,6 +391,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         setups_up_to_symmetry: explorer.setups_up_to_symmetry,
         state_checks: explorer.state_checks.into_inner(),
         elapsed: start.elapsed(),
+        reuse: explorer.reuse.as_ref().map(ReuseCache::stats),
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
@@ -770,10 +780,15 @@ impl<'m> Explorer<'m> {
             mut transitions,
             complete,
             ill_defined,
-        } = self
-            .model
-            .context
-            .successors_tolerant(&constants, &state, self.max_ops)?;
+        } = match &self.reuse {
+            Some(cache) => {
+                cache.successors(&self.model.context, setup, &constants, &state, self.max_ops)?
+            }
+            None => self
+                .model
+                .context
+                .successors_tolerant(&constants, &state, self.max_ops)?,
+        };
         let mut targets = Vec::with_capacity(transitions.len());
         let mut checks = Vec::new();
         for t in &mut transitions {

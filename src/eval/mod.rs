@@ -20,6 +20,7 @@ mod memo;
 mod polynomials;
 mod pred;
 mod relations;
+mod reuse;
 mod sequences;
 mod set_sizes;
 mod settings;
@@ -33,6 +34,7 @@ mod witnesses;
 
 pub use context::{Context, share_of_time_left};
 pub use enumerate::Enumeration;
+pub use reuse::{ReuseCache, ReuseStats};
 pub use settings::Settings;
 pub use subst::Updates;
 pub use symbolic::SymbolicSet;

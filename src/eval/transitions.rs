@@ -45,6 +45,15 @@ pub struct Successors {
     pub ill_defined: Vec<(usize, crate::diag::Diagnostic)>,
 }
 
+/// The transitions one operation contributes to a state's `Successors`.
+pub(crate) struct OperationSuccessors {
+    pub transitions: Vec<Transition>,
+    /// Every enabling of this operation was found (`Successors::complete`).
+    pub complete: bool,
+    /// Instances of this operation whose guard or body is ill-defined.
+    pub ill_defined: Vec<crate::diag::Diagnostic>,
+}
+
 /// What an operation's enablings are searched over: its parameters (and guard LET identifiers), the
 /// guard that bounds them, and its `MAX_OPERATIONS_<op>` limit.
 pub(crate) struct OperationPlan {
@@ -559,119 +568,142 @@ impl Context {
         state: &State,
         max_per_op: usize,
     ) -> Result<Successors, EvalError> {
-        let m = self.machine();
         let mut env = self.state_env(constants, state)?;
         let mut out = Successors {
             transitions: Vec::new(),
             complete: true,
             ill_defined: Vec::new(),
         };
+        for k in 0..self.machine().operations.len() {
+            let found = self.operation_successors(k, &mut env, state, max_per_op)?;
+            out.complete &= found.complete;
+            out.transitions.extend(found.transitions);
+            out.ill_defined
+                .extend(found.ill_defined.into_iter().map(|d| (k, d)));
+        }
+        Ok(out)
+    }
+
+    /// The transitions of operation `k` from `state`, whose environment `env` is (`state_env`): one
+    /// operation's part of `successors_tolerant`.
+    pub(crate) fn operation_successors(
+        &self,
+        k: usize,
+        env: &mut Env,
+        state: &State,
+        max_per_op: usize,
+    ) -> Result<OperationSuccessors, EvalError> {
+        let m = self.machine();
+        let mut out = OperationSuccessors {
+            transitions: Vec::new(),
+            complete: true,
+            ill_defined: Vec::new(),
+        };
         let show_any_values = self.settings().show_any_values();
-        for (k, plan) in self.operation_plans().iter().enumerate() {
-            let op = &m.operations[k];
-            let locals = &plan.searched[op.params.len()..];
-            let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
-            let mut found: Vec<Transition> = Vec::new();
-            let mut distinct: FxHashSet<Transition> = FxHashSet::default();
-            let mut cut = false;
-            let mut on_choice = |ctx: &Context, env: &mut Env| {
-                let params = ctx.bound_values(&op.params, env, op.span)?;
-                let body = plan.body.as_ref().unwrap_or(&op.body);
-                let executions = match ctx.execute_operation(&op.outputs, body, env) {
-                    Ok(executions) => executions,
-                    Err(EvalError::WellDefinedness(d)) => {
-                        out.ill_defined.push((k, d));
-                        return Ok(true);
-                    }
-                    Err(e) => return Err(e),
-                };
-                let any_values = if show_any_values {
-                    ctx.bound_values(locals, env, op.span)?
-                } else {
-                    Vec::new()
-                };
-                for updates in executions {
-                    let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
-                    t.any_values.clone_from(&any_values);
-                    // A linear scan while the transitions are few (most operations have one or
-                    // two); a hash set beyond, so that many parameter values are not quadratic.
-                    let is_new = if found.len() < SCAN_UP_TO {
-                        !found.contains(&t)
-                    } else {
-                        if distinct.is_empty() {
-                            distinct.extend(found.iter().cloned());
-                        }
-                        !distinct.contains(&t)
-                    };
-                    if is_new {
-                        if found.len() >= cap {
-                            cut = true;
-                            return Ok(false);
-                        }
-                        if !distinct.is_empty() {
-                            distinct.insert(t.clone());
-                        }
-                        found.push(t);
-                    }
-                }
-                Ok(true)
-            };
-            // Most operations have no parameters: their guard is decided by the interpreter directly, as
-            // the enumeration the solver would route it to does, without building a problem per state.
-            let searched = if plan.searched.is_empty() {
-                self.guard_holds(&plan.guard, &mut env).and_then(|holds| {
-                    if holds {
-                        on_choice(self, &mut env)?;
-                    }
-                    Ok(true)
-                })
-            } else if let Some(choices) = self.listed_choices(plan, &mut env) {
-                let name = &plan.searched[0].name;
-                let mark = env.len();
-                let mut searched = Ok(true);
-                for x in choices {
-                    env.bind(name.clone(), x);
-                    let go_on = on_choice(self, &mut env);
-                    env.truncate(mark);
-                    match go_on {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(e) => {
-                            searched = Err(e);
-                            break;
-                        }
-                    }
-                }
-                searched
-            } else if self.listed_product(plan, &mut env) {
-                // Generate and test: each candidate combination costs a few evaluations, where the
-                // solver would build and propagate a problem per state. A construct the enumeration
-                // cannot evaluate goes to the solver (transitions found twice are merged above).
-                match self.search(&plan.searched, &plan.guard, &mut env, &mut on_choice) {
-                    Err(e) if !matches!(e, EvalError::WellDefinedness(_)) => {
-                        self.solve_for(&plan.searched, &plan.guard, &mut env, &mut on_choice)
-                    }
-                    searched => searched,
-                }
-            } else if plan.enumeration.pays() {
-                self.enumerate_then_solve(plan, &mut env, &mut on_choice)
-            } else {
-                self.solve_for(&plan.searched, &plan.guard, &mut env, &mut on_choice)
-            };
-            let complete = match searched {
-                Ok(complete) => complete,
-                // An operation without parameters has one instance: an ill-defined guard leaves no
-                // other unexamined (LargeErrorMessage: the state deadlocks, as ProB records). With
-                // parameters, the search stopped at the ill-defined instance and missed the others.
+        let plan = &self.operation_plans()[k];
+        let op = &m.operations[k];
+        let locals = &plan.searched[op.params.len()..];
+        let cap = plan.limit.map_or(max_per_op, |l| l.min(max_per_op));
+        let mut found: Vec<Transition> = Vec::new();
+        let mut distinct: FxHashSet<Transition> = FxHashSet::default();
+        let mut cut = false;
+        let mut on_choice = |ctx: &Context, env: &mut Env| {
+            let params = ctx.bound_values(&op.params, env, op.span)?;
+            let body = plan.body.as_ref().unwrap_or(&op.body);
+            let executions = match ctx.execute_operation(&op.outputs, body, env) {
+                Ok(executions) => executions,
                 Err(EvalError::WellDefinedness(d)) => {
-                    out.ill_defined.push((k, d));
-                    plan.searched.is_empty()
+                    out.ill_defined.push(d);
+                    return Ok(true);
                 }
                 Err(e) => return Err(e),
             };
-            out.complete &= complete && !cut;
-            out.transitions.extend(found);
-        }
+            let any_values = if show_any_values {
+                ctx.bound_values(locals, env, op.span)?
+            } else {
+                Vec::new()
+            };
+            for updates in executions {
+                let mut t = ctx.transition(k, params.clone(), state, &updates, op.span)?;
+                t.any_values.clone_from(&any_values);
+                // A linear scan while the transitions are few (most operations have one or
+                // two); a hash set beyond, so that many parameter values are not quadratic.
+                let is_new = if found.len() < SCAN_UP_TO {
+                    !found.contains(&t)
+                } else {
+                    if distinct.is_empty() {
+                        distinct.extend(found.iter().cloned());
+                    }
+                    !distinct.contains(&t)
+                };
+                if is_new {
+                    if found.len() >= cap {
+                        cut = true;
+                        return Ok(false);
+                    }
+                    if !distinct.is_empty() {
+                        distinct.insert(t.clone());
+                    }
+                    found.push(t);
+                }
+            }
+            Ok(true)
+        };
+        // Most operations have no parameters: their guard is decided by the interpreter directly, as
+        // the enumeration the solver would route it to does, without building a problem per state.
+        let searched = if plan.searched.is_empty() {
+            self.guard_holds(&plan.guard, env).and_then(|holds| {
+                if holds {
+                    on_choice(self, env)?;
+                }
+                Ok(true)
+            })
+        } else if let Some(choices) = self.listed_choices(plan, env) {
+            let name = &plan.searched[0].name;
+            let mark = env.len();
+            let mut searched = Ok(true);
+            for x in choices {
+                env.bind(name.clone(), x);
+                let go_on = on_choice(self, env);
+                env.truncate(mark);
+                match go_on {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        searched = Err(e);
+                        break;
+                    }
+                }
+            }
+            searched
+        } else if self.listed_product(plan, env) {
+            // Generate and test: each candidate combination costs a few evaluations, where the
+            // solver would build and propagate a problem per state. A construct the enumeration
+            // cannot evaluate goes to the solver (transitions found twice are merged above).
+            match self.search(&plan.searched, &plan.guard, env, &mut on_choice) {
+                Err(e) if !matches!(e, EvalError::WellDefinedness(_)) => {
+                    self.solve_for(&plan.searched, &plan.guard, env, &mut on_choice)
+                }
+                searched => searched,
+            }
+        } else if plan.enumeration.pays() {
+            self.enumerate_then_solve(plan, env, &mut on_choice)
+        } else {
+            self.solve_for(&plan.searched, &plan.guard, env, &mut on_choice)
+        };
+        let complete = match searched {
+            Ok(complete) => complete,
+            // An operation without parameters has one instance: an ill-defined guard leaves no
+            // other unexamined (LargeErrorMessage: the state deadlocks, as ProB records). With
+            // parameters, the search stopped at the ill-defined instance and missed the others.
+            Err(EvalError::WellDefinedness(d)) => {
+                out.ill_defined.push(d);
+                plan.searched.is_empty()
+            }
+            Err(e) => return Err(e),
+        };
+        out.complete = complete && !cut;
+        out.transitions = found;
         Ok(out)
     }
 
