@@ -212,8 +212,7 @@ impl<'s, 'n> Product<'s, 'n> {
                     }
                 }
                 if let Some(fair) = self.fair_accepting(&component)? {
-                    frames.push((s, 0));
-                    return self.lasso(&frames, &component, &fair).map(Some);
+                    return self.lasso(&fair).map(Some);
                 }
             }
         }
@@ -361,30 +360,15 @@ impl<'s, 'n> Product<'s, 'n> {
 
     /// The counterexample: the search's path (`frames`, ending at the component's root), a path inside
     /// the component to its fair part, and a cycle in the fair part.
-    fn lasso(
-        &mut self,
-        frames: &[(u32, usize)],
-        component: &[u32],
-        fair: &[u32],
-    ) -> Result<Lasso, Stop> {
+    fn lasso(&mut self, fair: &[u32]) -> Result<Lasso, Stop> {
         let fair_set: FxHashSet<u32> = fair.iter().copied().collect();
-        let (prefix, entry) = match self.shortest_prefix(&fair_set) {
-            Some(found) => found,
-            None => {
-                // The search's own path to the component's root, then a path inside the component.
-                let mut prefix = Vec::new();
-                for w in frames.windows(2) {
-                    let (s, next) = w[0];
-                    let e = self.edges(s)?[next - 1];
-                    prefix.push((self.states[s as usize].node, e.edge));
-                }
-                let root = frames.last().map_or(fair[0], |f| f.0);
-                let within: FxHashSet<u32> = component.iter().copied().collect();
-                let (to_fair, entry) = self.path(root, &within, |_, s| fair_set.contains(&s))?;
-                prefix.extend(to_fair);
-                (prefix, entry)
-            }
-        };
+        let initial: Vec<u32> = (0..self.states.len() as u32)
+            .filter(|&s| {
+                let st = &self.states[s as usize];
+                st.history == history::START && st.automaton == 0
+            })
+            .collect();
+        let (prefix, entry) = self.path(&initial, None, |x| fair_set.contains(&x))?;
         // What the cycle must pass through: an edge of each acceptance bit and of each fairness
         // assumption's operation taken in the fair part; for a weak assumption whose operation is not
         // taken there, a state that does not enable it.
@@ -427,19 +411,19 @@ impl<'s, 'n> Product<'s, 'n> {
         for target in targets {
             match target {
                 Target::Edge(s, e) => {
-                    let (walk, _) = self.path(at, &fair_set, |_, x| x == s)?;
+                    let (walk, _) = self.path(&[at], Some(&fair_set), |x| x == s)?;
                     cycle.extend(walk);
                     cycle.push((self.states[s as usize].node, e.edge));
                     at = e.to;
                 }
                 Target::State(s) => {
-                    let (walk, _) = self.path(at, &fair_set, |_, x| x == s)?;
+                    let (walk, _) = self.path(&[at], Some(&fair_set), |x| x == s)?;
                     cycle.extend(walk);
                     at = s;
                 }
             }
         }
-        let (back, _) = self.path(at, &fair_set, |_, x| x == entry)?;
+        let (back, _) = self.path(&[at], Some(&fair_set), |x| x == entry)?;
         cycle.extend(back);
         if cycle.is_empty() {
             // Only a `Target::State` at the entry itself: go round through any internal edge.
@@ -448,28 +432,30 @@ impl<'s, 'n> Product<'s, 'n> {
                 .find(|(s, _)| *s == entry)
                 .copied()
                 .unwrap_or(internal[0]);
-            let (walk, _) = self.path(entry, &fair_set, |_, x| x == s)?;
+            let (walk, _) = self.path(&[entry], Some(&fair_set), |x| x == s)?;
             cycle.extend(walk);
             cycle.push((self.states[s as usize].node, e.edge));
-            let (back, _) = self.path(e.to, &fair_set, |_, x| x == entry)?;
+            let (back, _) = self.path(&[e.to], Some(&fair_set), |x| x == entry)?;
             cycle.extend(back);
         }
         Ok(Lasso { prefix, cycle })
     }
 
-    /// A shortest path from an initial product state to a state of `goal`, through the states whose edges
-    /// the search computed (breadth-first), and the state reached; `None` if there is none among them.
-    fn shortest_prefix(&self, goal: &FxHashSet<u32>) -> Option<(Vec<(NodeId, EdgeRef)>, u32)> {
+    /// A shortest path (breadth-first) from one of `from` to a state satisfying `goal`, through `within`
+    /// when given, as the space's positions, and the state reached; a start satisfying `goal` gives an
+    /// empty path. It follows the edges the search computed: those of every state it visited, which
+    /// include the path to each completed component and every edge inside it.
+    fn path(
+        &self,
+        from: &[u32],
+        within: Option<&FxHashSet<u32>>,
+        goal: impl Fn(u32) -> bool,
+    ) -> Result<(Vec<(NodeId, EdgeRef)>, u32), Stop> {
         let mut parent: FxHashMap<u32, (u32, EdgeRef)> = FxHashMap::default();
-        let mut queue: VecDeque<u32> = VecDeque::new();
-        let mut seen: FxHashSet<u32> = FxHashSet::default();
-        for (s, st) in self.states.iter().enumerate() {
-            if st.history == history::START && st.automaton == 0 && seen.insert(s as u32) {
-                queue.push_back(s as u32);
-            }
-        }
+        let mut queue: VecDeque<u32> = from.iter().copied().collect();
+        let mut seen: FxHashSet<u32> = from.iter().copied().collect();
         while let Some(s) = queue.pop_front() {
-            if goal.contains(&s) {
+            if goal(s) {
                 let mut positions = Vec::new();
                 let mut at = s;
                 while let Some(&(p, edge)) = parent.get(&at) {
@@ -477,44 +463,10 @@ impl<'s, 'n> Product<'s, 'n> {
                     at = p;
                 }
                 positions.reverse();
-                return Some((positions, s));
-            }
-            for e in self.states[s as usize].edges.iter().flatten() {
-                if seen.insert(e.to) {
-                    parent.insert(e.to, (s, e.edge));
-                    queue.push_back(e.to);
-                }
-            }
-        }
-        None
-    }
-
-    /// A shortest path from `from` to a state satisfying `goal`, through `within` (breadth-first), as
-    /// the space's positions, and the state reached. `from` itself counts (an empty path).
-    #[allow(clippy::type_complexity)]
-    fn path(
-        &mut self,
-        from: u32,
-        within: &FxHashSet<u32>,
-        goal: impl Fn(&Self, u32) -> bool,
-    ) -> Result<(Vec<(NodeId, EdgeRef)>, u32), Stop> {
-        let mut parent: FxHashMap<u32, (u32, EdgeRef)> = FxHashMap::default();
-        let mut queue = VecDeque::from([from]);
-        let mut seen: FxHashSet<u32> = FxHashSet::from_iter([from]);
-        while let Some(s) = queue.pop_front() {
-            if goal(self, s) {
-                let mut positions = Vec::new();
-                let mut at = s;
-                while at != from {
-                    let (p, edge) = parent[&at];
-                    positions.push((self.states[p as usize].node, edge));
-                    at = p;
-                }
-                positions.reverse();
                 return Ok((positions, s));
             }
-            for e in self.edges(s)?.to_vec() {
-                if within.contains(&e.to) && seen.insert(e.to) {
+            for e in self.states[s as usize].edges.iter().flatten() {
+                if within.is_none_or(|w| w.contains(&e.to)) && seen.insert(e.to) {
                     parent.insert(e.to, (s, e.edge));
                     queue.push_back(e.to);
                 }
@@ -524,7 +476,7 @@ impl<'s, 'n> Product<'s, 'n> {
             crate::diag::Diagnostic::new(
                 crate::diag::DiagKind::Internal,
                 crate::diag::Span::default(),
-                "internal: no path inside a strongly connected component",
+                "internal: no path to or inside a strongly connected component",
             ),
             None,
         ))
