@@ -109,6 +109,11 @@ pub(crate) fn solve(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
+    // Stages and lanes deliver from several places; once the caller has asked for no more, none of
+    // them may reach it again (a lane's solution drained after native's stop was one setup past
+    // MAX_INITIALISATIONS).
+    let mut latch = StopLatch::default();
+    let on_solution = &mut latch.guarding(on_solution);
     if !problem.sizes_matter {
         // The model checker's per-state questions: native alone, with the whole budget.
         return native::solve(ctx, problem, on_solution, stats);
@@ -368,7 +373,10 @@ fn race_lane(
         } else {
             probe
         };
-        if !stop_native.load(Ordering::Relaxed) && (native.decided(&first) || past(outer)) {
+        // The caller's stop ends the question whoever stopped native.
+        if native.caller_stopped
+            || (!stop_native.load(Ordering::Relaxed) && (native.decided(&first) || past(outer)))
+        {
             racer.stop();
             return Raced {
                 answer: None,
@@ -464,6 +472,28 @@ fn refute_any_size(
     let proved =
         ctx.with_stage_deadline(fallback(outer, 1, 1), || smt::refute_any_size(ctx, problem));
     stats.any_size = matches!(proved, Ok(true));
+}
+
+/// Remembers the caller's stop (`Ok(false)`) and answers every later solution with it, unseen.
+#[derive(Default)]
+struct StopLatch {
+    stopped: bool,
+}
+
+impl StopLatch {
+    fn guarding<'a>(
+        &'a mut self,
+        inner: &'a mut Found<'_>,
+    ) -> impl FnMut(&[Value], &[(Name, Value)]) -> Result<bool, EvalError> + 'a {
+        move |values: &[Value], witnesses: &[(Name, Value)]| {
+            if self.stopped {
+                return Ok(false);
+            }
+            let go_on = inner(values, witnesses);
+            self.stopped = matches!(go_on, Ok(false));
+            go_on
+        }
+    }
 }
 
 /// The solutions a stage reported, so that a later stage resuming its stream skips them.
@@ -667,6 +697,25 @@ mod tests {
         });
         assert!(matches!(outcome.result, Ok(true)) && outcome.reported);
         assert_eq!(delivered, 1);
+    }
+
+    #[test]
+    fn no_solution_reaches_a_caller_that_asked_to_stop() {
+        use super::StopLatch;
+        use crate::value::Value;
+        let mut calls = 0;
+        let mut caller = |_: &[Value], _: &[_]| {
+            calls += 1;
+            Ok(calls < 2)
+        };
+        let mut latch = StopLatch::default();
+        let answers: Vec<_> = {
+            let mut guarded = latch.guarding(&mut caller);
+            // A second stage or a lane delivering after the stop is answered by the latch.
+            (0..4).map(|i| guarded(&[Value::int(i)], &[])).collect()
+        };
+        assert_eq!(answers, vec![Ok(true), Ok(false), Ok(false), Ok(false)]);
+        assert_eq!(calls, 2);
     }
 
     #[test]
