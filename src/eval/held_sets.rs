@@ -132,7 +132,12 @@ impl Context {
 
     /// Binds a state variable's value, a held set's placeholder to the set it stands for.
     pub(crate) fn bind_held(&self, env: &mut Env, name: Name, value: &Value) {
-        if let Value::Elem(e) = value
+        env.bind_val(name, self.held_val(value.clone()));
+    }
+
+    /// What a variable holding `value` is bound to: the set a held set stands for, else the value.
+    pub(crate) fn held_val(&self, value: Value) -> Val {
+        if let Value::Elem(e) = &value
             && &*e.set == HELD_SET
             && let Some((_, set)) = self
                 .held_sets()
@@ -141,10 +146,9 @@ impl Context {
                 .expect("held sets lock")
                 .get(e.index as usize)
         {
-            env.bind_val(name, set.clone());
-            return;
+            return set.clone();
         }
-        env.bind(name, value.clone());
+        Val::Value(value)
     }
 
     /// Binds the machine's variables to a state's values (see `bind_held`).

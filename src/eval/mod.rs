@@ -15,6 +15,7 @@ mod enumerate;
 mod expr;
 mod external;
 mod held_sets;
+mod in_place;
 mod integer_ranges;
 mod memo;
 mod polynomials;
@@ -250,6 +251,32 @@ impl Env {
             Val::Value(v) => Some(v),
             Val::Sym(_) => None,
         }
+    }
+
+    /// The latest binding of `name` at position `mark` or later, made there (a copy of the value
+    /// it has now) when there is none: writing it leaves the bindings below `mark` as they were.
+    pub(crate) fn binding_above(&mut self, mark: usize, name: &str) -> Option<&mut Val> {
+        let base = self.base.items.len();
+        let from = mark.saturating_sub(base);
+        let found = self.bindings[from.min(self.bindings.len())..]
+            .iter()
+            .rposition(|(n, _)| crate::syntax::ast::same_name(n, name))
+            .map(|i| from + i);
+        let at = match found {
+            Some(i) => i,
+            None => {
+                let (n, v) = self
+                    .bindings
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| crate::syntax::ast::same_name(n, name))
+                    .cloned()
+                    .or_else(|| Some((Name::from(name), self.base.get(name)?.clone())))?;
+                self.bindings.push((n, v));
+                self.bindings.len() - 1
+            }
+        };
+        Some(&mut self.bindings[at].1)
     }
 
     pub(crate) fn len(&self) -> usize {

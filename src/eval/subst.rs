@@ -338,6 +338,9 @@ impl Context {
         span: Span,
     ) -> Result<Vec<Updates>, EvalError> {
         let max_steps = self.settings().max_while_steps;
+        let in_place = super::in_place::straight_line(body);
+        // The variables the in-place steps wrote, for the loop's updates at its exit.
+        let mut assigned: Vec<Name> = Vec::new();
         let mut frontier: Vec<Updates> = vec![Vec::new()];
         let mut finished = Vec::new();
         let mut steps = 0usize;
@@ -358,6 +361,31 @@ impl Context {
                             steps - 1
                         ),
                     ));
+                }
+                if in_place {
+                    let step = self.while_step_in_place(
+                        cond,
+                        body,
+                        (invariant, variant),
+                        env,
+                        (mark, &mut assigned),
+                    );
+                    match step.and_then(|go_on| {
+                        (!go_on)
+                            .then(|| self.written(env, &assigned, span))
+                            .transpose()
+                    }) {
+                        Ok(None) => continue,
+                        Ok(Some(written)) => {
+                            merge_into(&mut u, written);
+                            finished.push(u);
+                            break;
+                        }
+                        Err(e) => {
+                            env.truncate(mark);
+                            return Err(e);
+                        }
+                    }
                 }
                 let step = self.while_step(cond, body, invariant, variant, env);
                 let Some((v0, mut outs)) = step.inspect_err(|_| env.truncate(mark))? else {
@@ -413,6 +441,20 @@ impl Context {
         variant: &Expr,
         env: &mut Env,
     ) -> Result<Option<(Int, Vec<Updates>)>, EvalError> {
+        match self.while_test(cond, invariant, variant, env)? {
+            Some(v0) => Ok(Some((v0, self.exec(body, env)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// The loop's invariant and test: `None` when the loop exits, else the variant before the body.
+    fn while_test(
+        &self,
+        cond: &Pred,
+        invariant: &Pred,
+        variant: &Expr,
+        env: &mut Env,
+    ) -> Result<Option<Int>, EvalError> {
         if !self.eval_pred_in(invariant, env)? {
             return Err(wd_error(invariant.span, "WHILE invariant violated"));
         }
@@ -423,11 +465,32 @@ impl Context {
         if v0.is_negative() {
             return Err(wd_error(variant.span, "WHILE variant is negative"));
         }
-        Ok(Some((v0, self.exec(body, env)?)))
+        Ok(Some(v0))
+    }
+
+    /// One step of a loop whose body runs in place (`in_place::straight_line`), writing into the
+    /// loop's bindings above `mark`; false when the loop exits. The caller's updates then lack the
+    /// loop's writes: they are the bindings above `mark`, which the caller reads (`written`).
+    fn while_step_in_place(
+        &self,
+        cond: &Pred,
+        body: &Subst,
+        (invariant, variant): (&Pred, &Expr),
+        env: &mut Env,
+        (mark, assigned): (usize, &mut Vec<Name>),
+    ) -> Result<bool, EvalError> {
+        let Some(v0) = self.while_test(cond, invariant, variant, env)? else {
+            return Ok(false);
+        };
+        self.exec_in_place(body, env, mark, assigned)?;
+        if self.eval_int(variant, env)? >= v0 {
+            return Err(wd_error(variant.span, "WHILE variant did not decrease"));
+        }
+        Ok(true)
     }
 
     /// The update made by `target := v` (`f(i) := v` overrides f at i, `r'a := v` replaces a field).
-    fn assign(
+    pub(super) fn assign(
         &self,
         target: &AssignTarget,
         v: Value,
