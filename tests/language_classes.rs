@@ -227,3 +227,24 @@ fn a_tuple_equation_defines_each_of_its_constants() {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["states"], 2, "{json}");
 }
+
+/// Ranges and inverses of functions over infinite sets stay symbolic: memberships in `ran(f)` and
+/// images `f~[S]` of finite sets are decided (SymbolicRange's ASSERTIONS and invariant check the values,
+/// including absent ones), while listing an infinite range stays a clear error.
+#[test]
+fn ranges_and_inverses_of_infinite_functions_are_kept_symbolic() {
+    let (code, json) = bsolve_json(&["mc", &model("SymbolicRange.mch")]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO ERROR FOUND", "{json}");
+    assert_eq!(json["states"], 22, "{json}");
+    let (code, out, _) = bsolve(&["eval", &model("SymbolicRange.mch"), "ran(sq) /\\ 0..50"]);
+    assert_eq!((code, out.trim()), (0, "{0,1,4,9,16,25,36,49}"));
+    let (code, out, err) = bsolve(&["eval", &model("SymbolicRange.mch"), "card(ran(sq))"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("cannot enumerate"), "{err}");
+    // A wrong value is found wrong, not accepted: 15 is no square.
+    let (code, out, _) = bsolve(&["eval", &model("SymbolicRange.mch"), "15 : ran(sq)"]);
+    assert_eq!((code, out.trim()), (1, "FALSE"), "{out}");
+    let (code, out, _) = bsolve(&["eval", &model("SymbolicRange.mch"), "sq~[{49}] = {7}"]);
+    assert_eq!((code, out.trim()), (0, "TRUE"), "{out}");
+}

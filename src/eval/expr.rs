@@ -1,6 +1,7 @@
 //! Evaluation of expressions.
 
 use super::symbolic::{SymbolicSet, bind_point, destructure, is_type_set};
+use super::symbolic_range::range_or_inverse;
 use super::{
     Context, Env, EvalError, Val, internal_error, limit_error, relations, sequences, wd_error,
 };
@@ -247,12 +248,21 @@ impl Context {
                 if let Some(result) = self.relation_of_sets(op, &r) {
                     return Ok(result);
                 }
-                if op == UnaryOp::Ran {
-                    return Ok(set_val(set::range(&self.materialize(&r, span)?)));
-                }
-                if op == UnaryOp::Inverse {
-                    let pairs = self.materialize(&r, span)?;
-                    return Ok(set_val(relations::inverse(&pairs, span)?));
+                if op == UnaryOp::Ran || op == UnaryOp::Inverse {
+                    let pairs = match self.materialize(&r, span) {
+                        Ok(pairs) => pairs,
+                        // A relation that cannot be listed (a lambda over NATURAL): its range and
+                        // inverse stay symbolic, for membership tests and images of finite sets.
+                        Err(e @ EvalError::Limit(_)) if !e.is_timeout() => {
+                            return range_or_inverse(op, &r, span).ok_or(e);
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    return Ok(set_val(if op == UnaryOp::Ran {
+                        set::range(&pairs)
+                    } else {
+                        relations::inverse(&pairs, span)?
+                    }));
                 }
                 if let Val::Sym(s) = &r
                     && let SymbolicSet::Lambda {

@@ -27,6 +27,7 @@ mod set_sizes;
 mod settings;
 mod subst;
 mod symbolic;
+mod symbolic_range;
 #[cfg(test)]
 mod test_support;
 mod transitions;
