@@ -8,6 +8,25 @@ use crate::types::Type;
 use crate::value::Value;
 use crate::value::display::display_with_type;
 
+/// The longest value a trace step prints whole in text.
+const TRACE_VALUE_CHARS: usize = 300;
+
+/// `text` (the printed `v`), cut after `TRACE_VALUE_CHARS` characters with the size of the set it
+/// shows.
+fn abbreviated(text: String, v: &Value) -> String {
+    if text.chars().count() <= TRACE_VALUE_CHARS {
+        return text;
+    }
+    let kept: String = text.chars().take(TRACE_VALUE_CHARS).collect();
+    match v.as_set() {
+        Some(items) => format!(
+            "{kept}... ({} elements; --json prints it whole)",
+            items.len()
+        ),
+        None => format!("{kept}... (--json prints it whole)"),
+    }
+}
+
 /// Prints the values of a machine's identifiers (and of extra typed names, e.g. a formula's free ones).
 pub struct Printer<'m> {
     machine: &'m Machine,
@@ -48,19 +67,28 @@ impl<'m> Printer<'m> {
         )
     }
 
-    /// One trace step as ProB prints it: `op(params)`, outputs, then the changed variables.
+    /// One trace step as ProB prints it: `op(params)`, outputs, then the changed variables. A value
+    /// longer than `TRACE_VALUE_CHARS` is cut (a loop's array of 20,000 elements would fill screens at
+    /// every step); `--json` prints every value whole.
     pub fn step(&self, s: &Step) -> String {
         let op = Some(s.label.as_str());
+        let short = |n: &str, v: &Value| abbreviated(self.value(n, v, op), v);
         let mut line = s.label.clone();
         if !s.params.is_empty() {
-            let params: Vec<String> = s.params.iter().map(|(n, v)| self.value(n, v, op)).collect();
+            let params: Vec<String> = s.params.iter().map(|(n, v)| short(n, v)).collect();
             line.push_str(&format!("({})", params.join(",")));
         }
+        let assignment = |a: &Assignment| {
+            a.iter()
+                .map(|(n, v)| format!("{n} = {}", short(n, v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if !s.outputs.is_empty() {
-            line.push_str(&format!(" --> {}", self.assignment(&s.outputs, op)));
+            line.push_str(&format!(" --> {}", assignment(&s.outputs)));
         }
         if !s.changed.is_empty() {
-            line.push_str(&format!("   [{}]", self.assignment(&s.changed, op)));
+            line.push_str(&format!("   [{}]", assignment(&s.changed)));
         }
         line
     }
