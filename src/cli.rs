@@ -538,7 +538,10 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 let items = solve_cmd::read_pred_file(pred_file, file.as_deref())?;
                 let slice = items.iter().skip(*offset).take(limit.unwrap_or(usize::MAX));
                 let mut out = std::io::stdout().lock();
-                solve_cmd::run_pred_file(slice, &options, g.budget(), &mut out)?;
+                let solution_json = |model: &Model, solved: &solve_cmd::Solved, a: &_| {
+                    Printer::new(model.machine(), &solved.free).assignment_json(a, None)
+                };
+                solve_cmd::run_pred_file(slice, &options, g.budget(), &solution_json, &mut out)?;
                 Ok(Exit::Holds)
             }
             (None, None) => Err(usage("solve: give --pred or --pred-file".into())),

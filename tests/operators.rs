@@ -23,7 +23,7 @@ fn eval(text: &str) -> String {
     let formula = types::check_formula(&m_ast, &m, &term)
         .unwrap_or_else(|d| panic!("type `{text}`: {}", d.render()));
     let settings = Settings::for_machine(&m, &[]).expect("settings");
-    let ctx = Context::new(m, settings).expect("context");
+    let ctx = Context::new(m, settings, bsolve::solve::Solver::shared()).expect("context");
     let label = |e: EvalError| match e {
         EvalError::WellDefinedness(_) => "WD".to_string(),
         EvalError::Limit(_) => "LIMIT".to_string(),
@@ -333,7 +333,7 @@ fn context(text: &str) -> Context {
     let m_ast = machine::load_text("subst.mch", text, Path::new(".")).expect("machine loads");
     let m = types::check_machine(&m_ast).unwrap_or_else(|d| panic!("type: {}", d.render()));
     let settings = Settings::for_machine(&m, &[]).expect("settings");
-    Context::new(m, settings).expect("context")
+    Context::new(m, settings, bsolve::solve::Solver::shared()).expect("context")
 }
 
 /// The successors of the first initial state, as `op(params) -> state` strings.

@@ -2,10 +2,10 @@
 //! constants, the constant setups the brute-force oracle finds lie inside the ranges the analysis gives
 //! for CONSTRAINTS & PROPERTIES, and no machine with a setup is declared contradictory.
 
-use crate::analysis::interval::analyse;
 use crate::analysis::test_formula::inside;
 use crate::check::{Model, Options};
 use crate::eval::Env;
+use crate::solve::interval::analyse;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

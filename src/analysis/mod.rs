@@ -4,18 +4,17 @@
 //!   can be solved alone (Plagge & Leuschel 2012, §3.6).
 //! * `deterministic`: the equations `x = E` that fix a variable from known values, in an order in which
 //!   they can be evaluated first (ProB evaluates such deterministic equalities before any enumeration).
-//! * `interval`: integer ranges, set cardinalities and element ranges of the variables, by abstract
-//!   interpretation iterated to a fixpoint (Plagge & Leuschel 2012, §3.4); it may prove the conjunction
-//!   unsatisfiable.
+//!
+//! The interval analysis (`solve::interval`) lives with the solvers: it evaluates known names through the
+//! interpreter, which this layer stays below.
 //!
 //! * `before_after`: before-after, enabling predicates and read/write sets of operations, for the
 //!   symbolic checks (not a conjunct analysis: it turns substitutions into predicates).
 //!
-//! All three conjunct analyses are sound over-approximations: they never drop a solution.
+//! Both conjunct analyses are sound over-approximations: they never drop a solution.
 
 pub mod before_after;
 pub mod deterministic;
-pub mod interval;
 pub mod partition;
 
 #[cfg(test)]

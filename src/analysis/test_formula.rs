@@ -1,10 +1,10 @@
 //! Test support: a predicate parsed from text and typed in an empty machine (its free identifiers are the
 //! search variables), and the check that a value lies inside analysed ranges.
 
-use crate::analysis::interval::VarInfo;
 use crate::check::{Model, Options};
 use crate::diag::register_source;
 use crate::ir::{Pred, TypedName};
+use crate::solve::interval::VarInfo;
 use crate::types::{self, Formula as Typed};
 use crate::value::Value;
 use num_bigint::BigInt;

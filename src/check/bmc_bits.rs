@@ -17,9 +17,9 @@
 //! lengths it could not settle. A path it finds is replayed by the interpreter before it is reported.
 
 use super::Model;
-use super::bmc::{Target, confirm_states, selected};
 use super::mc::Step;
 use super::transition_pieces::Transition;
+use super::transition_system::{Target, confirm_states, selected};
 use crate::diag::Span;
 use crate::solve::kodkod::{Query, Unrolled};
 use std::time::Instant;

@@ -10,7 +10,6 @@ mod csv_table;
 pub mod evaluate;
 mod explicit_search;
 pub mod ic3;
-mod ic3_sat;
 mod invariant_memo;
 pub mod kinduction;
 mod learned_route;
@@ -21,6 +20,7 @@ pub mod setup;
 pub mod solve_cmd;
 pub mod temporal;
 mod transition_pieces;
+pub mod transition_system;
 pub mod unsat_core;
 
 pub use model::{Model, Options};

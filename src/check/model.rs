@@ -72,7 +72,7 @@ impl Model {
             .map(|(s, n)| (s.as_str().into(), *n))
             .collect();
         settings.backend = options.backend;
-        let context = Context::new(machine, settings)?;
+        let context = Context::new(machine, settings, crate::solve::Solver::shared())?;
         Ok(Model { path, ast, context })
     }
 

@@ -11,7 +11,6 @@ use super::{Model, Options, csv_table};
 use crate::diag::{DiagKind, Diagnostic, Span, register_source};
 use crate::eval::Env;
 use crate::ir::TypedName;
-use crate::report::text::Printer;
 use crate::solve::{self, Problem};
 use crate::syntax;
 use crate::types::{self, Formula};
@@ -194,11 +193,13 @@ pub fn read_pred_file(path: &Path, file: Option<&Path>) -> Result<Vec<Item>, Dia
 /// Decides each item, writing one JSON line per predicate:
 /// `{"index","model","answer":"sat|unsat|unknown|error","ms","reason","solution"}`. Each machine is loaded
 /// once; one that fails to load gives an `error` line for each of its predicates. A panic (a bug) on one
-/// predicate is reported as its `error` line and the run goes on.
+/// predicate is reported as its `error` line and the run goes on. `solution_json` prints a solution
+/// (the report layer's job: values in B syntax, by their types).
 pub fn run_pred_file<'i>(
     items: impl Iterator<Item = &'i Item>,
     options: &Options,
     budget: Budget,
+    solution_json: &dyn Fn(&Model, &Solved, &Assignment) -> serde_json::Value,
     out: &mut dyn Write,
 ) -> Result<(), Diagnostic> {
     let mut models: HashMap<Option<PathBuf>, Result<Model, String>> = HashMap::new();
@@ -234,8 +235,7 @@ pub fn run_pred_file<'i>(
         let (answer, reason) = match result {
             Ok(Ok((solved, model))) => {
                 if let Decision::Sat(a) = &solved.decision {
-                    let printer = Printer::new(model.machine(), &solved.free);
-                    line["solution"] = printer.assignment_json(a, None);
+                    line["solution"] = solution_json(model, &solved, a);
                 }
                 match solved.decision {
                     Decision::Sat(_) => ("sat", None),

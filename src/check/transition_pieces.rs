@@ -3,8 +3,8 @@
 //! (`ic3_sat`) and bounded model checking over bits (`bmc_bits`).
 
 use super::Model;
-use super::bmc::{Target, any_of, operations, target_at};
 use super::cbc::{constant_vars, not, properties};
+use super::transition_system::{Target, any_of, operations, target_at};
 use crate::analysis::before_after::{self, pred_in_copy, state_copy};
 use crate::diag::Diagnostic;
 use crate::ir::{Pred, TypedName};

@@ -1,9 +1,9 @@
-//! Where the interpreter must *choose* — constants, ANY, `:(P)`, operation parameters — it asks the
-//! solver layer (`solve::`) with the backend of the settings, and continues with each solution bound.
+//! Where the interpreter must *choose* — constants, ANY, `:(P)`, operation parameters — it asks its
+//! `Chooser` (the backend of the settings), and continues with each solution bound.
 
+use super::chooser::{Backend, Purpose, Question, Symmetry};
 use super::{Context, Env, EvalError};
 use crate::ir::{Pred, TypedName};
-use crate::solve::{self, Backend, Problem, Symmetry};
 
 /// Called for each solution with the variables bound in the environment; returns whether to go on.
 pub(crate) type OnChoice<'a> = dyn FnMut(&Context, &mut Env) -> Result<bool, EvalError> + 'a;
@@ -65,32 +65,38 @@ impl Context {
             });
         }
         let outer = env.clone();
-        let mut problem = Problem::new(vars, pred, &outer);
-        problem.symmetry = symmetry;
-        problem.sizes_matter = sizes_matter;
+        let question = Question {
+            vars,
+            pred,
+            env: &outer,
+            purpose: Purpose::Choice {
+                symmetry,
+                sizes_matter,
+            },
+            wanted: usize::MAX,
+        };
         let mut failure = None;
-        let (complete, stats) =
-            solve::stream(self, &problem, self.settings().backend, &mut |values| {
-                let mark = env.len();
-                env.reserve(values.len());
-                for (v, x) in vars.iter().zip(values) {
-                    env.bind(v.name.clone(), x.clone());
+        let chosen = self.chooser().stream(self, &question, &mut |values| {
+            let mark = env.len();
+            env.reserve(values.len());
+            for (v, x) in vars.iter().zip(values) {
+                env.bind(v.name.clone(), x.clone());
+            }
+            let go_on = on_choice(self, env);
+            env.truncate(mark);
+            match go_on {
+                Ok(b) => b,
+                Err(e) => {
+                    failure = Some(e);
+                    false
                 }
-                let go_on = on_choice(self, env);
-                env.truncate(mark);
-                match go_on {
-                    Ok(b) => b,
-                    Err(e) => {
-                        failure = Some(e);
-                        false
-                    }
-                }
-            })?;
+            }
+        })?;
         match failure {
             Some(e) => Err(e),
             None => Ok(SetupSearch {
-                complete,
-                symmetry_reduced: stats.symmetry_reduced,
+                complete: chosen.complete,
+                symmetry_reduced: chosen.symmetry_reduced,
             }),
         }
     }

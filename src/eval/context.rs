@@ -54,11 +54,18 @@ pub struct Context {
     held_sets: super::held_sets::HeldSets,
     /// Images already computed of the lambdas that symbolic constants hold (`memo_image`).
     pub(super) constant_images: super::memo::ConstantImages,
+    /// Answers the questions where the interpreter must choose (`chooser`).
+    chooser: Arc<dyn super::Chooser>,
 }
 
 impl Context {
-    /// Fixes the given sets and builds the context.
-    pub fn new(machine: ir::Machine, settings: Settings) -> Result<Context, Diagnostic> {
+    /// Fixes the given sets and builds the context; `chooser` answers where the interpreter must
+    /// choose (the solver layer's `solve::Solver`).
+    pub fn new(
+        machine: ir::Machine,
+        settings: Settings,
+        chooser: Arc<dyn super::Chooser>,
+    ) -> Result<Context, Diagnostic> {
         let mut globals = FxHashMap::default();
         let mut given = FxHashMap::default();
         let mut defaulted = Vec::new();
@@ -120,6 +127,7 @@ impl Context {
             symbolic_constants: std::sync::OnceLock::new(),
             held_sets: super::held_sets::HeldSets::default(),
             constant_images: super::memo::ConstantImages::default(),
+            chooser,
         })
     }
 
@@ -133,6 +141,11 @@ impl Context {
 
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// What answers the questions where the interpreter must choose.
+    pub fn chooser(&self) -> &dyn super::Chooser {
+        &*self.chooser
     }
 
     /// The elements of a given set, in element order.

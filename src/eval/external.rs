@@ -189,8 +189,12 @@ mod tests {
     /// The truth of each assertion of a machine without constants or variables.
     fn assertions(text: &str) -> Vec<bool> {
         let m = load_text("externals.mch", text, Path::new(".")).expect("parses");
-        let c = Context::new(check_machine(&m).expect("type-checks"), Settings::default())
-            .expect("context");
+        let c = Context::new(
+            check_machine(&m).expect("type-checks"),
+            Settings::default(),
+            crate::solve::Solver::shared(),
+        )
+        .expect("context");
         let m = c.machine().clone();
         m.assertions
             .iter()

@@ -56,27 +56,28 @@ fn collect_simultaneous(s: &Subst, names: &mut Vec<Name>) -> Option<()> {
             .try_for_each(|p| collect_simultaneous(p, names)),
         // Branches are alternatives: each may assign what another does.
         SubstKind::If(branches, otherwise) => {
-            let mut all = Vec::new();
-            for b in branches.iter().map(|(_, b)| b).chain(otherwise.as_deref()) {
-                all.extend(simultaneous(b)?);
-            }
-            all.sort();
-            all.dedup();
-            names.extend(all);
+            let bodies = branches.iter().map(|(_, b)| b);
+            names.extend(alternatives(bodies.chain(otherwise.as_deref()))?);
             Some(())
         }
         SubstKind::Case(_, branches, otherwise) => {
-            let mut all = Vec::new();
-            for b in branches.iter().map(|(_, b)| b).chain(otherwise.as_deref()) {
-                all.extend(simultaneous(b)?);
-            }
-            all.sort();
-            all.dedup();
-            names.extend(all);
+            let bodies = branches.iter().map(|(_, b)| b);
+            names.extend(alternatives(bodies.chain(otherwise.as_deref()))?);
             Some(())
         }
         _ => None,
     }
+}
+
+/// The variables some branch of a choice of simultaneous groups assigns, each once.
+fn alternatives<'s>(branches: impl Iterator<Item = &'s Subst>) -> Option<Vec<Name>> {
+    let mut all = Vec::new();
+    for b in branches {
+        all.extend(simultaneous(b)?);
+    }
+    all.sort();
+    all.dedup();
+    Some(all)
 }
 
 fn root(target: &AssignTarget) -> &Name {

@@ -9,6 +9,7 @@
 //! search of `enumerate`.
 
 mod choose;
+pub mod chooser;
 mod context;
 mod counting;
 mod enumerate;
@@ -34,6 +35,7 @@ mod transitions;
 mod unassigned;
 mod witnesses;
 
+pub use chooser::{Backend, Chooser, Chosen, Purpose, Question, Symmetry};
 pub use context::{Context, share_of_time_left};
 pub use enumerate::Enumeration;
 pub use reuse::{ReuseCache, ReuseStats};

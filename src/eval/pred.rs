@@ -204,13 +204,12 @@ impl Context {
         env: &Env,
         limit: usize,
     ) -> Option<Vec<Vec<Value>>> {
-        if self.settings().backend == crate::solve::Backend::Brute {
+        if self.settings().backend == super::Backend::Brute {
             return None;
         }
-        let mut problem = crate::solve::Problem::new(vars, domain, env);
-        problem.sizes_matter = false;
-        let found =
-            crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit).ok()?;
+        let found = self
+            .choose_all(vars, domain, env, super::Purpose::Domain, limit)
+            .ok()?;
         (found.complete || (limit == 1 && !found.solutions.is_empty())).then_some(found.solutions)
     }
 }
@@ -221,16 +220,14 @@ impl Context {
     /// complete Unsat, `Some(true)` on a solution the interpreter confirmed (`solve_all` re-checks it),
     /// None when no SMT solver answers within `SMT_QUANTIFIER_BUDGET`. Never for the oracle.
     fn smt_witness(&self, vars: &[TypedName], pred: &Pred, env: &Env) -> Option<bool> {
-        if self.settings().backend == crate::solve::Backend::Brute {
+        if self.settings().backend == super::Backend::Brute {
             return None;
         }
-        let mut problem = crate::solve::Problem::new(vars, pred, env);
-        problem.sizes_matter = false;
         let cap = std::time::Instant::now() + SMT_QUANTIFIER_BUDGET;
         let until = Some(self.deadline().map_or(cap, |d| d.min(cap)));
         let found = self
             .with_stage_deadline(until, || {
-                crate::solve::solve_all(self, &problem, crate::solve::Backend::Smt, 1)
+                self.choose_all(vars, pred, env, super::Purpose::Witness, 1)
             })
             .ok()?;
         if !found.solutions.is_empty() {

@@ -28,7 +28,7 @@ pub struct Settings {
     /// by its variant and the time budget.
     pub max_while_steps: Option<usize>,
     /// The backend the interpreter asks when it must choose values (constants, ANY, parameters).
-    pub backend: crate::solve::Backend,
+    pub backend: super::Backend,
     /// Under the kodkod backend: fail on a problem that does not translate to SAT instead of handing it
     /// to the native solver (`--kodkod-only`).
     pub kodkod_only: bool,
@@ -60,7 +60,7 @@ impl Default for Settings {
             operation_limits: Vec::new(),
             enumeration_limit: 1_000_000,
             max_while_steps: None,
-            backend: crate::solve::Backend::Auto,
+            backend: super::Backend::Auto,
             kodkod_only: false,
             sat_solver: solver_bridges::SolverKind::default(),
             dump_cnf: None,

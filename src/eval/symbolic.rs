@@ -883,19 +883,15 @@ impl Context {
         span: Span,
         element: &mut Element<'_>,
     ) -> Result<Vec<Value>, EvalError> {
-        if self.settings().backend == crate::solve::Backend::Brute {
+        if self.settings().backend == super::Backend::Brute {
             return Err(unbounded(span));
         }
         let limit = self.settings().enumeration_limit;
-        let mut problem = crate::solve::Problem::new(vars, pred, env);
-        problem.sizes_matter = false;
-        let found =
-            match crate::solve::solve_all(self, &problem, crate::solve::Backend::Native, limit + 1)
-            {
-                Ok(found) => found,
-                Err(e) if e.is_timeout() => return Err(e),
-                Err(_) => return Err(unbounded(span)),
-            };
+        let found = match self.choose_all(vars, pred, env, super::Purpose::Domain, limit + 1) {
+            Ok(found) => found,
+            Err(e) if e.is_timeout() => return Err(e),
+            Err(_) => return Err(unbounded(span)),
+        };
         if found.limited {
             return Err(too_large(span, limit));
         }

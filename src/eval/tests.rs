@@ -142,7 +142,12 @@ fn machine() -> Machine {
 }
 
 fn ctx() -> Context {
-    Context::new(machine(), Settings::default()).expect("context")
+    Context::new(
+        machine(),
+        Settings::default(),
+        crate::solve::Solver::shared(),
+    )
+    .expect("context")
 }
 
 fn show(e: &Expr) -> String {
@@ -618,6 +623,7 @@ fn quantifiers_and_binders() {
             backend: crate::solve::Backend::Brute,
             ..Settings::default()
         },
+        crate::solve::Solver::shared(),
     )
     .expect("context");
     assert_eq!(
@@ -1032,16 +1038,21 @@ fn deferred_set_sizes_follow_priorities() {
         crate::ir::SettingValue::Int(3.into()),
         sp(),
     )];
-    let c = Context::new(m.clone(), Settings::default()).expect("context");
+    let c = Context::new(
+        m.clone(),
+        Settings::default(),
+        crate::solve::Solver::shared(),
+    )
+    .expect("context");
     assert_eq!(c.given_set("D", sp()).expect("D").len(), 3);
     m.settings.clear();
     let s = Settings {
         set_sizes: vec![("D".into(), 4)],
         ..Settings::default()
     };
-    let c = Context::new(m.clone(), s).expect("context");
+    let c = Context::new(m.clone(), s, crate::solve::Solver::shared()).expect("context");
     assert_eq!(c.given_set("D", sp()).expect("D").len(), 4);
-    let c = Context::new(m, Settings::default()).expect("context");
+    let c = Context::new(m, Settings::default(), crate::solve::Solver::shared()).expect("context");
     let d = c.given_set("D", sp()).expect("D");
     assert_eq!(d.len(), 2);
     assert_eq!(d[0].to_string(), "D1");
@@ -1152,7 +1163,7 @@ fn transitions_of_a_counter_machine() {
         ),
         op("get", vec![], vec![tn("out", ity())], assign("out", xv())),
     ];
-    let c = Context::new(m, Settings::default()).expect("context");
+    let c = Context::new(m, Settings::default(), crate::solve::Solver::shared()).expect("context");
     let setups = c
         .setup_constants(10, crate::solve::Symmetry::Expanded)
         .expect("setup");
@@ -1260,7 +1271,7 @@ fn huge_integer_bounds_are_refused_not_enumerated() {
         minint: (-2_147_483_647).into(),
         ..Settings::default()
     };
-    let c = Context::new(machine(), s).expect("context");
+    let c = Context::new(machine(), s, crate::solve::Solver::shared()).expect("context");
     let vars = vec![tn("x", ity())];
     let p = and(vec![
         cmp(C::In, x(), konst(ExprConst::Integer)),
@@ -1280,7 +1291,7 @@ fn huge_integer_bounds_are_refused_not_enumerated() {
 fn answers_depending_on_default_set_sizes_are_incomplete() {
     let mut m = machine();
     m.properties = Pred::truth(sp());
-    let c = Context::new(m, Settings::default()).expect("context");
+    let c = Context::new(m, Settings::default(), crate::solve::Solver::shared()).expect("context");
     assert_eq!(
         c.default_sized_sets(),
         &["D".into()] as &[crate::syntax::ast::Name]
@@ -1328,7 +1339,8 @@ fn text_ctx(text: &str) -> Context {
         .unwrap_or_else(|d| panic!("{}", d.render()));
     let m = crate::types::check_machine(&ast).unwrap_or_else(|d| panic!("{}", d.render()));
     let settings = Settings::for_machine(&m, &[]).expect("settings");
-    Context::new(m, settings).unwrap_or_else(|d| panic!("{}", d.render()))
+    Context::new(m, settings, crate::solve::Solver::shared())
+        .unwrap_or_else(|d| panic!("{}", d.render()))
 }
 
 /// Each ASSERTION of a constant-free machine, decided by the interpreter.

@@ -375,7 +375,7 @@ impl Context {
     pub fn setup_constants(
         &self,
         limit: usize,
-        symmetry: crate::solve::Symmetry,
+        symmetry: super::Symmetry,
     ) -> Result<Enumeration, EvalError> {
         let m = self.machine();
         let symbolic = self.symbolic_constants()?;

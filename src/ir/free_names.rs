@@ -130,7 +130,7 @@ mod tests {
     use super::*;
     use crate::diag::Span;
     use crate::ir::CompareOp;
-    use crate::types::Type;
+    use crate::ir::Type;
 
     fn var(n: &str) -> Expr {
         Expr::new(ExprKind::Var(n.into()), Type::Integer, Span::default())

@@ -8,12 +8,13 @@
 
 use crate::diag::Span;
 use crate::syntax::ast::Name;
-use crate::types::Type;
 use num_bigint::BigInt;
 use std::sync::Arc;
 
 pub mod free_names;
 pub mod strict;
+mod ty;
+pub use ty::Type;
 
 /// A bound identifier with its type (quantified variables, comprehension variables, parameters ...).
 #[derive(Clone, Debug, PartialEq)]
@@ -357,15 +358,8 @@ pub struct Operation {
     pub body: Subst,
 }
 
-/// A value given by a `DEFINITIONS` entry the engine interprets (SET_PREF_*, scope_*, MAX_OPERATIONS_*).
-#[derive(Clone, Debug, PartialEq)]
-pub enum SettingValue {
-    Int(BigInt),
-    /// `scope_S == n..m`.
-    Range(BigInt, BigInt),
-    Bool(bool),
-    Text(String),
-}
+/// Settings are read from DEFINITIONS by the machine layer, below the IR.
+pub use crate::machine::definitions::SettingValue;
 
 /// A flattened, type-checked machine.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,6 @@
 
 use super::rewrite::{Rewriter, mentions_free};
 use crate::diag::{DiagKind, Diagnostic, Result, Span};
-use crate::ir::SettingValue;
 use crate::syntax::ast::{
     ConstKind, Definition, DefinitionBody, Ident, Machine, Name, Op, Subst, SubstKind, Term,
     TermKind,
@@ -16,6 +15,16 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
+
+/// A value given by a `DEFINITIONS` entry the engine interprets (SET_PREF_*, scope_*, MAX_OPERATIONS_*).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingValue {
+    Int(BigInt),
+    /// `scope_S == n..m`.
+    Range(BigInt, BigInt),
+    Bool(bool),
+    Text(String),
+}
 
 const MAX_DEPTH: usize = 64;
 /// Uses expanded per machine before giving up (definitions using each other twice grow exponentially).

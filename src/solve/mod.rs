@@ -13,7 +13,11 @@
 //! propagating finite-domain solver (`native`); `kodkod` translates to SAT (`kodkod`); `z3` to SMT-LIB
 //! (`smt`). `auto` runs the portfolio of `portfolio` (native first).
 
+mod chooser;
 mod determined;
+/// Integer ranges, set cardinalities and element ranges of the variables, by abstract interpretation
+/// iterated to a fixpoint (Plagge & Leuschel 2012, §3.4); it may prove the conjunction unsatisfiable.
+pub mod interval;
 pub mod kodkod;
 pub mod native;
 mod nesting;
@@ -31,63 +35,10 @@ use crate::syntax::ast::Name;
 use crate::value::Value;
 use std::time::{Duration, Instant};
 
-/// Which solver answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Backend {
-    /// The best available backend for the problem.
-    #[default]
-    Auto,
-    /// Exhaustive enumeration by the interpreter (the differential-testing oracle).
-    Brute,
-    /// The propagating finite-domain solver.
-    Native,
-    /// Translation to SAT (`kodkod`), the native solver for what does not translate.
-    Kodkod,
-    /// SMT-LIB v2 translation decided by an SMT solver process (z3 by default).
-    Smt,
-}
-
-impl Backend {
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Auto => "auto",
-            Backend::Brute => "brute",
-            Backend::Native => "native",
-            Backend::Kodkod => "kodkod",
-            Backend::Smt => "z3",
-        }
-    }
-}
-
-/// How a question treats solutions that differ only by a permutation of the elements of the deferred
-/// sets. B cannot name those elements, so such solutions are interchangeable — but only as long as
-/// nothing in the question's environment distinguishes them (a constant setup: yes; the parameters of an
-/// operation in a state that holds particular elements: no).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Symmetry {
-    /// Every solution is reported.
-    #[default]
-    None,
-    /// At least one solution per class of permutations is reported (a backend may prune symmetric
-    /// subtrees). Only for questions whose answer does not depend on how many solutions there are:
-    /// whether one exists, and which.
-    Representatives,
-    /// Every solution, found by a reduced search whose representatives are expanded to their classes
-    /// (`orbits::stream_expanded`): what an enumeration reported as complete needs.
-    Expanded,
-    /// ProB's reduction of constant setups, which its model checker's counts reflect (B_REFERENCE §3):
-    /// pairwise-distinct constants of a deferred type pinned to its first elements, the least-number
-    /// restriction on scalars of that type, and the parts of a partition of it taken in order; other
-    /// set-valued unknowns are not reduced. Answers say when it was applied (`Stats::symmetry_reduced`).
-    ProbSetups,
-}
-
-impl Symmetry {
-    /// Whether a backend may leave out solutions symmetric to reported ones.
-    pub fn reduces(self) -> bool {
-        matches!(self, Symmetry::Representatives | Symmetry::ProbSetups)
-    }
-}
+/// The backends and symmetry treatments are named by the interpreter's settings and questions
+/// (`eval::chooser`), which this layer answers.
+pub use crate::eval::{Backend, Symmetry};
+pub use chooser::Solver;
 
 /// A question for the solver.
 #[derive(Clone, Copy)]

@@ -25,8 +25,8 @@
 
 use super::nesting::Nesting;
 use super::{Found, Problem, Stats, kodkod, smt};
-use crate::analysis::interval;
 use crate::eval::{Context, EvalError, share_of_time_left};
+use crate::solve::interval;
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;

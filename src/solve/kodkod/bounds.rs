@@ -19,10 +19,10 @@ use super::integers::{self, BitVec};
 use super::translate::{
     FunTerm, SetTerm, Term, Translator, finite_values, is_fun_type, unsupported,
 };
-use crate::analysis::interval::{Range, VarInfo};
 use crate::diag::{Diagnostic, Span};
 use crate::eval::Context;
 use crate::ir::{CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp, free_names};
+use crate::solve::interval::{Range, VarInfo};
 use crate::types::Type;
 use crate::value::{Value, set};
 use num_traits::ToPrimitive;

@@ -30,9 +30,9 @@ pub use transition::{Pieces, Query, TransitionSat};
 pub use unroll::Unrolled;
 
 use super::{Found, Problem, Stats};
-use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{Context, EvalError};
+use crate::solve::interval;
 use crate::solve::orbits::SetPermutation;
 use crate::value::Value;
 use circuit::Lit;

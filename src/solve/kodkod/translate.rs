@@ -20,13 +20,13 @@
 
 use super::circuit::{Circuit, FALSE, Lit, Node, TRUE};
 use super::integers::{self, BitVec};
-use crate::analysis::interval;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{Context, Env, EvalError, is_type_set};
 use crate::ir::{
     ArrowProperties, BinaryOp, BinderKind, CompareOp, Expr, ExprConst, ExprKind, Pred, PredKind,
     TypedName, UnaryOp, free_names,
 };
+use crate::solve::interval;
 use crate::syntax::ast::Name;
 use crate::types::Type;
 use crate::value::Value;

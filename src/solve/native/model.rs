@@ -189,7 +189,7 @@ struct Builder<'c, 'p> {
     /// All search variables (the problem's, then the witnesses), for the interval analysis.
     all: Vec<TypedName>,
     /// The interval analysis of the conjuncts over `all`, once asked for (`analysis`).
-    analysis: Option<crate::analysis::interval::Analysis>,
+    analysis: Option<crate::solve::interval::Analysis>,
 }
 
 /// What `instantiate_in` derives from a predicate node. The instances of a quantifier walk the same
@@ -522,9 +522,9 @@ impl<'p> Builder<'_, 'p> {
 
     /// The interval analysis of all conjuncts over all search variables (computed once); `None` when
     /// it found a contradiction (the search will find it itself; the ranges mean nothing then).
-    fn analysis(&mut self) -> Option<&crate::analysis::interval::Analysis> {
+    fn analysis(&mut self) -> Option<&crate::solve::interval::Analysis> {
         if self.analysis.is_none() {
-            self.analysis = Some(crate::analysis::interval::analyse(
+            self.analysis = Some(crate::solve::interval::analyse(
                 self.ctx,
                 &self.all,
                 &self.conjuncts,

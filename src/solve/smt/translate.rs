@@ -1933,7 +1933,8 @@ pub(crate) mod tests {
             .unwrap_or_else(|d| panic!("{}", d.render()));
         let m = crate::types::check_machine(&ast).unwrap_or_else(|d| panic!("{}", d.render()));
         let settings = Settings::for_machine(&m, &[]).expect("settings");
-        let ctx = Context::new(m, settings).unwrap_or_else(|d| panic!("{}", d.render()));
+        let ctx = Context::new(m, settings, crate::solve::Solver::shared())
+            .unwrap_or_else(|d| panic!("{}", d.render()));
         let file = register_source("<smt test>", text);
         let term =
             crate::syntax::parse_term(file, text).unwrap_or_else(|d| panic!("{}", d.render()));

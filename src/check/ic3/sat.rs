@@ -21,10 +21,10 @@
 //! A proof is the printed invariant — INVARIANT and the negated cubes, each bit as a B predicate —
 //! re-checked by CBC, which also covers what the encoding bounded (an integer cut to MININT..MAXINT).
 
-use super::Model;
-use super::bmc::selected;
-use super::ic3::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, path, recheck, replayed};
-use super::transition_pieces::Transition;
+use super::{Ic3Outcome, MAX_CUBES, Run, add_lemma, excluded, path, recheck, replayed};
+use crate::check::Model;
+use crate::check::transition_pieces::Transition;
+use crate::check::transition_system::selected;
 use crate::diag::{DiagKind, Span};
 use crate::solve::kodkod::{Query, TransitionSat};
 use crate::value::Value;
@@ -429,7 +429,7 @@ impl<'a> BitPdr<'a> {
             .invariant
             .conjuncts()
             .into_iter()
-            .map(|c| format!("({})", super::unsat_core::source_text(c.span)))
+            .map(|c| format!("({})", crate::check::unsat_core::source_text(c.span)))
             .collect();
         for cube in self.lemmas[frame + 1..].iter().flatten() {
             let mut lits = Vec::new();

@@ -29,22 +29,20 @@
 //! each guarded by its constants' values. When the setups are more than MAX_INITIALISATIONS (or their
 //! enumeration is incomplete), a proof is UNKNOWN; counterexamples are still found.
 //!
-//! With the `auto` and `kodkod` backends, IC3 over the SAT encoding's state bits (`ic3_sat`: one
+//! With the `auto` and `kodkod` backends, IC3 over the SAT encoding's state bits (`ic3::sat`: one
 //! incremental solver, cubes of bits, constants symbolic) runs first; this module's cubes of values,
 //! whose queries go through `solve::` and so work with any backend, take what it cannot decide (a
 //! relation that does not translate, a proof CBC does not confirm).
 
 use super::Model;
-use super::bmc::{
-    SequenceResult, Start, Steps, Target, any_operation, check_target, confirm_states, selected,
-    unrollable,
-};
+use super::bmc::{SequenceResult, Start, Steps, check_target, unrollable};
 use super::cbc::{
     self, CbcOutcome, INCOMPLETE, NO_WELL_DEFINED, Search, constant_vars, require_variables,
     search_with,
 };
 use super::explicit_search;
 use super::mc::Step;
+use super::transition_system::{Target, any_operation, confirm_states, selected};
 use crate::analysis::before_after::{self, and, copy_name, pred_in_copy, state_copy};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::Env;
@@ -57,6 +55,8 @@ use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
+
+mod sat;
 
 #[derive(Clone, Debug)]
 pub enum Ic3Outcome {
@@ -86,7 +86,7 @@ pub struct Ic3Result {
     pub setups: usize,
     /// Solver questions asked.
     pub queries: usize,
-    /// The verdict came from IC3 over the SAT encoding's state bits (`ic3_sat`; constants symbolic,
+    /// The verdict came from IC3 over the SAT encoding's state bits (`ic3::sat`; constants symbolic,
     /// `setups` 0), not from cubes of values.
     pub over_bits: bool,
     /// The counterexample came from the breadth-first search of concrete states (`explicit_search`)
@@ -159,7 +159,7 @@ pub fn ic3(model: &Model, max_frames: usize) -> Result<Ic3Result, Diagnostic> {
         Backend::Auto | Backend::Kodkod
     ) && !m.operations.is_empty()
     {
-        match super::ic3_sat::run(model, max_frames) {
+        match sat::run(model, max_frames) {
             Ok((outcome, queries)) => {
                 return Ok(Ic3Result {
                     over_bits: true,
