@@ -328,3 +328,50 @@ fn library_strings_functions() {
     );
     rejected(&["check", &bare], "Bare.mch:3:16", "INT_TO_STRING");
 }
+
+/// Machines and definitions files not beside the machine are searched in the `PROBPATH` folders, as
+/// ProB searches them; without PROBPATH the reference is an error at its position.
+#[test]
+fn probpath_folders_are_searched_for_seen_machines_and_definitions_files() {
+    let lib = temp_file(
+        "probpath",
+        "lib/Units.mch",
+        "MACHINE Units\nCONSTANTS unit\nPROPERTIES unit = 1000\nEND\n",
+    );
+    temp_file(
+        "probpath",
+        "lib/Scale.def",
+        "DEFINITIONS\n  SCALE(x) == x * unit\n",
+    );
+    let main = temp_file(
+        "probpath",
+        "app/Main.mch",
+        "MACHINE Main\nSEES Units\nDEFINITIONS \"Scale.def\"\nCONSTANTS k\nPROPERTIES k = SCALE(3)\nEND\n",
+    );
+    let lib_dir = std::path::Path::new(&lib)
+        .parent()
+        .expect("lib folder")
+        .to_path_buf();
+    let run = |probpath: Option<&std::path::Path>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("bsolve").expect("binary");
+        cmd.args(["eval", &main, "k"]);
+        match probpath {
+            Some(p) => cmd.env("PROBPATH", std::env::join_paths([p]).expect("path")),
+            None => cmd.env_remove("PROBPATH"),
+        };
+        let out = cmd.output().expect("runs");
+        (
+            out.status.code().expect("exit code"),
+            String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(Some(&lib_dir));
+    assert_eq!((code, out.as_str()), (0, "3000"), "{err}");
+    let (code, _, err) = run(None);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("Main.mch:3:13") || err.contains("Main.mch:2:6"),
+        "{err}"
+    );
+}

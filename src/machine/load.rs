@@ -203,11 +203,12 @@ impl Loader {
         let folders = search_folders(&m, dir)?;
         let mut seen_defs = FxHashSet::default();
         for (file, span) in std::mem::take(&mut m.definition_files) {
-            if is_prob_library(&file) && !dir.join(&file).is_file() {
+            let path = definitions_file(dir, &file);
+            if is_prob_library(&file) && !path.is_file() {
                 m.skipped_libraries.push((file, span));
                 continue;
             }
-            let defs = load_definitions(&dir.join(&file), span, &mut seen_defs, &mut Vec::new())?;
+            let defs = load_definitions(&path, span, &mut seen_defs, &mut Vec::new())?;
             for d in defs {
                 if !m.definitions.iter().any(|e| e.name.name == d.name.name) {
                     m.definitions.push(d);
@@ -338,6 +339,7 @@ fn take_local_operations(m: &mut Machine) -> Result<FxHashSet<Name>> {
 fn search_folders(m: &Machine, dir: &Path) -> Result<Vec<PathBuf>> {
     let mut folders = vec![dir.to_path_buf()];
     let Some((package, span)) = &m.package else {
+        folders.extend(probpath());
         return Ok(folders);
     };
     let mut root = dir.canonicalize().map_err(|e| {
@@ -379,7 +381,34 @@ fn search_folders(m: &Machine, dir: &Path) -> Result<Vec<PathBuf>> {
         }
         folders.push(folder);
     }
+    folders.extend(probpath());
     Ok(folders)
+}
+
+/// The folders of the `PROBPATH` environment variable (`:`-separated on Unix, `;` on Windows), searched
+/// after the machine's own folder and imported packages, as ProB searches them.
+fn probpath() -> Vec<PathBuf> {
+    std::env::var_os("PROBPATH")
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A definitions file named from a machine or definitions file in `dir`: relative to `dir`, else in
+/// the first `PROBPATH` folder that has it (else the path relative to `dir`, for the error message).
+fn definitions_file(dir: &Path, file: &str) -> PathBuf {
+    let local = dir.join(file);
+    if local.is_file() {
+        return local;
+    }
+    probpath()
+        .into_iter()
+        .map(|folder| folder.join(file))
+        .find(|p| p.is_file())
+        .unwrap_or(local)
 }
 
 /// The folder names of a dotted package name; each must be an identifier.
@@ -510,7 +539,7 @@ fn load_definitions(
         match item {
             DefinitionsItem::Definition(d) => out.push(*d),
             DefinitionsItem::Include(name, span) => {
-                match load_definitions(&dir.join(&name), span, seen, stack) {
+                match load_definitions(&definitions_file(&dir, &name), span, seen, stack) {
                     Ok(defs) => out.extend(defs),
                     Err(e) => {
                         stack.pop();
