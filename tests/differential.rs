@@ -1,6 +1,8 @@
 //! Differential property test of the solver backends: random small well-typed predicates are solved for
-//! all their solutions by the brute-force oracle and by the native solver, and the answers must agree
-//! (see `differential/compare.rs` for what "agree" means).
+//! all their solutions by the brute-force enumeration and by the native solver, and the answers must agree
+//! (see `differential/compare.rs` for what "agree" means). Both are also held against an oracle that
+//! shares no code with either (`differential/tiny_oracle.rs`: every assignment over tiny types, each
+//! checked by evaluating the closed predicate) wherever the variables' types are tiny.
 //!
 //! Seeded and reproducible: case `i` of a run with seed `S` is generated from seed `S + i`, so
 //! `BSOLVE_DIFF_SEED=<case seed> BSOLVE_DIFF_CASES=1` replays one case. `BSOLVE_DIFF_CASES` sets the
@@ -11,6 +13,8 @@ mod common;
 mod compare;
 #[path = "differential/generator.rs"]
 mod generator;
+#[path = "differential/tiny_oracle.rs"]
+mod tiny_oracle;
 
 use bsolve::check::Options;
 use bsolve::diag::register_source;
@@ -54,6 +58,8 @@ struct Tally {
     native_incomplete: usize,
     /// Cases where a backend stopped at `LIMIT` solutions (then only inclusion is checked).
     limited: usize,
+    /// Cases the independent oracle (`tiny_oracle`) listed.
+    oracle_cases: usize,
     /// Cases that did not type-check: (seed, text, diagnostic).
     skipped: Vec<(u64, String, String)>,
     disagreements: Vec<String>,
@@ -80,7 +86,8 @@ fn run_cases(name: &str, default_cases: usize) {
     let t = &tally;
     eprintln!(
         "differential: {} cases (seed {seed:#x}) in {:.1?}: {} sat, {} unsat, {} incomplete, {} both errors, \
-         {} timeouts, {} limits, {} cut at {LIMIT} solutions, {} complete only by brute, {} skipped (ill-typed), {} disagreements",
+         {} timeouts, {} limits, {} cut at {LIMIT} solutions, {} complete only by brute, {} skipped (ill-typed), \
+         {} also listed by the tiny oracle, {} disagreements",
         t.cases,
         start.elapsed(),
         t.sat,
@@ -92,7 +99,14 @@ fn run_cases(name: &str, default_cases: usize) {
         t.limited,
         t.native_incomplete,
         t.skipped.len(),
+        t.oracle_cases,
         t.disagreements.len()
+    );
+    assert!(
+        t.oracle_cases * 4 >= t.cases,
+        "the tiny oracle listed only {} of {} cases",
+        t.oracle_cases,
+        t.cases
     );
     // An ill-typed case is a generator bug: a few are tolerated, more are shown.
     if t.skipped.len() * 100 > t.cases {
@@ -152,6 +166,20 @@ fn run_case(model: &bsolve::check::Model, seed: u64, tally: &mut Tally) {
     {
         tally.native_incomplete += 1;
     }
+    // Both against the independent oracle, within its domain.
+    if let Some(expected) = tiny_oracle::solutions(model, &free, &pred) {
+        tally.oracle_cases += 1;
+        for (name, run) in [("brute", &brute), ("native", &native)] {
+            if let Some(wrong) = against_oracle(model, &free, run, &expected) {
+                let vars: Vec<&str> = free.iter().map(|v| &*v.name).collect();
+                tally.disagreements.push(format!(
+                    "case seed {seed:#x} (replay: BSOLVE_DIFF_SEED={seed:#x} BSOLVE_DIFF_CASES=1)\n\
+                     variables ({}): {text}\n{name} against the tiny oracle: {wrong}",
+                    vars.join(", ")
+                ));
+            }
+        }
+    }
     let verdict = compare::compare(&brute, &native);
     if tally.verbose {
         eprintln!("{seed:#x} {verdict:?}: {text}");
@@ -174,4 +202,33 @@ fn run_case(model: &bsolve::check::Model, seed: u64, tally: &mut Tally) {
             ));
         }
     }
+}
+
+/// What a backend's run gets wrong against the oracle's solutions (within the oracle's domain): a
+/// solution the oracle rejects, or — on a complete run — one it misses.
+fn against_oracle(
+    model: &bsolve::check::Model,
+    vars: &[bsolve::ir::TypedName],
+    run: &Run,
+    expected: &std::collections::BTreeSet<Vec<bsolve::value::Value>>,
+) -> Option<String> {
+    let Ok(found) = run else {
+        return None;
+    };
+    let inside = |s: &&Vec<bsolve::value::Value>| {
+        vars.iter()
+            .zip(s.iter())
+            .all(|(v, x)| tiny_oracle::inside(model, &v.ty, x))
+    };
+    let listed: std::collections::BTreeSet<_> =
+        found.solutions.iter().filter(inside).cloned().collect();
+    if let Some(extra) = listed.difference(expected).next() {
+        return Some(format!("{extra:?} is no solution"));
+    }
+    if found.complete
+        && let Some(missed) = expected.difference(&listed).next()
+    {
+        return Some(format!("complete, but misses {missed:?}"));
+    }
+    None
 }
