@@ -14,6 +14,7 @@
 //!   component first), so over `{c, x | P}` a solution `c |-> x` of P with the greatest `c`.
 
 use super::symbolic::SymbolicSet;
+use super::trees;
 use super::{Context, Env, EvalError, Val, internal_error, unsupported, wd_error};
 use crate::diag::Span;
 use crate::ir::Expr;
@@ -99,9 +100,100 @@ impl Context {
                     None => return Err(wd_error(span, format!("{name} of the empty set"))),
                 }
             }
-            _ => return Err(unsupported(span, format!("external function `{name}`"))),
+            "tree" | "btree" => {
+                let base = self.eval(arg, env)?;
+                return Ok(Val::Sym(Arc::new(SymbolicSet::Trees {
+                    base,
+                    binary: name == "btree",
+                })));
+            }
+            _ => {
+                let v = self.eval_value(arg, env)?;
+                self.tree_operator(name, v, span)?
+            }
         };
         Ok(Val::Value(result))
+    }
+
+    /// A tree operator (`eval::trees`) applied to the tuple of its arguments `arg`.
+    fn tree_operator(&self, name: &str, arg: Value, span: Span) -> Result<Value, EvalError> {
+        let parts = |n: usize| {
+            super::symbolic::destructure(&arg, n)
+                .ok_or_else(|| internal_error(span, format!("{name}: expected {n} arguments")))
+        };
+        let tree_of = |t: &Value, binary: bool| {
+            trees::decode(t, binary).ok_or_else(|| {
+                let what = if binary { "a binary tree" } else { "a tree" };
+                wd_error(span, format!("{name}: {t} is not {what}"))
+            })
+        };
+        let seq = |vs: Vec<Value>| Value::sequence(vs);
+        Ok(match name {
+            "const" => {
+                let [x, q] = <[Value; 2]>::try_from(parts(2)?).expect("two parts");
+                let Some(sons) = q.as_sequence() else {
+                    return Err(internal_error(span, "const: expected a sequence of trees"));
+                };
+                let sons: Vec<trees::Nodes> = sons
+                    .iter()
+                    .map(|t| tree_of(t, false))
+                    .collect::<Result<_, _>>()?;
+                trees::encode(trees::with_sons(x, &sons))
+            }
+            "top" => tree_of(&arg, false)?.remove(&Vec::new()).expect("a root"),
+            "sons" => seq(trees::sons(&tree_of(&arg, false)?)
+                .into_iter()
+                .map(trees::encode)
+                .collect()),
+            "prefix" | "postfix" => {
+                seq(trees::traversal(&tree_of(&arg, false)?, name == "postfix"))
+            }
+            "infix" => seq(trees::infix(&tree_of(&arg, true)?)),
+            "sizet" => Value::int(tree_of(&arg, false)?.len() as i64),
+            "mirror" => trees::encode(trees::mirror(&tree_of(&arg, false)?)),
+            "left" | "right" => {
+                let nodes = tree_of(&arg, true)?;
+                if trees::arity(&nodes, &[]) != 2 {
+                    return Err(wd_error(span, format!("{name} of a leaf")));
+                }
+                trees::encode(trees::subtree(
+                    &nodes,
+                    &[if name == "left" { 1 } else { 2 }],
+                ))
+            }
+            "bin" => trees::encode(trees::with_sons(arg, &[])),
+            "bin3" => {
+                let [l, x, r] = <[Value; 3]>::try_from(parts(3)?).expect("three parts");
+                let (l, r) = (tree_of(&l, true)?, tree_of(&r, true)?);
+                trees::encode(trees::with_sons(x, &[l, r]))
+            }
+            "rank" | "father" | "subtree" | "arity" => {
+                let [t, n] = <[Value; 2]>::try_from(parts(2)?).expect("two parts");
+                let nodes = tree_of(&t, false)?;
+                let path = trees::node(&nodes, &n, name, span)?;
+                match name {
+                    "arity" => Value::int(trees::arity(&nodes, &path) as i64),
+                    "subtree" => trees::encode(trees::subtree(&nodes, &path)),
+                    _ => match path.split_last() {
+                        Some((&last, _)) if name == "rank" => Value::int(last),
+                        Some((_, father)) => trees::path_value(father),
+                        None => return Err(wd_error(span, format!("{name} of the root"))),
+                    },
+                }
+            }
+            "son" => {
+                let [t, n, i] = <[Value; 3]>::try_from(parts(3)?).expect("three parts");
+                let nodes = tree_of(&t, false)?;
+                let mut path = trees::node(&nodes, &n, name, span)?;
+                let i = i.as_int().and_then(|i| i.to_i64()).unwrap_or(0);
+                if i < 1 || i as usize > trees::arity(&nodes, &path) {
+                    return Err(wd_error(span, format!("son: node {path:?} has no son {i}")));
+                }
+                path.push(i);
+                trees::path_value(&path)
+            }
+            _ => return Err(unsupported(span, format!("external function `{name}`"))),
+        })
     }
 }
 

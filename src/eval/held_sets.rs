@@ -168,7 +168,8 @@ fn closure_free(v: &Val) -> bool {
         SymbolicSet::Interval(..) | SymbolicSet::Strings => true,
         SymbolicSet::PowerSet { base, .. }
         | SymbolicSet::Sequences(_, base)
-        | SymbolicSet::Identity(base) => closure_free(base),
+        | SymbolicSet::Identity(base)
+        | SymbolicSet::Trees { base, .. } => closure_free(base),
         SymbolicSet::Arrow(_, a, b)
         | SymbolicSet::Union(a, b)
         | SymbolicSet::Inter(a, b)
@@ -215,6 +216,10 @@ fn describe(v: &Val) -> String {
         SymbolicSet::Minus(a, b) => format!("({} - {})", describe(a), describe(b)),
         SymbolicSet::Product(a, b) => format!("({} * {})", describe(a), describe(b)),
         SymbolicSet::Identity(a) => format!("id({})", describe(a)),
+        SymbolicSet::Trees { base, binary } => {
+            let name = if *binary { "btree" } else { "tree" };
+            format!("{name}({})", describe(base))
+        }
         SymbolicSet::Struct(fields) => {
             let fields: Vec<String> = fields
                 .iter()

@@ -32,6 +32,7 @@ mod symbolic_range;
 #[cfg(test)]
 mod test_support;
 mod transitions;
+mod trees;
 mod unassigned;
 mod witnesses;
 

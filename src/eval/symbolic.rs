@@ -45,6 +45,11 @@ pub enum SymbolicSet {
     Identity(Val),
     /// `struct(a: S, ...)`, fields sorted by name.
     Struct(Vec<(Name, Val)>),
+    /// `tree(S)` (`binary`: `btree(S)`), the B-Book's trees over S (`eval::trees`).
+    Trees {
+        base: Val,
+        binary: bool,
+    },
 }
 
 /// What a comprehension or lambda makes of each solution point (the point itself, or a lambda's pair),
@@ -273,6 +278,13 @@ impl Context {
             },
             SymbolicSet::Identity(s) => match x.as_pair() {
                 Some((p, q)) => Ok(p == q && self.contains(s, p, span)?),
+                None => Ok(false),
+            },
+            SymbolicSet::Trees { base, binary } => match super::trees::decode(x, *binary) {
+                Some(nodes) => {
+                    let values: Vec<Value> = nodes.into_values().collect();
+                    self.all_in(&values, base, span)
+                }
                 None => Ok(false),
             },
             SymbolicSet::Struct(fields) => {
@@ -947,7 +959,7 @@ impl Context {
                     _ => unreachable!("interval builds a set"),
                 };
             }
-            SymbolicSet::Interval(..) | SymbolicSet::Strings => {
+            SymbolicSet::Interval(..) | SymbolicSet::Strings | SymbolicSet::Trees { .. } => {
                 return Err(limit_error(span, "cannot enumerate an infinite set"));
             }
             SymbolicSet::PowerSet { base, non_empty } => {

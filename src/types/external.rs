@@ -104,6 +104,13 @@ const EXTERNALS: &[External] = &[
     },
 ];
 
+/// The B-Book's tree operators (`eval::trees`), keywords in ProB: available in every machine unless a
+/// declared or bound identifier has the name.
+const TREE_OPERATORS: &[&str] = &[
+    "tree", "btree", "const", "top", "sons", "prefix", "postfix", "sizet", "mirror", "rank",
+    "father", "son", "subtree", "arity", "bin", "left", "right", "infix",
+];
+
 /// The prefix of the IR variable that stands for an external function (`$` cannot start a B identifier).
 const VAR_PREFIX: &str = "$external:";
 
@@ -130,6 +137,13 @@ pub(super) fn available(skipped_libraries: &[String], definitions: &[Definition]
                     .any(|d| marks_external(&d.name.name, e.name))
         })
         .map(|e| Name::from(e.name))
+        // A definition of the name is the machine's own operator.
+        .chain(
+            TREE_OPERATORS
+                .iter()
+                .filter(|&&n| !definitions.iter().any(|d| &*d.name.name == n))
+                .map(|&n| Name::from(n)),
+        )
         .collect()
 }
 
@@ -146,12 +160,19 @@ fn marks_external(def: &str, name: &str) -> bool {
 
 /// The kind of external identifier `name`.
 pub(super) fn kind(name: &str) -> Option<ExternalKind> {
+    if TREE_OPERATORS.contains(&name) {
+        return Some(ExternalKind::Function);
+    }
     EXTERNALS.iter().find(|e| e.name == name).map(|e| e.kind)
 }
 
-/// The argument and result types of external function `name` (argument types in order), with fresh
-/// variables for its polymorphic parts, as ProB's `EXTERNAL_FUNCTION_` declarations give them.
-pub(super) fn signature(name: &str, u: &mut Unifier) -> Option<(Vec<Type>, Type)> {
+/// The argument and result types of external function `name` called with `arity` arguments (argument
+/// types in order), with fresh variables for its polymorphic parts, as ProB's `EXTERNAL_FUNCTION_`
+/// declarations give them.
+pub(super) fn signature(name: &str, arity: usize, u: &mut Unifier) -> Option<(Vec<Type>, Type)> {
+    if TREE_OPERATORS.contains(&name) {
+        return Some(tree_signature(name, arity, u.fresh()));
+    }
     Some(match name {
         "STRING_LENGTH" => (vec![Type::String], Type::Integer),
         "STRING_APPEND" => (vec![Type::String, Type::String], Type::String),
@@ -166,4 +187,36 @@ pub(super) fn signature(name: &str, u: &mut Unifier) -> Option<(Vec<Type>, Type)
         }
         _ => return None,
     })
+}
+
+/// The name the interpreter knows a call of `name` with `arity` arguments by: `bin(l, x, r)` is `bin3`,
+/// apart from the leaf `bin(x)`.
+pub(super) fn overload(name: &str, arity: usize) -> &str {
+    match (name, arity) {
+        ("bin", 3) => "bin3",
+        _ => name,
+    }
+}
+
+/// A tree operator's signature over trees of `s` (`POW(seq(INTEGER) * s)`; a node is a path,
+/// `seq(INTEGER)`).
+fn tree_signature(name: &str, arity: usize, s: Type) -> (Vec<Type>, Type) {
+    let path = Type::seq(Type::Integer);
+    let tree = Type::relation(path.clone(), s.clone());
+    match (name, arity) {
+        ("tree" | "btree", _) => (vec![Type::set(s)], Type::set(tree)),
+        ("const", _) => (vec![s, Type::seq(tree.clone())], tree),
+        ("top", _) => (vec![tree], s),
+        ("sons", _) => (vec![tree.clone()], Type::seq(tree)),
+        ("prefix" | "postfix" | "infix", _) => (vec![tree], Type::seq(s)),
+        ("sizet", _) => (vec![tree], Type::Integer),
+        ("mirror" | "left" | "right", _) => (vec![tree.clone()], tree),
+        ("rank" | "arity", _) => (vec![tree, path], Type::Integer),
+        ("father", _) => (vec![tree, path.clone()], path),
+        ("son", _) => (vec![tree, path.clone(), Type::Integer], path),
+        ("subtree", _) => (vec![tree.clone(), path], tree),
+        ("bin", 3) => (vec![tree.clone(), s, tree.clone()], tree),
+        // `bin(x)`, and any other arity reported against this one.
+        _ => (vec![s], tree),
+    }
 }

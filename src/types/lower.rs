@@ -121,7 +121,7 @@ impl Checker {
         args: &[Term],
         span: Span,
     ) -> Result<Expr> {
-        let Some((params, result)) = external::signature(&name, &mut self.u) else {
+        let Some((params, result)) = external::signature(&name, args.len(), &mut self.u) else {
             return Err(Diagnostic::unsupported(
                 span,
                 format!("external function `{name}`"),
@@ -160,7 +160,10 @@ impl Checker {
             return Err(Diagnostic::syntax(span, "missing argument"));
         };
         let f = Expr::new(
-            ExprKind::Var(external::external_var(&name)),
+            ExprKind::Var(external::external_var(external::overload(
+                &name,
+                args.len(),
+            ))),
             Type::relation(arg.ty.clone(), result.clone()),
             name_span,
         );

@@ -217,9 +217,10 @@ pub(crate) fn members(
                 complete: x.complete,
             })
         }
-        SymbolicSet::Strings | SymbolicSet::Comprehension { .. } | SymbolicSet::Lambda { .. } => {
-            filtered(ctx, set, ty, budget, span)
-        }
+        SymbolicSet::Strings
+        | SymbolicSet::Comprehension { .. }
+        | SymbolicSet::Lambda { .. }
+        | SymbolicSet::Trees { .. } => filtered(ctx, set, ty, budget, span),
     }
 }
 
