@@ -19,6 +19,7 @@ pub mod model;
 pub mod progress;
 pub mod setup;
 pub mod solve_cmd;
+pub mod stubborn;
 pub mod temporal;
 mod transition_pieces;
 pub mod unsat_core;
