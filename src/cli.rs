@@ -2,6 +2,7 @@
 
 use bsolve::check::budget::{Budget, MemoryLimit};
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
+use bsolve::check::simulate::{SimVerdict, SimulateOptions};
 use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, temporal, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
@@ -176,6 +177,27 @@ enum Command {
         #[arg(long)]
         por: bool,
     },
+    /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
+    /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
+    /// nothing (exit code 2). The same --seed gives the same walks. The global --timeout bounds the
+    /// whole simulation.
+    Simulate {
+        file: PathBuf,
+        /// Walks at most (each restarts from a random constant setup and initial state).
+        #[arg(long, default_value_t = 1000)]
+        runs: usize,
+        /// Operations per walk at most.
+        #[arg(long, default_value_t = 1000)]
+        depth: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Prefer, in seven steps out of eight, the successors closest to violating an invariant
+        /// conjunct (integer comparisons by how far their sides are apart).
+        #[arg(long)]
+        guided: bool,
+        #[arg(long)]
+        no_deadlock: bool,
+    },
     /// LTL model checking (ProB's LTL[e] syntax): FORMULA, or every ASSERT_LTL... definition with
     /// --assertions. Runs start in the initialised states; a deadlock stays in its state forever. A
     /// violated formula is shown by a replayed lasso (prefix, then a loop repeated forever).
@@ -330,6 +352,7 @@ const SUBCOMMANDS: &[&str] = &[
     "setup-constants",
     "init",
     "mc",
+    "simulate",
     "solve",
     "bench",
     "cbc",
@@ -468,6 +491,26 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             start_clock(model, g);
             let limit = n.unwrap_or(model.context.settings().max_initialisations);
             cmd_init(model, limit, g)
+        }
+        Command::Simulate {
+            file,
+            runs,
+            depth,
+            seed,
+            guided,
+            no_deadlock,
+        } => {
+            let model = load_model(file, &options)?;
+            start_clock(model, g);
+            let sim_options = SimulateOptions {
+                runs: *runs,
+                depth: *depth,
+                seed: *seed,
+                timeout: g.budget().duration(),
+                guided: *guided,
+                check_deadlock: !no_deadlock,
+            };
+            cmd_simulate(model, &sim_options, g)
         }
         Command::Mc {
             file,
@@ -948,6 +991,87 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
         if result.states.is_empty() {
             println!("INITIALISATION is not executable");
         }
+    }
+    Ok(exit)
+}
+
+fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let result = bsolve::check::simulate::simulate(model, options)?;
+    let printer = Printer::new(model.machine(), &[]);
+    let cut = if result.timed_out {
+        " (stopped at the time limit)"
+    } else {
+        ""
+    };
+    let (status, detail, exit) = match &result.verdict {
+        SimVerdict::InvariantViolation(spans) => (
+            "INVARIANT VIOLATION",
+            format!(
+                "invariant conjunct(s) at {} false, found by run {} of seed {}",
+                spans
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                result.found_in_run.unwrap_or(0),
+                options.seed
+            ),
+            Exit::Counterexample,
+        ),
+        SimVerdict::Deadlock => (
+            "DEADLOCK",
+            format!(
+                "no operation is enabled, found by run {} of seed {}",
+                result.found_in_run.unwrap_or(0),
+                options.seed
+            ),
+            Exit::Counterexample,
+        ),
+        SimVerdict::NoErrorFound => (
+            "NO ERROR FOUND IN THE RUNS",
+            format!(
+                "{} random runs of at most {} steps found no error{cut}; this proves nothing",
+                result.runs, options.depth
+            ),
+            Exit::Unknown,
+        ),
+        SimVerdict::NoInitialState => (
+            "NO INITIAL STATE",
+            "no constant setup or no initial state to start from".to_string(),
+            Exit::Counterexample,
+        ),
+    };
+    let rate = result.steps as f64 / result.elapsed.as_secs_f64().max(1e-6);
+    if g.json {
+        let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
+        let report = json!({
+            "status": status,
+            "detail": detail,
+            "runs": result.runs,
+            "found_in_run": result.found_in_run,
+            "steps": result.steps,
+            "steps_per_second": rate.round(),
+            "seed": options.seed,
+            "time_ms": result.elapsed.as_millis() as u64,
+            "trace": trace,
+            "justification": if result.trace.is_empty() { "random runs" } else { "trace replayed by the interpreter" },
+        });
+        println!("{report}");
+    } else {
+        println!("{status}: {detail}");
+        if !result.trace.is_empty() {
+            println!("trace ({} steps, replayed):", result.trace.len());
+            for (i, s) in result.trace.iter().enumerate() {
+                println!("  {}: {}", i, printer.step(s));
+            }
+        }
+        println!(
+            "runs: {}, steps: {}, time: {} ms, {rate:.0} steps/s",
+            result.runs,
+            result.steps,
+            result.elapsed.as_millis()
+        );
     }
     Ok(exit)
 }

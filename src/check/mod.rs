@@ -18,6 +18,7 @@ pub mod mc;
 pub mod model;
 pub mod progress;
 pub mod setup;
+pub mod simulate;
 pub mod solve_cmd;
 pub mod stubborn;
 pub mod temporal;
