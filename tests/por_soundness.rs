@@ -1,7 +1,8 @@
 //! Partial-order reduction (`mc --por`, `check::stubborn`) preserves verdicts:
 //! * on every bundled machine and a sample of the corpus machines of `corpus_mc_machines.txt` (every
 //!   `STRIDE`-th, within the budget of the default test run; `BSOLVE_POR_STRIDE=1` for all of them, and
-//!   the ignored test `mc_with_por_on_the_whole_corpus` for every machine of `expected.csv`), `mc` with
+//!   `python3 benchmarks/corpus.py por` for every machine of `expected.csv`, each run in a process of
+//!   its own with a time budget; figures in benchmarks/RESULTS.md), `mc` with
 //!   and without `--por` finds a deadlock or not, and an invariant or assertion violation or not, alike,
 //!   whenever the run without reduction explored its whole state space; the reduced space is never
 //!   larger;
@@ -166,25 +167,6 @@ fn mc_with_por_finds_what_mc_without_finds() {
         None => eprintln!("corpus not found next to the repository: bundled machines only"),
     }
     compare_all(&machines, MAX_STATES, TIMEOUT);
-}
-
-/// Every machine ProB recorded a verdict for (`cargo test --release --test por_soundness -- --ignored`;
-/// the figure is in benchmarks/RESULTS.md).
-#[test]
-#[ignore]
-fn mc_with_por_on_the_whole_corpus() {
-    let Some(corpus) = common::corpus_models() else {
-        eprintln!("corpus not found next to the repository");
-        return;
-    };
-    let expected = std::fs::read_to_string(corpus.join("../expected.csv")).expect("expected.csv");
-    let machines: Vec<PathBuf> = (expected.lines().skip(1))
-        .filter_map(|l| l.split(',').next())
-        .map(|m| corpus.join(m))
-        .collect();
-    let max_states = common::env_number("BSOLVE_POR_MAX_STATES").unwrap_or(50_000) as usize;
-    let timeout = common::env_number("BSOLVE_POR_TIMEOUT_MS").unwrap_or(10_000);
-    compare_all(&machines, max_states, Duration::from_millis(timeout));
 }
 
 #[test]

@@ -122,9 +122,7 @@ pub fn simulate(model: &Model, options: &SimulateOptions) -> Result<SimResult, D
     };
     // Initial states per setup, computed when a run first picks the setup.
     let mut initial: Vec<Option<Vec<State>>> = vec![None; setups.len()];
-    let distance = options
-        .guided
-        .then(|| Distance::new(&machine.invariant));
+    let distance = options.guided.then(|| Distance::new(&machine.invariant));
     let mut random = Random(options.seed);
     let mut result = SimResult {
         verdict: SimVerdict::NoErrorFound,
@@ -153,7 +151,10 @@ pub fn simulate(model: &Model, options: &SimulateOptions) -> Result<SimResult, D
         };
         if states.is_empty() {
             // This setup has no initial state; the run ends (another setup may have one).
-            if initial.iter().all(|i| i.as_ref().is_some_and(Vec::is_empty)) {
+            if initial
+                .iter()
+                .all(|i| i.as_ref().is_some_and(Vec::is_empty))
+            {
                 result.verdict = SimVerdict::NoInitialState;
                 break;
             }
@@ -163,7 +164,7 @@ pub fn simulate(model: &Model, options: &SimulateOptions) -> Result<SimResult, D
         let mut walk: Vec<Taken> = Vec::new();
         let mut found = violated(model, constants, &state.values)?;
         while found.is_none() && walk.len() < options.depth {
-            if walk.len() % 64 == 0 && out_of_time() {
+            if walk.len().is_multiple_of(64) && out_of_time() {
                 break;
             }
             let successors = ctx.successors_tolerant(constants, &state, max_ops)?;
@@ -182,7 +183,8 @@ pub fn simulate(model: &Model, options: &SimulateOptions) -> Result<SimResult, D
                         .map(|t| env_of(t).map_or(u64::MAX, |env| d.of(model, &env)))
                         .collect();
                     let best = *scores.iter().min().expect("some transition");
-                    let closest: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
+                    let closest: Vec<usize> =
+                        (0..scores.len()).filter(|&i| scores[i] == best).collect();
                     closest[random.below(closest.len())]
                 }
                 _ => random.below(transitions.len()),
@@ -372,13 +374,25 @@ fn negation(p: &Pred, out: &mut Vec<Condition>) {
         }
         PredKind::Or(parts) => parts.iter().for_each(|q| negation(q, out)),
         PredKind::Compare(CompareOp::NotEq, a, b) => {
-            out.push(Condition::Compare(CompareOp::Eq, (**a).clone(), (**b).clone()));
+            out.push(Condition::Compare(
+                CompareOp::Eq,
+                (**a).clone(),
+                (**b).clone(),
+            ));
         }
         PredKind::Compare(CompareOp::Lt, a, b) if a.ty == Type::Integer => {
-            out.push(Condition::Compare(CompareOp::Le, (**b).clone(), (**a).clone()));
+            out.push(Condition::Compare(
+                CompareOp::Le,
+                (**b).clone(),
+                (**a).clone(),
+            ));
         }
         PredKind::Compare(CompareOp::Le, a, b) if a.ty == Type::Integer => {
-            out.push(Condition::Compare(CompareOp::Lt, (**b).clone(), (**a).clone()));
+            out.push(Condition::Compare(
+                CompareOp::Lt,
+                (**b).clone(),
+                (**a).clone(),
+            ));
         }
         _ => out.push(Condition::Holds(not(p))),
     }
