@@ -343,15 +343,14 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
                 .all(|n| constants.contains(n) || is_set_name(model, n))
         });
     let stubborn = options.por.then(|| {
-        let mut observed = Vec::new();
+        let mut checked = Vec::new();
         if options.check_invariant {
-            observed.extend(machine.invariant.conjuncts());
+            checked.extend(machine.invariant.conjuncts());
         }
         if options.check_assertions {
-            observed.extend(dynamic_assertions.iter().copied());
+            checked.extend(dynamic_assertions.iter().copied());
         }
-        observed.extend(&machine.scope);
-        Stubborn::new(machine, &observed)
+        Stubborn::new(machine, &checked, machine.scope.as_ref())
     });
     let invariant_reads = machine
         .invariant

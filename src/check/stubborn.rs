@@ -16,17 +16,28 @@
 //!
 //! It is started from each enabled operation in turn and the candidate with the fewest transitions is
 //! kept (every enabled operation in it is a key transition, so it is non-empty when anything is
-//! enabled: C0, deadlocks preserved). Invariant and assertions: an operation writing a variable they
-//! (or SCOPE) read is *visible*, and a candidate with an enabled visible operation is rejected (C2).
-//! The cycle proviso (C3) is the model checker's (`mc`): a state whose reduced successors include one
-//! already found is expanded fully.
+//! enabled: C0, deadlocks preserved). A candidate with an enabled *visible* operation is rejected
+//! (C2); the cycle proviso (C3) is the model checker's (`mc`): a state whose reduced successors include
+//! one already found is expanded fully.
+//!
+//! Visibility, for the invariant's conjuncts and the assertions' (safety: a state where one is false must
+//! stay reachable): an operation `t` is visible when some conjunct reads both a variable `t` writes and
+//! one it does not. Why a conjunct reading only variables `t` writes does not make it visible: in the
+//! ample-set argument, a violating state `s'` is reached from the expanded state `s` by operations
+//! outside the stubborn set, which are independent of `t` and so never write what `t` reads or writes;
+//! `t` is then moved in front, and `t(s')` must still violate. A conjunct reading none of `t`'s writes
+//! has the same value in `s'` and `t(s')`; one reading only `t`'s writes has the same value in `s'` as
+//! in `s` (those variables are unchanged on the way) and in `t(s')` as in `t(s)` (`t` computes them from
+//! unchanged variables) — so if it is false in `s'` it is false in `s`, which the search has checked.
+//! Only a conjunct mixing both kinds can be repaired by `t`. SCOPE decides which states are expanded at
+//! all: every operation writing a variable it reads is visible.
 //!
 //! Where the matrix is not exact for some operation (an operation call, a WHILE loop, a local hiding a
 //! variable: `before_after::exact_read_write`) there is no reduction at all: such an operation would be
 //! dependent on every other.
 
 use crate::analysis::before_after::exact_read_write;
-use crate::ir::{CompareOp, ExprConst, ExprKind, Machine, Pred, PredKind, Subst, SubstKind};
+use crate::ir::{Machine, Pred, Subst, SubstKind};
 use crate::syntax::ast::Name;
 use std::collections::BTreeSet;
 
@@ -40,7 +51,8 @@ pub struct Stubborn {
     /// Per operation, its guard conjuncts over variables and constants only, each with the operations
     /// writing a variable it reads.
     guards: Vec<Vec<(Pred, Vec<usize>)>>,
-    /// Per operation, whether it writes a variable the checked invariant, assertions or SCOPE read.
+    /// Per operation, whether it can change whether a checked conjunct is violated (see the module
+    /// comment) or writes a variable SCOPE reads.
     visible: Vec<bool>,
 }
 
@@ -54,9 +66,13 @@ pub struct Enabled<'a> {
 
 impl Stubborn {
     /// The matrix of `machine`, or why there is none (an operation whose read and write sets are not
-    /// exact). `observed`: the predicates whose truth must be preserved (the invariant's conjuncts if
-    /// checked, the assertions over variables if checked, SCOPE).
-    pub fn new(machine: &Machine, observed: &[&Pred]) -> Result<Stubborn, String> {
+    /// exact). `checked`: the predicates a reachable state must not violate (the invariant's conjuncts
+    /// and the assertions over variables, where checked); `scope`: SCOPE.
+    pub fn new(
+        machine: &Machine,
+        checked: &[&Pred],
+        scope: Option<&Pred>,
+    ) -> Result<Stubborn, String> {
         let mut rows = Vec::with_capacity(machine.operations.len());
         for op in &machine.operations {
             match exact_read_write(machine, op) {
@@ -108,12 +124,26 @@ impl Stubborn {
                     .collect()
             })
             .collect();
-        let mut observed_reads = BTreeSet::new();
-        for p in observed.iter().filter(|p| !always_true(p)) {
-            observed_reads.extend(crate::ir::free_names::of_pred(p));
-        }
+        let variables = |p: &Pred| -> BTreeSet<Name> {
+            let names = crate::ir::free_names::of_pred(p);
+            (machine.variables.iter())
+                .filter(|v| names.contains(&v.name))
+                .map(|v| v.name.clone())
+                .collect()
+        };
+        let conjuncts: Vec<BTreeSet<Name>> = (checked.iter())
+            .flat_map(|p| p.conjuncts())
+            .map(variables)
+            .collect();
+        let scope_reads = scope.map(variables).unwrap_or_default();
         let visible = (rows.iter())
-            .map(|rw| rw.writes.iter().any(|w| observed_reads.contains(w)))
+            .map(|rw| {
+                let mixes = |reads: &BTreeSet<Name>| {
+                    reads.iter().any(|v| rw.writes.contains(v))
+                        && reads.iter().any(|v| !rw.writes.contains(v))
+                };
+                conjuncts.iter().any(mixes) || rw.writes.iter().any(|w| scope_reads.contains(w))
+            })
             .collect();
         Ok(Stubborn {
             dependent,
@@ -246,17 +276,6 @@ fn guard_conjuncts(s: &Subst, bound: &mut Vec<Name>, out: &mut Vec<Pred>) {
     }
 }
 
-/// Whether `p` holds of every value of its type: `x : INTEGER`, `x : BOOL`, `x : STRING` (typing
-/// conjuncts, which make no operation visible).
-fn always_true(p: &Pred) -> bool {
-    matches!(&p.kind, PredKind::Compare(CompareOp::In, x, set)
-    if matches!(x.kind, ExprKind::Var(_))
-        && matches!(
-            set.kind,
-            ExprKind::Const(ExprConst::Integer | ExprConst::BoolSet | ExprConst::StringSet)
-        ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,8 +284,8 @@ mod tests {
     fn stubborn(text: &str) -> (Model, Result<Stubborn, String>) {
         let model = Model::from_text("por", text);
         let machine = model.machine();
-        let observed = machine.invariant.conjuncts();
-        let s = Stubborn::new(machine, &observed);
+        let checked = machine.invariant.conjuncts();
+        let s = Stubborn::new(machine, &checked, None);
         (model, s)
     }
 
@@ -292,7 +311,8 @@ mod tests {
 
     #[test]
     fn a_visible_operation_forces_full_expansion() {
-        let text = COUNTERS.replace("a : INTEGER", "a : 0..3");
+        // `a <= b + 3` mixes a variable inca writes with one it does not: inca can falsify it.
+        let text = COUNTERS.replace("a : INTEGER", "a : INTEGER & a <= b + 3");
         let (_, s) = stubborn(&text);
         let s = s.expect("exact");
         // Only `b = 3` is known false: finish's enabling set is {incb}.
@@ -313,6 +333,15 @@ mod tests {
             is_false: &mut is_false,
         });
         assert_eq!(ample, None);
+    }
+
+    #[test]
+    fn a_conjunct_over_the_written_variables_only_makes_no_operation_visible() {
+        // `a : 0..3` reads only what inca writes (and incb does not touch it).
+        let text = COUNTERS.replace("a : INTEGER", "a : 0..3");
+        let (_, s) = stubborn(&text);
+        let s = s.expect("exact");
+        assert!(!s.visible.iter().any(|v| *v), "{:?}", s.visible);
     }
 
     #[test]
