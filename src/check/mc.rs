@@ -178,8 +178,8 @@ pub struct PorStats {
     pub not_applied: Option<String>,
     /// States expanded with a stubborn subset of their enabled operations.
     pub reduced_states: usize,
-    /// States that had such a subset but were expanded fully by the cycle proviso (a reduced successor
-    /// had been found before).
+    /// States that had such subsets but were expanded fully by the cycle proviso (each subset had a
+    /// successor found before).
     pub proviso_states: usize,
 }
 
@@ -868,8 +868,9 @@ impl<'m> Explorer<'m> {
         })
     }
 
-    /// Keeps only the transitions of a stubborn set's operations (`check::stubborn`), unless one of them
-    /// leads to a state already found. That is the cycle proviso (C3) for both search orders: a reduced
+    /// Keeps only the transitions of a stubborn set's operations (`check::stubborn`): of the smallest set
+    /// none of whose transitions leads to a state already found, or of all operations when every set
+    /// has such a transition. That is the cycle proviso (C3) for both search orders: a reduced
     /// state's successors are all found after it, so along reduced edges the nodes' numbers grow, and
     /// every cycle of the reduced graph passes through a fully expanded state — no operation is
     /// postponed forever around a cycle. (A batch's expansions look at the states found before the
@@ -895,18 +896,21 @@ impl<'m> Explorer<'m> {
             env.as_ref()
                 .is_some_and(|env| matches!(self.model.context.eval_pred(conjunct, env), Ok(false)))
         };
-        let Some(keep) = stubborn.ample(Enabled {
+        let candidates = stubborn.candidates(Enabled {
             transitions: &counts,
             is_false: &mut is_false,
-        }) else {
-            return;
-        };
-        let found_before = (transitions.iter().zip(targets.iter()))
-            .any(|(t, key)| keep[t.operation] && self.index.contains_key(key));
-        if found_before {
-            self.por_proviso.fetch_add(1, AtomicOrdering::Relaxed);
+        });
+        if candidates.is_empty() {
             return;
         }
+        let all_new = |keep: &Vec<bool>| {
+            (transitions.iter().zip(targets.iter()))
+                .all(|(t, key)| !keep[t.operation] || !self.index.contains_key(key))
+        };
+        let Some(keep) = candidates.into_iter().find(all_new) else {
+            self.por_proviso.fetch_add(1, AtomicOrdering::Relaxed);
+            return;
+        };
         self.por_reduced.fetch_add(1, AtomicOrdering::Relaxed);
         let all = std::mem::take(transitions).into_iter();
         for (t, key) in all.zip(std::mem::take(targets)) {

@@ -17,8 +17,8 @@
 //! It is started from each enabled operation in turn and the candidate with the fewest transitions is
 //! kept (every enabled operation in it is a key transition, so it is non-empty when anything is
 //! enabled: C0, deadlocks preserved). A candidate with an enabled *visible* operation is rejected
-//! (C2); the cycle proviso (C3) is the model checker's (`mc`): a state whose reduced successors include
-//! one already found is expanded fully.
+//! (C2); the cycle proviso (C3) is the model checker's (`mc`): of the candidates, the smallest whose
+//! successors are all new is taken, and a state where there is none is expanded fully.
 //!
 //! Visibility, for the invariant's conjuncts and the assertions' (safety: a state where one is false must
 //! stay reachable): an operation `t` is visible when some conjunct reads both a variable `t` writes and
@@ -153,9 +153,10 @@ impl Stubborn {
         })
     }
 
-    /// The operations to expand in a state: a stubborn set's enabled operations with fewer transitions
-    /// than all enabled ones, or None when no such set exists (expand fully).
-    pub fn ample(&self, state: Enabled) -> Option<Vec<bool>> {
+    /// The choices of operations to expand in a state, fewest transitions first: the enabled operations
+    /// of stubborn sets, each with fewer transitions than all enabled ones (none: expand fully). The
+    /// model checker takes the first that passes its cycle proviso.
+    pub fn candidates(&self, state: Enabled) -> Vec<Vec<bool>> {
         let Enabled {
             transitions,
             is_false,
@@ -163,29 +164,24 @@ impl Stubborn {
         let total: usize = transitions.iter().sum();
         // Per operation, its necessary enabling set here, computed once per state.
         let mut necessary: Vec<Option<Vec<usize>>> = vec![None; transitions.len()];
-        let mut best: Option<(usize, Vec<bool>)> = None;
+        let mut found: Vec<(usize, Vec<bool>)> = Vec::new();
         for seed in (0..transitions.len()).filter(|&k| transitions[k] > 0) {
             let Some(set) = self.closure(seed, transitions, &mut necessary, &mut *is_false) else {
                 continue;
             };
+            let enabled: Vec<bool> = (0..set.len())
+                .map(|k| set[k] && transitions[k] > 0)
+                .collect();
             let size: usize = (0..set.len())
-                .filter(|&k| set[k])
+                .filter(|&k| enabled[k])
                 .map(|k| transitions[k])
                 .sum();
-            if size < total && best.as_ref().is_none_or(|(b, _)| size < *b) {
-                let one = size == transitions[seed];
-                best = Some((size, set));
-                if one {
-                    // Nothing smaller contains an enabled operation.
-                    break;
-                }
+            if size < total && found.iter().all(|(_, other)| *other != enabled) {
+                found.push((size, enabled));
             }
         }
-        best.map(|(_, set)| {
-            (0..set.len())
-                .map(|k| set[k] && transitions[k] > 0)
-                .collect()
-        })
+        found.sort_by_key(|(size, _)| *size);
+        found.into_iter().map(|(_, set)| set).collect()
     }
 
     /// The stubborn set grown from `seed`, or None when it contains an enabled visible operation.
@@ -302,11 +298,12 @@ mod tests {
         let s = s.expect("exact");
         // a = b = 0: both counters enabled, `finish` disabled by `a = 3` (false), enabled only by inca.
         let mut is_false = |_: &Pred| true;
-        let ample = s.ample(Enabled {
+        let ample = s.candidates(Enabled {
             transitions: &[1, 1, 0],
             is_false: &mut is_false,
         });
-        assert_eq!(ample, Some(vec![true, false, false]));
+        // Seeded from inca or from incb: each counter alone.
+        assert_eq!(ample, [vec![true, false, false], vec![false, true, false]]);
     }
 
     #[test]
@@ -322,17 +319,17 @@ mod tests {
                 .any(|n| &**n == "b")
         };
         // inca is visible (the invariant reads a): only {incb} is a candidate.
-        let ample = s.ample(Enabled {
+        let ample = s.candidates(Enabled {
             transitions: &[1, 1, 0],
             is_false: &mut is_false,
         });
-        assert_eq!(ample, Some(vec![false, true, false]));
+        assert_eq!(ample, [vec![false, true, false]]);
         // Only visible operations enabled: no reduction.
-        let ample = s.ample(Enabled {
+        let ample = s.candidates(Enabled {
             transitions: &[1, 0, 0],
             is_false: &mut is_false,
         });
-        assert_eq!(ample, None);
+        assert!(ample.is_empty());
     }
 
     #[test]
@@ -351,11 +348,11 @@ mod tests {
         // No guard conjunct known false: finish's enablers are inca and incb, so both seeds lead to
         // the whole set.
         let mut never = |_: &Pred| false;
-        let ample = s.ample(Enabled {
+        let ample = s.candidates(Enabled {
             transitions: &[1, 1, 0],
             is_false: &mut never,
         });
-        assert_eq!(ample, None);
+        assert!(ample.is_empty());
     }
 
     #[test]
