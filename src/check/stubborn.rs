@@ -302,14 +302,16 @@ mod tests {
             transitions: &[1, 1, 0],
             is_false: &mut is_false,
         });
-        // Seeded from inca or from incb: each counter alone.
-        assert_eq!(ample, [vec![true, false, false], vec![false, true, false]]);
+        // Seeded from inca: {inca, finish}. Seeded from incb: {incb, finish} and finish's enabling set,
+        // fixed once per state (`a = 3`, inca): all enabled operations, no candidate.
+        assert_eq!(ample, [vec![true, false, false]]);
     }
 
     #[test]
     fn a_visible_operation_forces_full_expansion() {
-        // `a <= b + 3` mixes a variable inca writes with one it does not: inca can falsify it.
-        let text = COUNTERS.replace("a : INTEGER", "a : INTEGER & a <= b + 3");
+        // `a <= 3 or done = TRUE` mixes a variable inca writes with one it does not: inca could repair
+        // it. incb does not touch it.
+        let text = COUNTERS.replace("a : INTEGER", "a : INTEGER & (a <= 3 or done = TRUE)");
         let (_, s) = stubborn(&text);
         let s = s.expect("exact");
         // Only `b = 3` is known false: finish's enabling set is {incb}.
@@ -318,7 +320,7 @@ mod tests {
                 .iter()
                 .any(|n| &**n == "b")
         };
-        // inca is visible (the invariant reads a): only {incb} is a candidate.
+        // inca is visible (the mixed conjunct): only {incb} is a candidate.
         let ample = s.candidates(Enabled {
             transitions: &[1, 1, 0],
             is_false: &mut is_false,
