@@ -8,6 +8,9 @@
                                          # beside ProB's recorded time (section of benchmarks/RESULTS.md)
     python3 benchmarks/corpus.py temporal  # every ASSERT_LTL / ASSERT_CTL definition: parsed, decided within
                                          # 10 s, verdict beside what its name or comment expects
+    python3 benchmarks/corpus.py por     # mc with and without --por on every machine: same deadlock and
+                                         # violation verdicts; states and times before/after (section of
+                                         # benchmarks/RESULTS.md; per machine: benchmarks/corpus_por_results.csv)
     python3 benchmarks/corpus.py cbc     # `cbc all` and `cbc-deadlock` on every machine with variables: no
                                          # crash, no contradiction of ProB's reachable verdicts
                                          # (per machine: benchmarks/corpus_cbc_results.csv)
@@ -484,6 +487,92 @@ def temporal_corpus():
     write_section("temporal", "\n".join(lines))
 
 
+POR_TIMEOUT_MS = 5_000
+POR_MAX_STATES = 200_000
+
+
+def por_one(row):
+    """The full run, then (where it explored everything) the reduced one: verdict classes and counts."""
+    path = MODELS / row["model"]
+    extra = ["--workers", "1", "--max-states", str(POR_MAX_STATES)]
+    full = model_check(path, extra, POR_TIMEOUT_MS)
+    if not full.get("exploration_complete"):
+        return row, full, None
+    return row, full, model_check(path, [*extra, "--por"], POR_TIMEOUT_MS)
+
+
+def por_verdict(r):
+    """What partial-order reduction must keep: whether a deadlock and a violation exist, and any status
+    other than those (no setup, no initialisation, an error)."""
+    status = r.get("status")
+    if status in ("NO ERROR FOUND", "NO ERROR FOUND IN THE EXPLORED PART", "DEADLOCK", "INVARIANT VIOLATION",
+                  "ASSERTION VIOLATION") or (status == "WELL-DEFINEDNESS ERROR" and r.get("exploration_complete")):
+        status = "explored"
+    return (status, r.get("deadlocked_states", 0) > 0, r.get("violating_states", 0) > 0)
+
+
+def por_corpus():
+    with open(CORPUS / "expected.csv") as f:
+        rows = list(csv.DictReader(f))
+    start = time.time()
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(por_one, rows))
+    elapsed = time.time() - start
+    compared, differ, reduced, table, cut = 0, [], 0, [], []
+    for row, full, por in results:
+        if por is None:
+            continue
+        if por.get("status") == "UNKNOWN" and "timeout" in por.get("detail", ""):
+            # The full run finished within the budget, the reduced one not (on a shared machine):
+            # not comparable, listed.
+            cut.append(row["model"])
+            continue
+        compared += 1
+        if por_verdict(full) != por_verdict(por) or not por.get("exploration_complete"):
+            differ.append(f"{row['model']}: {por_verdict(full)} / {por_verdict(por)}")
+            continue
+        applied = (por.get("por") or {}).get("applied")
+        if por["states"] < full["states"]:
+            reduced += 1
+        table.append((row["model"], full["states"], por["states"], full["time_ms"], por["time_ms"], applied))
+    with open(ROOT / "benchmarks" / "corpus_por_results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "states", "states_por", "ms", "ms_por", "por_applied"])
+        w.writerows(table)
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    lines = [
+        f"`python3 benchmarks/corpus.py por` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {cpu}, "
+        f"shared with other jobs; {elapsed:.0f} s): `mc` with the recording's preferences, `--workers 1 "
+        f"--max-states {POR_MAX_STATES} --timeout {POR_TIMEOUT_MS}`, then with `--por` where the full run "
+        "explored everything.",
+        "",
+        f"- {len(rows)} machines, {compared} explored completely and compared; **{len(differ)} verdict "
+        f"differences** (deadlock found or not, violation found or not, other statuses)"
+        + ("" if not differ else ": " + "; ".join(differ)),
+        f"- {len(cut)} not compared: the run with `--por` hit the time limit where the full run had not"
+        + ("" if not cut else " (" + ", ".join(cut) + ")"),
+        f"- reduced state space on {reduced} machines; {sum(1 for t in table if t[5] is False)} explored fully "
+        "because an operation's read/write sets are not exact",
+        f"- states over all compared machines: {sum(t[1] for t in table):,} without, "
+        f"{sum(t[2] for t in table):,} with `--por`",
+        "",
+    ]
+    big = [t for t in table if t[1] >= 100]
+    def row_text(t):
+        ratio = t[2] / t[1]
+        speed = f"{t[3] / t[4]:.1f}×" if t[4] else "–"
+        return f"| {t[0]} | {t[1]:,} | {t[2]:,} | {100 * ratio:.1f} % | {t[3]:,} | {t[4]:,} | {speed} |"
+    header = ["| machine | states | with --por | share | ms | ms with --por | speed-up |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    best = sorted(big, key=lambda t: t[2] / t[1])[:10]
+    worst = sorted(big, key=lambda t: (t[4] + 1) / (t[3] + 1), reverse=True)[:10]
+    lines += ["10 best (smallest share of the states, machines with >= 100 states):", "", *header,
+              *map(row_text, best), "",
+              "10 worst (largest time ratio with/without, machines with >= 100 states):", "", *header,
+              *map(row_text, worst)]
+    write_section("por", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")
+
+
 def write_section(name, body, report=REPORT):
     text = report.read_text() if report.exists() else "# Corpus results\n"
     begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
@@ -500,4 +589,4 @@ if __name__ == "__main__":
     if not BINARY.exists():
         sys.exit(f"build first: cargo build --release ({BINARY} missing)")
     {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed, "cbc": cbc_corpus,
-     "temporal": temporal_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()
+     "temporal": temporal_corpus, "por": por_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()

@@ -2,6 +2,7 @@
 
 use bsolve::check::budget::{Budget, MemoryLimit};
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
+use bsolve::check::simulate::{SimVerdict, SimulateOptions};
 use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, temporal, unsat_core};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
@@ -168,6 +169,34 @@ enum Command {
         /// time in ten.
         #[arg(long)]
         reuse: bool,
+        /// Partial-order reduction: in each state expand only a stubborn set of the enabled operations
+        /// (dependencies from the operations' read and write sets; operations writing what the invariant
+        /// or the assertions read are expanded only with all others). Deadlocks and violations are found
+        /// as without it; the counts are those of the reduced state space. A machine with an operation
+        /// call, a WHILE loop or a local named like a variable is explored fully (the output says so).
+        #[arg(long)]
+        por: bool,
+    },
+    /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
+    /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
+    /// nothing (exit code 2). The same --seed gives the same walks. The global --timeout bounds the
+    /// whole simulation.
+    Simulate {
+        file: PathBuf,
+        /// Walks at most (each restarts from a random constant setup and initial state).
+        #[arg(long, default_value_t = 1000)]
+        runs: usize,
+        /// Operations per walk at most.
+        #[arg(long, default_value_t = 1000)]
+        depth: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Prefer, in seven steps out of eight, the successors closest to violating an invariant
+        /// conjunct (integer comparisons by how far their sides are apart).
+        #[arg(long)]
+        guided: bool,
+        #[arg(long)]
+        no_deadlock: bool,
     },
     /// LTL model checking (ProB's LTL[e] syntax): FORMULA, or every ASSERT_LTL... definition with
     /// --assertions. Runs start in the initialised states; a deadlock stays in its state forever. A
@@ -323,6 +352,7 @@ const SUBCOMMANDS: &[&str] = &[
     "setup-constants",
     "init",
     "mc",
+    "simulate",
     "solve",
     "bench",
     "cbc",
@@ -462,6 +492,26 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             let limit = n.unwrap_or(model.context.settings().max_initialisations);
             cmd_init(model, limit, g)
         }
+        Command::Simulate {
+            file,
+            runs,
+            depth,
+            seed,
+            guided,
+            no_deadlock,
+        } => {
+            let model = load_model(file, &options)?;
+            start_clock(model, g);
+            let sim_options = SimulateOptions {
+                runs: *runs,
+                depth: *depth,
+                seed: *seed,
+                timeout: g.budget().duration(),
+                guided: *guided,
+                check_deadlock: !no_deadlock,
+            };
+            cmd_simulate(model, &sim_options, g)
+        }
         Command::Mc {
             file,
             max_states,
@@ -475,6 +525,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             workers,
             all_setups,
             reuse,
+            por,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
@@ -496,6 +547,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 progress: bsolve::check::progress::wanted(g.json),
                 setup_symmetry: !all_setups,
                 reuse: *reuse,
+                por: *por,
             };
             cmd_mc(model, &mc_options, g)
         }
@@ -946,6 +998,87 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
     Ok(exit)
 }
 
+fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<Exit, Diagnostic> {
+    print_settings(model, g);
+    let result = bsolve::check::simulate::simulate(model, options)?;
+    let printer = Printer::new(model.machine(), &[]);
+    let cut = if result.timed_out {
+        " (stopped at the time limit)"
+    } else {
+        ""
+    };
+    let (status, detail, exit) = match &result.verdict {
+        SimVerdict::InvariantViolation(spans) => (
+            "INVARIANT VIOLATION",
+            format!(
+                "invariant conjunct(s) at {} false, found by run {} of seed {}",
+                spans
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                result.found_in_run.unwrap_or(0),
+                options.seed
+            ),
+            Exit::Counterexample,
+        ),
+        SimVerdict::Deadlock => (
+            "DEADLOCK",
+            format!(
+                "no operation is enabled, found by run {} of seed {}",
+                result.found_in_run.unwrap_or(0),
+                options.seed
+            ),
+            Exit::Counterexample,
+        ),
+        SimVerdict::NoErrorFound => (
+            "NO ERROR FOUND IN THE RUNS",
+            format!(
+                "{} random runs of at most {} steps found no error{cut}; this proves nothing",
+                result.runs, options.depth
+            ),
+            Exit::Unknown,
+        ),
+        SimVerdict::NoInitialState => (
+            "NO INITIAL STATE",
+            "no constant setup or no initial state to start from".to_string(),
+            Exit::Counterexample,
+        ),
+    };
+    let rate = result.steps as f64 / result.elapsed.as_secs_f64().max(1e-6);
+    if g.json {
+        let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
+        let report = json!({
+            "status": status,
+            "detail": detail,
+            "runs": result.runs,
+            "found_in_run": result.found_in_run,
+            "steps": result.steps,
+            "steps_per_second": rate.round(),
+            "seed": options.seed,
+            "time_ms": result.elapsed.as_millis() as u64,
+            "trace": trace,
+            "justification": if result.trace.is_empty() { "random runs" } else { "trace replayed by the interpreter" },
+        });
+        println!("{report}");
+    } else {
+        println!("{status}: {detail}");
+        if !result.trace.is_empty() {
+            println!("trace ({} steps, replayed):", result.trace.len());
+            for (i, s) in result.trace.iter().enumerate() {
+                println!("  {}: {}", i, printer.step(s));
+            }
+        }
+        println!(
+            "runs: {}, steps: {}, time: {} ms, {rate:.0} steps/s",
+            result.runs,
+            result.steps,
+            result.elapsed.as_millis()
+        );
+    }
+    Ok(exit)
+}
+
 fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
@@ -1043,6 +1176,14 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             report["next_state_calls"] = json!(stats.next_state_calls);
             report["reuse_hits"] = json!(stats.hits);
         }
+        if let Some(por) = &result.por {
+            report["por"] = json!({
+                "applied": por.not_applied.is_none(),
+                "not_applied_because": por.not_applied,
+                "reduced_states": por.reduced_states,
+                "proviso_states": por.proviso_states,
+            });
+        }
         println!("{report}");
     } else {
         println!("{status}: {detail}");
@@ -1064,6 +1205,19 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "next-state calls: {} (operation evaluations), reused: {}",
                 stats.next_state_calls, stats.hits
             );
+        }
+        if let Some(por) = &result.por {
+            match &por.not_applied {
+                None => println!(
+                    "partial-order reduction: the counts are those of the reduced state space ({} \
+                     states expanded with a stubborn subset of their operations, {} expanded fully by \
+                     the cycle proviso)",
+                    por.reduced_states, por.proviso_states
+                ),
+                Some(why) => println!(
+                    "partial-order reduction not applied, every state expanded fully: {why}"
+                ),
+            }
         }
         if result.setups_up_to_symmetry {
             println!(

@@ -195,6 +195,58 @@ pub fn read_write(m: &Machine, op: &Operation) -> ReadWrite {
     }
 }
 
+/// `read_write` of an operation when its sets are exact for the interpreter: the operation's transitions
+/// from a state depend only on the constants and the variables read, and change only the variables
+/// written. None for
+/// * an operation call: the called operation's reads and writes are not in the caller's sets;
+/// * a WHILE loop: its outcome also depends on the time budget and MAX_WHILE_STEPS;
+/// * a parameter, output or local (ANY, LET, VAR) named like a machine variable: the sets are
+///   computed by name, and a hidden variable would be confused with the local.
+///
+/// Operation reuse (`eval::reuse`) and partial-order reduction (`check::stubborn`) rely on it.
+pub fn exact_read_write(m: &Machine, op: &Operation) -> Option<ReadWrite> {
+    let is_variable = |n: &str| m.variables.iter().any(|v| *v.name == *n);
+    let hides = op
+        .params
+        .iter()
+        .chain(&op.outputs)
+        .any(|p| is_variable(&p.name));
+    if hides || !exact(&op.body, &is_variable) {
+        return None;
+    }
+    Some(read_write(m, op))
+}
+
+/// Whether `s` uses only constructs whose reads and writes `read_write` gives exactly (see `exact_read_write`).
+fn exact(s: &Subst, is_variable: &dyn Fn(&str) -> bool) -> bool {
+    let each = |parts: &[Subst]| parts.iter().all(|p| exact(p, is_variable));
+    match &s.kind {
+        SubstKind::OpCall(..) | SubstKind::While { .. } => false,
+        SubstKind::Skip
+        | SubstKind::Assign(_)
+        | SubstKind::BecomesElementOf(..)
+        | SubstKind::BecomesSuchThat(..) => true,
+        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) | SubstKind::Choice(parts) => {
+            each(parts)
+        }
+        SubstKind::Any(vars, _, body) | SubstKind::Var(vars, body) => {
+            vars.iter().all(|v| !is_variable(&v.name)) && exact(body, is_variable)
+        }
+        SubstKind::Let(binds, body) => {
+            binds.iter().all(|(v, _)| !is_variable(&v.name)) && exact(body, is_variable)
+        }
+        SubstKind::Pre(_, body) | SubstKind::Assert(_, body) => exact(body, is_variable),
+        SubstKind::If(branches, otherwise) | SubstKind::Select(branches, otherwise) => {
+            branches.iter().all(|(_, b)| exact(b, is_variable))
+                && otherwise.as_deref().is_none_or(|b| exact(b, is_variable))
+        }
+        SubstKind::Case(_, branches, otherwise) => {
+            branches.iter().all(|(_, b)| exact(b, is_variable))
+                && otherwise.as_deref().is_none_or(|b| exact(b, is_variable))
+        }
+    }
+}
+
 /// Whether the before-after predicate of `s` is exact. A WHILE loop is translated with its INVARIANT
 /// and VARIANT only: its BA then over-approximates the loop's outcomes (sound for proofs — no violation
 /// in a superset means none in the set — while solutions must be replayed by the interpreter, as every

@@ -67,6 +67,17 @@ pub(super) fn violation(model: &Model, until: Instant) -> Option<(Vec<Step>, Vec
 /// Re-executes the model checker's trace and re-evaluates the invariant in its last state: the trace
 /// rebuilt from the replay, with the violated conjuncts, or `None` if anything does not match.
 fn replayed(model: &Model, trace: &[Step]) -> Option<(Vec<Step>, Vec<Span>)> {
+    let (replay, constants, state) = replay(model, trace)?;
+    let violated = violated_conjuncts(model, &constants, &state).ok()?;
+    (!violated.is_empty()).then_some((replay, violated))
+}
+
+/// Re-executes a trace of the model checker's form (SETUP_CONSTANTS when the machine has constants,
+/// INITIALISATION, operations): the INITIALISATION re-executed, each operation executed with the
+/// trace's parameters from the state before and required to reach the state after. The trace rebuilt
+/// from the replay (outputs as the replay computed them), the constants and the last state, or `None`
+/// if any step does not replay.
+pub(super) fn replay(model: &Model, trace: &[Step]) -> Option<(Vec<Step>, Vec<Value>, Vec<Value>)> {
     let m = model.machine();
     let mut steps = trace.iter().peekable();
     let constants: Vec<Value> = match steps.peek() {
@@ -100,8 +111,7 @@ fn replayed(model: &Model, trace: &[Step]) -> Option<(Vec<Step>, Vec<Span>)> {
         });
         state = after;
     }
-    let violated = violated_conjuncts(model, &constants, &state).ok()?;
-    (!violated.is_empty()).then_some((replay, violated))
+    Some((replay, constants, state))
 }
 
 #[cfg(test)]

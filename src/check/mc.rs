@@ -12,6 +12,7 @@
 use super::Model;
 use super::invariant_memo::InvariantMemo;
 use super::setup::{Assignment, constant_names};
+use super::stubborn::{Enabled, Stubborn};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, ReuseCache, ReuseStats, State, Successors, Transition};
 use crate::ir::Pred;
@@ -64,6 +65,10 @@ pub struct McOptions {
     /// Rebuild an operation's transitions from those found in an earlier state with the same values of
     /// the variables it reads and writes (`eval::ReuseCache`), instead of evaluating it again.
     pub reuse: bool,
+    /// Partial-order reduction (`check::stubborn`): expand a stubborn set of the enabled operations
+    /// where one exists; deadlocks and invariant and assertion violations are preserved, counts are those
+    /// of the reduced state space.
+    pub por: bool,
 }
 
 impl Default for McOptions {
@@ -81,6 +86,7 @@ impl Default for McOptions {
             progress: false,
             setup_symmetry: true,
             reuse: false,
+            por: false,
         }
     }
 }
@@ -156,11 +162,25 @@ pub struct McResult {
     pub elapsed: Duration,
     /// With `McOptions::reuse`: the operation evaluations performed and those answered from the cache.
     pub reuse: Option<ReuseStats>,
+    /// With `McOptions::por`: whether the reduction applied, and how often.
+    pub por: Option<PorStats>,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
     /// CPU time the process used, all threads (where the OS reports it): beside `elapsed`, it shows
     /// what a run cost when other processes share the cores.
     pub cpu_time: Option<Duration>,
+}
+
+/// What partial-order reduction did (`McOptions::por`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PorStats {
+    /// Why the machine's states were all expanded fully (read and write sets not exact), or None.
+    pub not_applied: Option<String>,
+    /// States expanded with a stubborn subset of their enabled operations.
+    pub reduced_states: usize,
+    /// States that had such subsets but were expanded fully by the cycle proviso (each subset had a
+    /// successor found before).
+    pub proviso_states: usize,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -276,6 +296,11 @@ struct Explorer<'m> {
     workers: usize,
     /// Operation outcomes by projection, shared by the workers (`McOptions::reuse`).
     reuse: Option<ReuseCache>,
+    /// The dependency matrix for partial-order reduction (`McOptions::por`), or why there is none.
+    stubborn: Option<Result<Stubborn, String>>,
+    /// `PorStats::reduced_states` and `proviso_states`, counted by the workers.
+    por_reduced: AtomicUsize,
+    por_proviso: AtomicUsize,
     progress: Option<indicatif::ProgressBar>,
 }
 
@@ -311,10 +336,21 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         .chain(&machine.params)
         .map(|c| &c.name)
         .collect();
-    let (static_assertions, dynamic_assertions) = machine.assertions.iter().partition(|a| {
-        crate::ir::free_names::of_pred(a)
-            .iter()
-            .all(|n| constants.contains(n) || is_set_name(model, n))
+    let (static_assertions, dynamic_assertions): (Vec<&Pred>, Vec<&Pred>) =
+        machine.assertions.iter().partition(|a| {
+            crate::ir::free_names::of_pred(a)
+                .iter()
+                .all(|n| constants.contains(n) || is_set_name(model, n))
+        });
+    let stubborn = options.por.then(|| {
+        let mut checked = Vec::new();
+        if options.check_invariant {
+            checked.extend(machine.invariant.conjuncts());
+        }
+        if options.check_assertions {
+            checked.extend(dynamic_assertions.iter().copied());
+        }
+        Stubborn::new(machine, &checked, machine.scope.as_ref())
     });
     let invariant_reads = machine
         .invariant
@@ -360,6 +396,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         progress: options.progress.then(super::progress::spinner),
         reuse: options.reuse.then(|| ReuseCache::new(machine)),
+        stubborn,
+        por_reduced: AtomicUsize::new(0),
+        por_proviso: AtomicUsize::new(0),
     };
     let (verdict, at) = explorer.run(start);
     if let Some(bar) = &explorer.progress {
@@ -392,6 +431,11 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         state_checks: explorer.state_checks.into_inner(),
         elapsed: start.elapsed(),
         reuse: explorer.reuse.as_ref().map(ReuseCache::stats),
+        por: explorer.stubborn.as_ref().map(|s| PorStats {
+            not_applied: s.as_ref().err().cloned(),
+            reduced_states: explorer.por_reduced.load(AtomicOrdering::Relaxed),
+            proviso_states: explorer.por_proviso.load(AtomicOrdering::Relaxed),
+        }),
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
@@ -789,21 +833,30 @@ impl<'m> Explorer<'m> {
                 .context
                 .successors_tolerant(&constants, &state, self.max_ops)?,
         };
-        let mut targets = Vec::with_capacity(transitions.len());
+        // The target's key is built once, here: the merge adds it to the graph as it is.
+        let mut targets: Vec<Keyed> = (transitions.iter_mut())
+            .map(|t| {
+                let values = Arc::new(std::mem::take(&mut t.target.values));
+                Keyed::new(NodeKey::State(setup, values))
+            })
+            .collect();
+        if let Some(Ok(stubborn)) = &self.stubborn
+            && complete
+            && ill_defined.is_empty()
+        {
+            self.reduce(stubborn, &constants, &state, &mut transitions, &mut targets);
+        }
         let mut checks = Vec::new();
-        for t in &mut transitions {
-            // The target's key is built once, here: the merge adds it to the graph as it is.
-            let values = Arc::new(std::mem::take(&mut t.target.values));
-            let key = Keyed::new(NodeKey::State(setup, values.clone()));
+        for key in &targets {
             // A state several expansions of the batch lead to is checked once: siblings of a
             // breadth-first level share most successors (SetRelLaws' states have 12 predecessors).
-            if !self.index.contains_key(&key)
+            if let NodeKey::State(_, values) = &key.key
+                && !self.index.contains_key(key)
                 && claims.lock().expect("claims lock").insert(key.clone())
             {
                 let before = invariant_holds.then_some(vars.as_slice());
-                checks.push((key.clone(), self.check_state(setup, &values, before)));
+                checks.push((key.clone(), self.check_state(setup, values, before)));
             }
-            targets.push(key);
         }
         Ok(Expansion {
             in_scope,
@@ -813,6 +866,59 @@ impl<'m> Explorer<'m> {
             checks,
             ill_defined: ill_defined.into_iter().map(|(_, d)| d).collect(),
         })
+    }
+
+    /// Keeps only the transitions of a stubborn set's operations (`check::stubborn`): of the smallest set
+    /// none of whose transitions leads to a state already found, or of all operations when every set
+    /// has such a transition. That is the cycle proviso (C3) for both search orders: a reduced
+    /// state's successors are all found after it, so along reduced edges the nodes' numbers grow, and
+    /// every cycle of the reduced graph passes through a fully expanded state — no operation is
+    /// postponed forever around a cycle. (A batch's expansions look at the states found before the
+    /// batch: its successors are numbered after all of those.)
+    fn reduce(
+        &self,
+        stubborn: &Stubborn,
+        constants: &[Value],
+        state: &State,
+        transitions: &mut Vec<Transition>,
+        targets: &mut Vec<Keyed>,
+    ) {
+        let machine = self.model.machine();
+        let mut counts = vec![0; machine.operations.len()];
+        for t in transitions.iter() {
+            counts[t.operation] += 1;
+        }
+        // Built on the first guard conjunct asked about.
+        let mut env: Option<Option<Env>> = None;
+        let mut is_false = |conjunct: &Pred| {
+            let env =
+                env.get_or_insert_with(|| self.model.context.state_env(constants, state).ok());
+            env.as_ref()
+                .is_some_and(|env| matches!(self.model.context.eval_pred(conjunct, env), Ok(false)))
+        };
+        let candidates = stubborn.candidates(Enabled {
+            transitions: &counts,
+            is_false: &mut is_false,
+        });
+        if candidates.is_empty() {
+            return;
+        }
+        let all_new = |keep: &Vec<bool>| {
+            (transitions.iter().zip(targets.iter()))
+                .all(|(t, key)| !keep[t.operation] || !self.index.contains_key(key))
+        };
+        let Some(keep) = candidates.into_iter().find(all_new) else {
+            self.por_proviso.fetch_add(1, AtomicOrdering::Relaxed);
+            return;
+        };
+        self.por_reduced.fetch_add(1, AtomicOrdering::Relaxed);
+        let all = std::mem::take(transitions).into_iter();
+        for (t, key) in all.zip(std::mem::take(targets)) {
+            if keep[t.operation] {
+                transitions.push(t);
+                targets.push(key);
+            }
+        }
     }
 
     /// Moves an expansion's checks to those of the batch, where `merge_state` finds them.

@@ -12,9 +12,9 @@
 
 use super::transitions::OperationSuccessors;
 use super::{Context, Env, EvalError, State, Successors, Transition};
-use crate::analysis::before_after::read_write;
+use crate::analysis::before_after::exact_read_write;
 use crate::diag::Diagnostic;
-use crate::ir::{Machine, Operation, Subst, SubstKind};
+use crate::ir::{Machine, Operation};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -228,27 +228,14 @@ fn outcome(f: &Footprint, found: &OperationSuccessors, state: &State) -> Option<
     })
 }
 
-/// The footprint of an operation whose read and write sets are exact for the interpreter, None when
-/// the operation must always be recomputed:
-/// * an operation call: the called operation's reads and writes are not in the caller's sets;
-/// * a WHILE loop: its outcome also depends on the time budget and MAX_WHILE_STEPS;
-/// * a parameter, output or local (ANY, LET, VAR) named like a machine variable: the sets are
-///   computed by name, and a hidden variable would be confused with the local.
+/// The footprint of an operation whose read and write sets are exact for the interpreter
+/// (`before_after::exact_read_write`), None when the operation must always be recomputed.
 ///
 /// Reads through DEFINITIONS are expanded before the IR; constants are fixed by the setup index in the
 /// key; a guard's LET and ANY identifiers and `MAX_OPERATIONS_<op>` limits act the same in every state
 /// with the same projection (and an outcome cut by a limit is never stored).
 fn footprint(machine: &Machine, op: &Operation) -> Option<Footprint> {
-    let is_variable = |n: &str| machine.variables.iter().any(|v| *v.name == *n);
-    let hides = op
-        .params
-        .iter()
-        .chain(&op.outputs)
-        .any(|p| is_variable(&p.name));
-    if hides || !exact(&op.body, &is_variable) {
-        return None;
-    }
-    let rw = read_write(machine, op);
+    let rw = exact_read_write(machine, op)?;
     let index = |names: &dyn Fn(&str) -> bool| -> Vec<usize> {
         (machine.variables.iter().enumerate())
             .filter(|(_, v)| names(&v.name))
@@ -263,34 +250,4 @@ fn footprint(machine: &Machine, op: &Operation) -> Option<Footprint> {
         hits: AtomicU64::new(0),
         abandoned: AtomicBool::new(false),
     })
-}
-
-/// Whether `s` uses only constructs whose reads and writes `read_write` gives exactly (see `footprint`).
-fn exact(s: &Subst, is_variable: &dyn Fn(&str) -> bool) -> bool {
-    let each = |parts: &[Subst]| parts.iter().all(|p| exact(p, is_variable));
-    match &s.kind {
-        SubstKind::OpCall(..) | SubstKind::While { .. } => false,
-        SubstKind::Skip
-        | SubstKind::Assign(_)
-        | SubstKind::BecomesElementOf(..)
-        | SubstKind::BecomesSuchThat(..) => true,
-        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) | SubstKind::Choice(parts) => {
-            each(parts)
-        }
-        SubstKind::Any(vars, _, body) | SubstKind::Var(vars, body) => {
-            vars.iter().all(|v| !is_variable(&v.name)) && exact(body, is_variable)
-        }
-        SubstKind::Let(binds, body) => {
-            binds.iter().all(|(v, _)| !is_variable(&v.name)) && exact(body, is_variable)
-        }
-        SubstKind::Pre(_, body) | SubstKind::Assert(_, body) => exact(body, is_variable),
-        SubstKind::If(branches, otherwise) | SubstKind::Select(branches, otherwise) => {
-            branches.iter().all(|(_, b)| exact(b, is_variable))
-                && otherwise.as_deref().is_none_or(|b| exact(b, is_variable))
-        }
-        SubstKind::Case(_, branches, otherwise) => {
-            branches.iter().all(|(_, b)| exact(b, is_variable))
-                && otherwise.as_deref().is_none_or(|b| exact(b, is_variable))
-        }
-    }
 }
