@@ -81,6 +81,9 @@ struct Global {
     /// With --backend z3: the SMT-LIB solver command (default `z3 -in`), e.g. "cvc5 --lang smt2 --incremental".
     #[arg(long, global = true, value_name = "CMD")]
     smt_solver: Option<String>,
+    /// The TLC model file of a TLA+ module (default: MODULE.cfg beside MODULE.tla).
+    #[arg(long, global = true, value_name = "FILE.cfg")]
+    config: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
@@ -482,7 +485,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             let mc_options = McOptions {
                 max_states: *max_states,
                 timeout: g.budget().duration(),
-                check_deadlock: !no_deadlock,
+                check_deadlock: !no_deadlock && model.tla.as_ref().is_none_or(|t| t.check_deadlock),
                 stop_at_deadlock: !all_deadlocks,
                 check_invariant: !no_inv,
                 stop_at_violation: !all_violations,
@@ -612,6 +615,7 @@ fn options(g: &Global) -> Result<Options, Diagnostic> {
     Ok(Options {
         prefs,
         cards,
+        config: g.config.clone(),
         ..Options::default()
     })
 }
@@ -947,6 +951,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
     let printer = Printer::new(model.machine(), &[]);
+    let notes = model.tla.as_ref().map_or(&[][..], |t| &t.notes[..]);
     let (status, detail, exit) = match &result.verdict {
         // Nothing is proved beyond the values enumerated: no plain "NO ERROR FOUND" then.
         Verdict::NoErrorFound if result.partial_enumeration => (
@@ -1036,6 +1041,11 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "trace": trace,
                 "justification": if result.trace.is_empty() { "exhaustive exploration" } else { "trace found by the interpreter" },
         });
+        if model.tla.is_some() {
+            // A TLA+ machine has no constants: its states are TLC's distinct states.
+            report["distinct_states"] = json!(result.states);
+            report["not_checked"] = json!(notes);
+        }
         if let Some(stats) = result.reuse {
             report["next_state_calls"] = json!(stats.next_state_calls);
             report["reuse_hits"] = json!(stats.hits);
@@ -1056,6 +1066,13 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             result.processed,
             result.elapsed.as_millis()
         );
+        if model.tla.is_some() {
+            // No constants, no setup states: every state counted is a distinct state of TLC's.
+            println!("distinct states: {} (TLC's count)", result.states);
+        }
+        for note in notes {
+            println!("not checked: {note}");
+        }
         if let Some(stats) = result.reuse {
             println!(
                 "next-state calls: {} (operation evaluations), reused: {}",

@@ -16,6 +16,15 @@ pub struct Options {
     pub cards: Vec<(String, u32)>,
     /// The solver the interpreter asks when it must choose values.
     pub backend: crate::solve::Backend,
+    /// The TLC model file of a TLA+ module (`--config`; default: the module's `.cfg`).
+    pub config: Option<PathBuf>,
+}
+
+/// What a TLA+ model file asks beyond the machine: deadlock checking, and what is not checked.
+#[derive(Clone, Debug)]
+pub struct TlaModel {
+    pub check_deadlock: bool,
+    pub notes: Vec<String>,
 }
 
 /// A loaded, type-checked machine and its interpreter context.
@@ -23,6 +32,8 @@ pub struct Model {
     pub path: PathBuf,
     pub ast: ast::Machine,
     pub context: Context,
+    /// Set for a TLA+ module.
+    pub tla: Option<TlaModel>,
 }
 
 impl Model {
@@ -34,6 +45,15 @@ impl Model {
                 Span::default(),
                 format!("no such file: {}", path.display()),
             ));
+        }
+        if path.extension().is_some_and(|e| e == "tla") {
+            let lowered = crate::tla::load(path, options.config.as_deref())?;
+            let mut model = Model::from_ast(path.to_path_buf(), lowered.machine, options)?;
+            model.tla = Some(TlaModel {
+                check_deadlock: lowered.check_deadlock,
+                notes: lowered.notes,
+            });
+            return Ok(model);
         }
         let ast = machine::load(path)?;
         Model::from_ast(path.to_path_buf(), ast, options)
@@ -73,7 +93,12 @@ impl Model {
             .collect();
         settings.backend = options.backend;
         let context = Context::new(machine, settings)?;
-        Ok(Model { path, ast, context })
+        Ok(Model {
+            path,
+            ast,
+            context,
+            tla: None,
+        })
     }
 
     pub fn machine(&self) -> &crate::ir::Machine {
