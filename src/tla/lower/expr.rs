@@ -732,7 +732,13 @@ impl ExprLowering<'_> {
             .into_iter()
             .filter(|c| c.kind() == "except_update")
         {
-            let spec = self.field(update, "update_specifier")?;
+            // The field `update_specifier` also names the `!` token: take the specifier node itself.
+            let spec = children(update)
+                .into_iter()
+                .find(|c| c.kind() == "except_update_specifier")
+                .ok_or_else(|| {
+                    Diagnostic::syntax(self.span(update), "EXCEPT update without `![..]`")
+                })?;
             let mut path = Vec::new();
             for step in children(spec) {
                 if step.kind() != "except_update_fn_appl" {

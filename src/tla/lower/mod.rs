@@ -11,7 +11,7 @@ mod expr;
 pub mod standard;
 
 use super::cfg::{CfgValue, Config, ConstantBinding};
-use super::parse::{SourceModule, children, field_children};
+use super::parse::{SourceModule, children};
 use crate::diag::{DiagKind, Diagnostic, Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::Rewriter;
@@ -219,22 +219,7 @@ impl Loader {
                         self.extend(&m, e, dir)?;
                     }
                 }
-                "instance" => {
-                    let target = children(unit)
-                        .into_iter()
-                        .find(|c| c.kind() == "identifier_ref");
-                    let standard = target.is_some_and(|t| standard::MODULES.contains(&m.text(t)));
-                    if standard && !children(unit).iter().any(|c| c.kind() == "substitution") {
-                        self.g
-                            .standard
-                            .insert(m.text(target.expect("checked")).to_string());
-                    } else {
-                        return Err(Diagnostic::unsupported(
-                            m.span(unit),
-                            "INSTANCE of a module (TLA+)",
-                        ));
-                    }
-                }
+                "instance" => self.instance(&m, unit, dir)?,
                 "local_definition" => {
                     for d in children(unit) {
                         self.definition(&m, d)?;
@@ -246,10 +231,37 @@ impl Loader {
         Ok(name)
     }
 
+    /// `INSTANCE M` where every constant and variable of `M` stands for the same name here (no `WITH`, or
+    /// only `x <- x`): the same as `EXTENDS M`, the declarations shared. Other substitutions are refused.
+    fn instance(&mut self, m: &SourceModule, unit: Node<'_>, dir: &Path) -> Result<()> {
+        let parts = children(unit);
+        let target = parts
+            .iter()
+            .find(|c| c.kind() == "identifier_ref")
+            .ok_or_else(|| Diagnostic::syntax(m.span(unit), "INSTANCE without a module name"))?;
+        for sub in parts.iter().filter(|c| c.kind() == "substitution") {
+            let sides: Vec<Node<'_>> = children(*sub)
+                .into_iter()
+                .filter(|c| c.kind() != "gets")
+                .collect();
+            let identity = matches!(sides.as_slice(), [a, b] if m.text(*a) == m.text(*b));
+            if !identity {
+                return Err(Diagnostic::unsupported(
+                    m.span(*sub),
+                    "INSTANCE ... WITH a substitution other than `x <- x` (TLA+)",
+                ));
+            }
+        }
+        self.extend(m, *target, dir)
+    }
+
     fn extend(&mut self, m: &SourceModule, e: Node<'_>, dir: &Path) -> Result<()> {
         let name = m.text(e).to_string();
         if standard::MODULES.contains(&name.as_str()) {
             self.g.standard.insert(name);
+            return Ok(());
+        }
+        if standard::PROOF_MODULES.contains(&name.as_str()) {
             return Ok(());
         }
         if self.loaded.contains(&name) {
@@ -291,6 +303,11 @@ impl Loader {
                         name: m.text(id_node).into(),
                         span: m.span(id_node),
                     };
+                    // A module instantiated without substitutions shares the instantiating module's
+                    // declarations of the same names.
+                    if lowering.g.constants.iter().any(|c| c.name == id.name) {
+                        continue;
+                    }
                     if arity > 0 {
                         let d = Diagnostic::unsupported(
                             m.span(c),
@@ -303,6 +320,9 @@ impl Loader {
             }
             "variable_declaration" => {
                 for v in children(unit) {
+                    if lowering.g.is_variable(m.text(v)) {
+                        continue;
+                    }
                     lowering.g.variables.push(Ident {
                         name: m.text(v).into(),
                         span: m.span(v),
@@ -386,7 +406,15 @@ impl Loader {
     fn bind_constants(&mut self, config: &Config) -> Result<()> {
         for (name, binding) in &config.constants {
             let declared = self.g.constants.iter().any(|c| c.name == name.name);
-            if !declared {
+            // TLC lets a model file replace a definition of the module by a value (`Faded = Faded` for
+            // `Faded == CHOOSE c : c \notin Color`): the definition is dropped, the value takes its place.
+            let defined =
+                self.g.roles.contains_key(&name.name) || self.g.failed.contains_key(&name.name);
+            if defined && !declared {
+                self.g.defs.retain(|d| d.name.name != name.name);
+                self.g.roles.remove(&name.name);
+                self.g.failed.remove(&name.name);
+            } else if !declared {
                 return Err(Diagnostic::type_error(
                     name.span,
                     format!(
@@ -624,6 +652,16 @@ fn is_temporal(n: Node<'_>) -> bool {
     found
 }
 
+/// Whether the subtree holds a step `[A]_v` or `<<A>>_v`.
+fn has_step(n: Node<'_>) -> bool {
+    if matches!(n.kind(), "step_expr_or_stutter" | "step_expr_no_stutter") {
+        return true;
+    }
+    let mut cursor = n.walk();
+    let found = n.children(&mut cursor).any(has_step);
+    found
+}
+
 /// The parts of a specification formula: conjunctions of state predicates (the initial condition),
 /// `[][Next]_v` and fairness conditions (not needed for safety), and other specifications by name.
 fn spec_parts(l: &mut ExprLowering<'_>, n: Node<'_>) -> Result<SpecParts> {
@@ -675,6 +713,9 @@ fn spec_parts(l: &mut ExprLowering<'_>, n: Node<'_>) -> Result<SpecParts> {
                     parts.next = other.next;
                 }
             }
+            // Fairness and other liveness conditions (`WF_vars(A)`, `\A p \in P : SF_vars(B(p))`): not
+            // needed to check invariants and deadlock.
+            _ if is_temporal(n) && !has_step(n) => {}
             _ if is_temporal(n) => {
                 return Err(Diagnostic::unsupported(
                     l.m.span(n),

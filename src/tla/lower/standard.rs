@@ -12,6 +12,16 @@ use rustc_hash::FxHashSet;
 /// The modules bsolve provides; any other EXTENDS must be a file beside the module.
 pub const MODULES: &[&str] = &["Naturals", "Integers", "Sequences", "FiniteSets", "TLC"];
 
+/// Modules of the TLA+ proof system: theorems and proof tactics only, nothing a model checker evaluates;
+/// extending them adds nothing to check.
+pub const PROOF_MODULES: &[&str] = &[
+    "TLAPS",
+    "FiniteSetTheorems",
+    "NaturalsInduction",
+    "WellFoundedInduction",
+    "SequenceTheorems",
+];
+
 /// `name(args)` as a standard operator, if the module defining it is extended; `None` when it is none.
 pub fn call(
     name: &str,
