@@ -94,11 +94,41 @@ fn unfold(g: &Globals, t: &Term) -> Option<(Term, String)> {
     Some((rewriter.term(body), base))
 }
 
-/// Whether `t` (through definitions) is a disjunction or an existential quantification.
-fn splittable(g: &Globals, t: &Term) -> bool {
+/// Whether `t` changes variables (mentions a primed one, through definitions).
+fn is_action(g: &Globals, t: &Term) -> bool {
+    g.expand(t).is_ok_and(|e| !primed(&e).is_empty())
+}
+
+/// `t` with definitions unfolded until it is a disjunction, an existential quantification or an IF of
+/// actions (IF c THEN A ELSE B as `c /\ A \/ ~c /\ B`), if it is one.
+fn alternatives(g: &Globals, t: &Term) -> Option<Term> {
     match &t.kind {
-        TermKind::Op(Op::Or, _) | TermKind::Quantifier(Quant::Exists, ..) => true,
-        _ => unfold(g, t).is_some_and(|(body, _)| splittable(g, &body)),
+        TermKind::Op(Op::Or, _) | TermKind::Quantifier(Quant::Exists, ..) => {
+            is_action(g, t).then(|| t.clone())
+        }
+        TermKind::IfThenElse(branches, otherwise) if is_action(g, t) => {
+            let span = t.span;
+            let mut alts = Vec::new();
+            let mut earlier: Vec<Term> = Vec::new();
+            for (cond, value) in branches {
+                let mut parts: Vec<Term> = earlier
+                    .iter()
+                    .map(|c| op(Op::Not, vec![c.clone()], span))
+                    .collect();
+                parts.push(cond.clone());
+                parts.push(value.clone());
+                alts.push(op(Op::And, parts, span));
+                earlier.push(cond.clone());
+            }
+            let mut parts: Vec<Term> = earlier
+                .iter()
+                .map(|c| op(Op::Not, vec![c.clone()], span))
+                .collect();
+            parts.push((**otherwise).clone());
+            alts.push(op(Op::And, parts, span));
+            Some(op(Op::Or, alts, span))
+        }
+        _ => unfold(g, t).and_then(|(body, _)| alternatives(g, &body)),
     }
 }
 
@@ -117,7 +147,7 @@ fn split(
             }
         }
         TermKind::Quantifier(Quant::Exists, ids, body) => {
-            // My own lowering writes `\E x \in S : P` as `x : S & P` (one membership per identifier).
+            // My own lowering writes `\E x \in S : P` as `x : S & P` (the memberships, then P).
             let taken: FxHashSet<&Name> = params.iter().map(|p| &p.name).collect();
             let clash = ids
                 .iter()
@@ -138,33 +168,92 @@ fn split(
                 _ => split(g, *body, name, params, extra, out),
             }
         }
-        TermKind::Op(Op::And, items) if items.iter().filter(|i| splittable(g, i)).count() == 1 => {
-            let mut extra = extra;
-            let mut chosen = None;
-            for item in items {
-                if chosen.is_none() && splittable(g, &item) {
-                    chosen = Some(item);
-                } else {
-                    extra.push(item);
-                }
+        // A conjunction with a splittable conjunct: the conjunction of each alternative with the other
+        // conjuncts (whose own alternatives are split in turn). The bound identifiers of an `\E` do not
+        // occur in the other conjuncts (TLA+ forbids shadowing), so the quantifier can enclose them all.
+        TermKind::Op(Op::And, items) => {
+            let span = t.span;
+            let mut flat = Vec::new();
+            flat_conjuncts(g, items, &mut flat);
+            let items = flat;
+            if !items.iter().any(|i| alternatives(g, i).is_some()) {
+                return leaf(op(Op::And, items, span), name, params, extra, out);
             }
-            split(
-                g,
-                chosen.expect("one splittable conjunct"),
-                name,
-                params,
-                extra,
-                out,
-            );
+            let k = items
+                .iter()
+                .position(|i| alternatives(g, i).is_some())
+                .expect("checked");
+            let chosen = alternatives(g, &items[k]).expect("checked");
+            let with = |alt: Term| {
+                let mut its = items.clone();
+                its[k] = alt;
+                op(Op::And, its, span)
+            };
+            match chosen.kind {
+                TermKind::Op(Op::Or, alts) => {
+                    for alt in alts {
+                        split(
+                            g,
+                            with(alt),
+                            name.clone(),
+                            params.clone(),
+                            extra.clone(),
+                            out,
+                        );
+                    }
+                }
+                TermKind::Quantifier(Quant::Exists, ids, body) => {
+                    let body = match body.kind {
+                        TermKind::Op(Op::And, mut parts) if parts.len() == 2 => {
+                            let inner = parts.pop().expect("two items");
+                            let membership = parts.pop().expect("two items");
+                            op(Op::And, vec![membership, with(inner)], span)
+                        }
+                        kind => with(Term::new(kind, body.span)),
+                    };
+                    let q = Term::new(
+                        TermKind::Quantifier(Quant::Exists, ids, Box::new(body)),
+                        span,
+                    );
+                    split(g, q, name, params, extra, out);
+                }
+                kind => leaf(Term::new(kind, span), name, params, extra, out),
+            }
         }
         kind => {
             let t = Term::new(kind, t.span);
+            if let TermKind::IfThenElse(..) = t.kind
+                && let Some(alts) = alternatives(g, &t)
+            {
+                return split(g, alts, name, params, extra, out);
+            }
             match unfold(g, &t) {
-                Some((body, def)) if splittable(g, &body) => {
+                Some((body, def))
+                    if alternatives(g, &body).is_some()
+                        || matches!(body.kind, TermKind::Op(Op::And, _)) =>
+                {
                     split(g, body, def, params, extra, out)
                 }
                 Some((_, def)) => leaf(t, def, params, extra, out),
                 None => leaf(t, name, params, extra, out),
+            }
+        }
+    }
+}
+
+/// The conjuncts of `items`, through nested conjunctions and the definitions whose body is one.
+fn flat_conjuncts(g: &Globals, items: Vec<Term>, out: &mut Vec<Term>) {
+    for item in items {
+        match item.kind {
+            TermKind::Op(Op::And, inner) => flat_conjuncts(g, inner, out),
+            kind => {
+                let item = Term::new(kind, item.span);
+                match unfold(g, &item) {
+                    Some((body, _)) if matches!(body.kind, TermKind::Op(Op::And, _)) => {
+                        flat_conjuncts(g, vec![body], out)
+                    }
+                    _ => out.push(item),
+                }
             }
         }
     }
@@ -197,8 +286,56 @@ fn primed(t: &Term) -> Vec<Name> {
     names
 }
 
+/// The definition `x' = E` (E without primes) of a variable's next value, if `c` is one.
+fn next_value<'t>(g: &Globals, c: &'t Term) -> Option<(&'t Name, &'t Term)> {
+    match &c.kind {
+        TermKind::Op(Op::Eq, args) => match &args[0].kind {
+            TermKind::Ident(x)
+                if x.strip_suffix('\'').is_some_and(|v| g.is_variable(v))
+                    && primed(&args[1]).is_empty() =>
+            {
+                Some((x, &args[1]))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Replaces, in the other conjuncts, every `x'` defined by a conjunct `x' = E` by `E` (the conjunction
+/// implies they are equal), until no conjunct changes: `announced' = (count' >= N)` beside
+/// `count' = count + 1` becomes the assignment `announced' = (count + 1 >= N)`.
+fn substitute_known(g: &Globals, mut conjuncts: Vec<Term>) -> Vec<Term> {
+    loop {
+        let mut rewriter = Rewriter::default();
+        let mut defining = Vec::new();
+        for (i, c) in conjuncts.iter().enumerate() {
+            if let Some((x, e)) = next_value(g, c)
+                && !rewriter.idents.contains_key(x)
+            {
+                rewriter.idents.insert(x.clone(), e.clone());
+                defining.push(i);
+            }
+        }
+        let mut changed = false;
+        for (i, c) in conjuncts.iter_mut().enumerate() {
+            let mentions = primed(c)
+                .iter()
+                .any(|v| rewriter.idents.contains_key(&*format!("{v}'")));
+            if !defining.contains(&i) && mentions {
+                *c = rewriter.term(c);
+                changed = true;
+            }
+        }
+        if !changed {
+            return conjuncts;
+        }
+    }
+}
+
 /// The substitution for a conjunction of guard and before-after conjuncts (see the module comment).
 fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
+    let conjuncts = substitute_known(g, conjuncts);
     let mut guard = Vec::new();
     let mut simple: Vec<(Name, Term)> = Vec::new();
     let mut general: Vec<Term> = Vec::new();

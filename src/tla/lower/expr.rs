@@ -117,6 +117,9 @@ impl ExprLowering<'_> {
             )),
             "boolean_set" => expr(term(TermKind::Const(ConstKind::Bool), span)),
             "string_set" => expr(term(TermKind::Const(ConstKind::String), span)),
+            "nat_number_set" | "int_number_set" if self.g.overridden.contains(self.text(n)) => {
+                expr(ident(self.text(n), span))
+            }
             "nat_number_set" => expr(term(TermKind::Const(ConstKind::Natural), span)),
             "int_number_set" => expr(term(TermKind::Const(ConstKind::Integer), span)),
             "identifier_ref" => self.reference(n, self.text(n).to_string(), Vec::new()),

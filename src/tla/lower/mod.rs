@@ -55,6 +55,9 @@ pub(super) struct Globals {
     /// Declared constants; those the model file binds are in `bound_constants`.
     constants: Vec<Ident>,
     bound_constants: FxHashSet<Name>,
+    /// Definitions the model file replaces by a value (TLC allows `Faded = Faded` for a definition
+    /// `Faded == CHOOSE c : c \notin Color`): never lowered, used as the value.
+    pub overridden: FxHashSet<Name>,
     pub defs: Vec<Definition>,
     roles: FxHashMap<Name, Role>,
     failed: FxHashMap<Name, Diagnostic>,
@@ -68,6 +71,9 @@ pub(super) struct Globals {
 
 impl Globals {
     pub fn symbol(&self, name: &str) -> Option<Symbol> {
+        if self.overridden.contains(name) {
+            return Some(Symbol::Constant);
+        }
         if let Some(d) = self.failed.get(name) {
             return Some(Symbol::Failed(d.clone()));
         }
@@ -109,7 +115,7 @@ impl Globals {
     }
 
     /// `t` with its definitions expanded (to see the variables it reads).
-    fn expand(&self, t: &Term) -> Result<Term> {
+    pub fn expand(&self, t: &Term) -> Result<Term> {
         Definitions::new(&self.defs).expand_term(t)
     }
 
@@ -177,6 +183,10 @@ pub fn load(path: &Path, config: &Config, config_span: Span) -> Result<Lowered> 
     };
     for (name, _) in &config.constants {
         loader.g.bound_constants.insert(name.name.clone());
+        // `Nat <- MCNat`: TLC lets a model file bound the standard sets.
+        if matches!(&*name.name, "Nat" | "Int") {
+            loader.g.overridden.insert(name.name.clone());
+        }
     }
     let root = loader.load_module(path, None)?;
     loader.bind_constants(config)?;
@@ -341,6 +351,11 @@ impl Loader {
                     return Ok(());
                 };
                 let name: Name = m.text(name_node).into();
+                let declared = lowering.g.constants.iter().any(|c| c.name == name);
+                if lowering.g.bound_constants.contains(&name) && !declared {
+                    lowering.g.overridden.insert(name);
+                    return Ok(());
+                }
                 if name_node.kind() != "identifier" {
                     let d = Diagnostic::unsupported(
                         m.span(name_node),
@@ -406,15 +421,8 @@ impl Loader {
     fn bind_constants(&mut self, config: &Config) -> Result<()> {
         for (name, binding) in &config.constants {
             let declared = self.g.constants.iter().any(|c| c.name == name.name);
-            // TLC lets a model file replace a definition of the module by a value (`Faded = Faded` for
-            // `Faded == CHOOSE c : c \notin Color`): the definition is dropped, the value takes its place.
-            let defined =
-                self.g.roles.contains_key(&name.name) || self.g.failed.contains_key(&name.name);
-            if defined && !declared {
-                self.g.defs.retain(|d| d.name.name != name.name);
-                self.g.roles.remove(&name.name);
-                self.g.failed.remove(&name.name);
-            } else if !declared {
+            let overridden = self.g.overridden.contains(&name.name);
+            if !declared && !overridden {
                 return Err(Diagnostic::type_error(
                     name.span,
                     format!(
