@@ -7,6 +7,8 @@ CONSTANT N
 VARIABLES x, y
 vars == <<x, y>>
 TypeOK == x \in 0..N /\ y \in 0..N
+\* Violated (CounterSmall.cfg): first by x + y = 3, three steps from the initial state.
+Small == x + y < 3
 Init == x = 0 /\ y = 0
 IncX == x < N /\ x' = x + 1 /\ UNCHANGED y
 IncY == y < N /\ y' = y + 1 /\ UNCHANGED x

@@ -508,6 +508,12 @@ impl Loader {
             invariants.push(self.state_predicate(inv, "invariant")?);
         }
         for p in &config.properties {
+            if self.g.symbol(&p.name).is_none() && !self.g.temporal.contains_key(&p.name) {
+                return Err(Diagnostic::type_error(
+                    p.span,
+                    format!("the property `{}` is not defined by the module", p.name),
+                ));
+            }
             self.notes.push(format!(
                 "property `{}` not checked: temporal properties are not supported yet",
                 p.name
