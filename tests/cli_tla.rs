@@ -163,3 +163,20 @@ fn unsupported_construct_is_named_with_its_position() {
         "{err}"
     );
 }
+
+#[test]
+fn except_updates_record_fields_and_nested_points() {
+    // r.a in 0..2 (3 values) times the subsets of {1, 2} whose f[i].c was set to 1 (4): 12 states.
+    let module = module_with(
+        "records",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE r, f\n\
+         TypeOK == r \\in [a : 0..2, b : {\"x\", \"y\"}] /\\ f \\in [{1, 2} -> [c : 0..2]]\n\
+         Init == r = [a |-> 0, b |-> \"x\"] /\\ f = [i \\in {1, 2} |-> [c |-> 0]]\n\
+         Next == \\/ r.a < 2 /\\ r' = [r EXCEPT !.a = @ + 1] /\\ UNCHANGED f\n\
+         \\/ \\E i \\in {1, 2} : f[i].c < 1 /\\ f' = [f EXCEPT ![i].c = 1] /\\ UNCHANGED r\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT TypeOK\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 12);
+}

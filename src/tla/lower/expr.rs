@@ -117,6 +117,9 @@ impl ExprLowering<'_> {
             )),
             "boolean_set" => expr(term(TermKind::Const(ConstKind::Bool), span)),
             "string_set" => expr(term(TermKind::Const(ConstKind::String), span)),
+            "nat_number_set" | "int_number_set" if self.g.renames.contains_key(self.text(n)) => {
+                expr(ident(&self.g.renames[self.text(n)], span))
+            }
             "nat_number_set" | "int_number_set" if self.g.overridden.contains(self.text(n)) => {
                 expr(ident(self.text(n), span))
             }
@@ -474,6 +477,10 @@ impl ExprLowering<'_> {
         if self.bound.iter().any(|b| **b == *name) {
             return apply(ident(&name, span), args, Role::Expr, span);
         }
+        if let Some(target) = self.g.renames.get(name.as_str()) {
+            // Its role is not known yet (`Op` may come later): constants are values.
+            return apply(ident(target, span), args, Role::Expr, span);
+        }
         if let Some((_, renamed)) = self.renamed.iter().rev().find(|(tla, _)| **tla == *name) {
             let role = self.g.role_of(renamed);
             return apply(ident(renamed, span), args, role, span);
@@ -744,14 +751,20 @@ impl ExprLowering<'_> {
                 })?;
             let mut path = Vec::new();
             for step in children(spec) {
-                if step.kind() != "except_update_fn_appl" {
-                    return Err(self.unsupported(step, "EXCEPT on a record field"));
+                if step.kind() == "except_update_record_field" {
+                    let field = self.only_child(step)?;
+                    let id = Ident {
+                        name: self.text(field).into(),
+                        span: self.span(field),
+                    };
+                    path.push(Step::Field(id));
+                    continue;
                 }
                 let mut keys = Vec::new();
                 for k in children(step) {
                     keys.push(self.expr(k)?);
                 }
-                path.push(pairs(keys, self.span(step)));
+                path.push(Step::Key(pairs(keys, self.span(step))));
             }
             value = self.update(value, &path, update, span)?;
         }
@@ -759,11 +772,14 @@ impl ExprLowering<'_> {
     }
 
     /// `f` with the point at `path` replaced by the new value of `update`.
-    fn update(&mut self, f: Term, path: &[Term], update: Node<'_>, span: Span) -> Result<Term> {
-        let (key, rest) = path
+    fn update(&mut self, f: Term, path: &[Step], update: Node<'_>, span: Span) -> Result<Term> {
+        let (step, rest) = path
             .split_first()
             .ok_or_else(|| Diagnostic::syntax(span, "empty EXCEPT path"))?;
-        let old = term(TermKind::Call(Box::new(f.clone()), vec![key.clone()]), span);
+        let old = match step {
+            Step::Key(key) => term(TermKind::Call(Box::new(f.clone()), vec![key.clone()]), span),
+            Step::Field(id) => term(TermKind::Field(Box::new(f.clone()), id.clone()), span),
+        };
         let new = if rest.is_empty() {
             let saved = self.g.at.replace(old);
             let v = self.expr(self.field(update, "new_val")?);
@@ -772,13 +788,27 @@ impl ExprLowering<'_> {
         } else {
             self.update(old, rest, update, span)?
         };
-        let point = op(Op::Maplet, vec![key.clone(), new], span);
-        Ok(op(
-            Op::Override,
-            vec![f, term(TermKind::SetEnum(vec![point]), span)],
-            span,
-        ))
+        Ok(match step {
+            Step::Key(key) => {
+                let point = op(Op::Maplet, vec![key.clone(), new], span);
+                op(
+                    Op::Override,
+                    vec![f, term(TermKind::SetEnum(vec![point]), span)],
+                    span,
+                )
+            }
+            Step::Field(id) => term(
+                TermKind::RecordUpdate(Box::new(f), id.clone(), Box::new(new)),
+                span,
+            ),
+        })
     }
+}
+
+/// One step of an EXCEPT path: `[k]` (a point of a function) or `.f` (a record field).
+enum Step {
+    Key(Term),
+    Field(Ident),
 }
 
 /// `f` applied to `args` when there are any; a definition call passes its arguments, anything else is

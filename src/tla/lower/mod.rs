@@ -58,6 +58,9 @@ pub(super) struct Globals {
     /// Definitions the model file replaces by a value (TLC allows `Faded = Faded` for a definition
     /// `Faded == CHOOSE c : c \notin Color`): never lowered, used as the value.
     pub overridden: FxHashSet<Name>,
+    /// `C <- Op` in the model file: every use of `C` (a constant, a constant operator, or a standard
+    /// operator such as `Seq`) is a use of `Op`, which may be defined later (in the model's own module).
+    pub renames: FxHashMap<Name, Name>,
     pub defs: Vec<Definition>,
     roles: FxHashMap<Name, Role>,
     failed: FxHashMap<Name, Diagnostic>,
@@ -181,8 +184,15 @@ pub fn load(path: &Path, config: &Config, config_span: Span) -> Result<Lowered> 
         notes: Vec::new(),
         model_values: Vec::new(),
     };
-    for (name, _) in &config.constants {
+    for (name, binding) in &config.constants {
         loader.g.bound_constants.insert(name.name.clone());
+        if let ConstantBinding::Operator(target) = binding {
+            loader
+                .g
+                .renames
+                .insert(name.name.clone(), target.name.clone());
+            continue;
+        }
         // `Nat <- MCNat`: TLC lets a model file bound the standard sets.
         if matches!(&*name.name, "Nat" | "Int") {
             loader.g.overridden.insert(name.name.clone());
@@ -318,7 +328,7 @@ impl Loader {
                     if lowering.g.constants.iter().any(|c| c.name == id.name) {
                         continue;
                     }
-                    if arity > 0 {
+                    if arity > 0 && !lowering.g.renames.contains_key(&id.name) {
                         let d = Diagnostic::unsupported(
                             m.span(c),
                             "constant operator with parameters (TLA+)",
@@ -422,6 +432,18 @@ impl Loader {
         for (name, binding) in &config.constants {
             let declared = self.g.constants.iter().any(|c| c.name == name.name);
             let overridden = self.g.overridden.contains(&name.name);
+            let renamed = self.g.renames.contains_key(&name.name);
+            // `r1 = r1` for a name the module does not declare: TLC only introduces the model value.
+            if let ConstantBinding::Value(CfgValue::ModelValue(v), _) = binding
+                && v.name == name.name
+                && !declared
+            {
+                self.model_value(v);
+                continue;
+            }
+            if renamed {
+                continue;
+            }
             if !declared && !overridden {
                 return Err(Diagnostic::type_error(
                     name.span,
@@ -440,21 +462,15 @@ impl Loader {
                     continue;
                 }
                 ConstantBinding::Value(v, _) => self.cfg_value(v),
-                ConstantBinding::Operator(target) => match self.g.symbol(&target.name) {
-                    Some(Symbol::Definition(role)) => {
-                        coerce((ident(&target.name, target.span), role), Role::Expr)
-                    }
-                    Some(Symbol::Failed(d)) => {
-                        self.g.failed.insert(name.name.clone(), d);
-                        continue;
-                    }
-                    _ => {
+                ConstantBinding::Operator(target) => {
+                    if self.g.symbol(&target.name).is_none() {
                         return Err(Diagnostic::type_error(
                             target.span,
                             format!("`{}` is not an operator of the module", target.name),
                         ));
                     }
-                },
+                    continue;
+                }
             };
             let def = Definition {
                 name: name.clone(),
