@@ -92,3 +92,12 @@ pub fn field_children<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
         .filter(|c| c.is_named() && !matches!(c.kind(), "comment" | "block_comment"))
         .collect()
 }
+
+/// Whether `test` holds for `node` or a node below it.
+pub fn any_node(node: Node<'_>, test: &dyn Fn(Node<'_>) -> bool) -> bool {
+    if test(node) {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| any_node(c, test))
+}

@@ -425,7 +425,6 @@ fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
     if guard.is_empty() {
         return body;
     }
-    let _ = op;
     Subst {
         kind: SubstKind::Select(vec![(conjunction(guard, span), body)], None),
         span,

@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, Result, Span};
 use crate::syntax::ast::{
     ConstKind, Definition, DefinitionBody, Ident, Name, Op, Quant, Term, TermKind,
 };
-use crate::tla::parse::{SourceModule, children, field_children};
+use crate::tla::parse::{SourceModule, any_node, children, field_children};
 use num_bigint::BigInt;
 use tree_sitter::Node;
 
@@ -834,12 +834,7 @@ fn tuple_of(ids: &[Ident], span: Span) -> Term {
 
 /// Whether the subtree `n` mentions identifier `name` (as a reference).
 fn mentions(m: &SourceModule, n: Node<'_>, name: &str) -> bool {
-    if n.kind() == "identifier_ref" && m.text(n) == name {
-        return true;
-    }
-    let mut cursor = n.walk();
-    let found = n.named_children(&mut cursor).any(|c| mentions(m, c, name));
-    found
+    any_node(n, &|c| c.kind() == "identifier_ref" && m.text(c) == name)
 }
 
 /// The text of a TLA+ string literal, quotes removed and escapes resolved.

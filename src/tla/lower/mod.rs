@@ -11,7 +11,7 @@ mod expr;
 pub mod standard;
 
 use super::cfg::{CfgValue, Config, ConstantBinding};
-use super::parse::{SourceModule, children};
+use super::parse::{SourceModule, any_node, children};
 use crate::diag::{DiagKind, Diagnostic, Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::Rewriter;
@@ -666,30 +666,24 @@ impl Loader {
 
 /// Whether the subtree holds a temporal operator (`[]`, `<>`, `[A]_v`, `WF`/`SF`, `~>`).
 fn is_temporal(n: Node<'_>) -> bool {
-    if matches!(
-        n.kind(),
-        "step_expr_or_stutter"
-            | "step_expr_no_stutter"
-            | "fairness"
-            | "always"
-            | "eventually"
-            | "leads_to"
-    ) {
-        return true;
-    }
-    let mut cursor = n.walk();
-    let found = n.children(&mut cursor).any(is_temporal);
-    found
+    any_node(n, &|c| {
+        matches!(
+            c.kind(),
+            "step_expr_or_stutter"
+                | "step_expr_no_stutter"
+                | "fairness"
+                | "always"
+                | "eventually"
+                | "leads_to"
+        )
+    })
 }
 
 /// Whether the subtree holds a step `[A]_v` or `<<A>>_v`.
 fn has_step(n: Node<'_>) -> bool {
-    if matches!(n.kind(), "step_expr_or_stutter" | "step_expr_no_stutter") {
-        return true;
-    }
-    let mut cursor = n.walk();
-    let found = n.children(&mut cursor).any(has_step);
-    found
+    any_node(n, &|c| {
+        matches!(c.kind(), "step_expr_or_stutter" | "step_expr_no_stutter")
+    })
 }
 
 /// The parts of a specification formula: conjunctions of state predicates (the initial condition),

@@ -4,7 +4,7 @@
 //! An operator is known only when its module is extended, as in TLC.
 
 use super::Role;
-use super::expr::{ident, op, term};
+use super::expr::{op, term};
 use crate::diag::{Diagnostic, Result, Span};
 use crate::syntax::ast::{ConstKind, Op, Term, TermKind};
 use rustc_hash::FxHashSet;
@@ -109,6 +109,5 @@ pub fn call(
             ));
         }
     };
-    let _ = ident;
     Ok(Some(lowered))
 }
