@@ -952,7 +952,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
     let result = mc::model_check(model, options)?;
     let printer = Printer::new(model.machine(), &[]);
     let notes = model.tla.as_ref().map_or(&[][..], |t| &t.notes[..]);
-    let (status, detail, exit) = match &result.verdict {
+    let (mut status, detail, mut exit) = match &result.verdict {
         // Nothing is proved beyond the values enumerated: no plain "NO ERROR FOUND" then.
         Verdict::NoErrorFound if result.partial_enumeration => (
             "NO ERROR FOUND IN THE EXPLORED PART".to_string(),
@@ -1020,6 +1020,13 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             Exit::Counterexample,
         ),
     };
+    // A TLA+ model file's temporal properties are not checked yet: "no error" then covers only the
+    // invariants and deadlock, and is no proof of the whole model file (exit 2).
+    let unchecked_properties = model.tla.as_ref().is_some_and(|t| t.unchecked_properties);
+    if matches!(exit, Exit::Holds) && unchecked_properties {
+        status = "NO ERROR FOUND (PROPERTIES NOT CHECKED)".to_string();
+        exit = Exit::Unknown;
+    }
     if g.json {
         let trace: Vec<_> = result.trace.iter().map(|s| printer.step_json(s)).collect();
         let mut report = json!({

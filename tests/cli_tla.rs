@@ -73,7 +73,8 @@ fn temporal_properties_are_reported_not_checked() {
         "CONSTANT N = 2\nINIT Init\nNEXT Next\nPROPERTY Live\nCHECK_DEADLOCK FALSE\n",
     );
     let (code, out, err) = bsolve(&["mc", &module]);
-    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND (PROPERTIES NOT CHECKED)"), "{out}");
     assert!(out.contains("distinct states: 3"), "{out}");
     assert!(out.contains("not checked: property `Live`"), "{out}");
 }

@@ -24,6 +24,8 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct TlaModel {
     pub check_deadlock: bool,
+    /// The model file lists PROPERTIES, which are not checked yet.
+    pub unchecked_properties: bool,
     pub notes: Vec<String>,
 }
 
@@ -51,6 +53,7 @@ impl Model {
             let mut model = Model::from_ast(path.to_path_buf(), lowered.machine, options)?;
             model.tla = Some(TlaModel {
                 check_deadlock: lowered.check_deadlock,
+                unchecked_properties: lowered.unchecked_properties,
                 notes: lowered.notes,
             });
             return Ok(model);

@@ -167,6 +167,8 @@ pub struct Lowered {
     pub machine: ast::Machine,
     /// `CHECK_DEADLOCK` (TLC checks deadlock unless told otherwise).
     pub check_deadlock: bool,
+    /// The model file lists temporal properties, which are not checked yet.
+    pub unchecked_properties: bool,
     /// What is not checked (temporal properties, fairness, symmetry), in words.
     pub notes: Vec<String>,
 }
@@ -599,6 +601,7 @@ impl Loader {
         Ok(Lowered {
             machine: m,
             check_deadlock: config.check_deadlock,
+            unchecked_properties: !config.properties.is_empty(),
             notes: self.notes,
         })
     }
