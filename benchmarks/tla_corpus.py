@@ -78,7 +78,7 @@ def verdict(code, report):
     model file's temporal properties not checked."""
     if code == 0:
         return "success"
-    if code == 2 and report and report.get("status") == "NO ERROR FOUND (PROPERTIES NOT CHECKED)":
+    if code == 2 and report and report.get("status") == "NO ERROR FOUND (NOT ALL CHECKED)":
         return "success*"
     if code == 1 and report:
         status = report.get("status", "")

@@ -485,7 +485,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             let mc_options = McOptions {
                 max_states: *max_states,
                 timeout: g.budget().duration(),
-                check_deadlock: !no_deadlock && model.tla.as_ref().is_none_or(|t| t.check_deadlock),
+                check_deadlock: !no_deadlock
+                    && model
+                        .tla
+                        .as_ref()
+                        .is_none_or(|t| t.check_deadlock && !t.assumptions_only),
                 stop_at_deadlock: !all_deadlocks,
                 check_invariant: !no_inv,
                 stop_at_violation: !all_violations,
@@ -947,6 +951,16 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
     Ok(exit)
 }
 
+/// TLC's count of distinct states: bsolve's states, none when the model is only its assumptions (bsolve
+/// then has one state, the empty valuation, where it checks them).
+fn tlc_states(model: &Model, states: usize) -> usize {
+    if model.tla.as_ref().is_some_and(|t| t.assumptions_only) {
+        0
+    } else {
+        states
+    }
+}
+
 fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = mc::model_check(model, options)?;
@@ -1020,11 +1034,11 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             Exit::Counterexample,
         ),
     };
-    // A TLA+ model file's temporal properties are not checked yet: "no error" then covers only the
-    // invariants and deadlock, and is no proof of the whole model file (exit 2).
-    let unchecked_properties = model.tla.as_ref().is_some_and(|t| t.unchecked_properties);
-    if matches!(exit, Exit::Holds) && unchecked_properties {
-        status = "NO ERROR FOUND (PROPERTIES NOT CHECKED)".to_string();
+    // A TLA+ model file's temporal properties (or an assumption bsolve cannot lower) are not checked: "no
+    // error" then covers only the invariants, assumptions and deadlock, no proof of the whole model (exit 2).
+    let unchecked = model.tla.as_ref().is_some_and(|t| t.unchecked);
+    if matches!(exit, Exit::Holds) && unchecked {
+        status = "NO ERROR FOUND (NOT ALL CHECKED)".to_string();
         exit = Exit::Unknown;
     }
     if g.json {
@@ -1050,7 +1064,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         });
         if model.tla.is_some() {
             // A TLA+ machine has no constants: its states are TLC's distinct states.
-            report["distinct_states"] = json!(result.states);
+            report["distinct_states"] = json!(tlc_states(model, result.states));
             report["not_checked"] = json!(notes);
         }
         if let Some(stats) = result.reuse {
@@ -1075,7 +1089,10 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         );
         if model.tla.is_some() {
             // No constants, no setup states: every state counted is a distinct state of TLC's.
-            println!("distinct states: {} (TLC's count)", result.states);
+            println!(
+                "distinct states: {} (TLC's count)",
+                tlc_states(model, result.states)
+            );
         }
         for note in notes {
             println!("not checked: {note}");

@@ -74,7 +74,7 @@ fn temporal_properties_are_reported_not_checked() {
     );
     let (code, out, err) = bsolve(&["mc", &module]);
     assert_eq!(code, 2, "{out}{err}");
-    assert!(out.contains("NO ERROR FOUND (PROPERTIES NOT CHECKED)"), "{out}");
+    assert!(out.contains("NO ERROR FOUND (NOT ALL CHECKED)"), "{out}");
     assert!(out.contains("distinct states: 3"), "{out}");
     assert!(out.contains("not checked: property `Live`"), "{out}");
 }
@@ -180,4 +180,24 @@ fn except_updates_record_fields_and_nested_points() {
     let (code, json) = bsolve_json(&["mc", &module]);
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["distinct_states"], 12);
+}
+
+#[test]
+fn assumptions_alone_are_checked_and_count_no_state() {
+    let holds = module_with(
+        "assume",
+        "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME \\E x \\in 1..N : x * x = 49\n====\n",
+        "CONSTANT N = 10\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &holds]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 0);
+    let fails = module_with(
+        "assume-false",
+        "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME \\E x \\in 1..N : x * x = 50\n====\n",
+        "CONSTANT N = 10\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &fails]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "ASSERTION VIOLATION");
 }

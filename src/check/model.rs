@@ -24,8 +24,10 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct TlaModel {
     pub check_deadlock: bool,
-    /// The model file lists PROPERTIES, which are not checked yet.
-    pub unchecked_properties: bool,
+    /// The model file lists PROPERTIES, or the module ASSUMEs, that are not checked.
+    pub unchecked: bool,
+    /// No variables and no specification: the model is its assumptions (TLC counts no state).
+    pub assumptions_only: bool,
     pub notes: Vec<String>,
 }
 
@@ -53,7 +55,8 @@ impl Model {
             let mut model = Model::from_ast(path.to_path_buf(), lowered.machine, options)?;
             model.tla = Some(TlaModel {
                 check_deadlock: lowered.check_deadlock,
-                unchecked_properties: lowered.unchecked_properties,
+                unchecked: lowered.unchecked,
+                assumptions_only: lowered.assumptions_only,
                 notes: lowered.notes,
             });
             return Ok(model);

@@ -683,7 +683,31 @@ impl ExprLowering<'_> {
                 let value = self.expr(rhs)?;
                 Ok((self.g.unchanged(value)?, Role::Pred))
             }
-            "always" | "eventually" | "enabled" => Err(self.unsupported(
+            "enabled" => {
+                // ENABLED A: some values of the primed variables make A true.
+                let action = self.pred(rhs)?;
+                let expanded = self.g.expand(&action)?;
+                let mut primed: Vec<Name> = crate::machine::rewrite::free_idents(&expanded)
+                    .into_iter()
+                    .filter(|n| n.ends_with('\''))
+                    .collect();
+                primed.sort();
+                if primed.is_empty() {
+                    return Ok((expanded, Role::Pred));
+                }
+                let ids = primed
+                    .into_iter()
+                    .map(|name| Ident { name, span })
+                    .collect();
+                Ok((
+                    term(
+                        TermKind::Quantifier(Quant::Exists, ids, Box::new(expanded)),
+                        span,
+                    ),
+                    Role::Pred,
+                ))
+            }
+            "always" | "eventually" => Err(self.unsupported(
                 symbol,
                 &format!("temporal operator `{}`", self.text(symbol)),
             )),

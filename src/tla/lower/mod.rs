@@ -167,8 +167,10 @@ pub struct Lowered {
     pub machine: ast::Machine,
     /// `CHECK_DEADLOCK` (TLC checks deadlock unless told otherwise).
     pub check_deadlock: bool,
-    /// The model file lists temporal properties, which are not checked yet.
-    pub unchecked_properties: bool,
+    /// The model file lists temporal properties, or the module has assumptions, that are not checked.
+    pub unchecked: bool,
+    /// Neither variables nor a specification: only the assumptions are checked, and TLC counts no state.
+    pub assumptions_only: bool,
     /// What is not checked (temporal properties, fairness, symmetry), in words.
     pub notes: Vec<String>,
 }
@@ -185,6 +187,8 @@ pub fn load(path: &Path, config: &Config, config_span: Span) -> Result<Lowered> 
         loaded: FxHashSet::default(),
         notes: Vec::new(),
         model_values: Vec::new(),
+        assumptions: Vec::new(),
+        unchecked_assumptions: false,
     };
     for (name, binding) in &config.constants {
         loader.g.bound_constants.insert(name.name.clone());
@@ -211,6 +215,10 @@ struct Loader {
     notes: Vec<String>,
     /// The model values the model file names, in order of appearance.
     model_values: Vec<Ident>,
+    /// The modules' ASSUMEs.
+    assumptions: Vec<Term>,
+    /// Some ASSUME could not be lowered (its reason is among the notes).
+    unchecked_assumptions: bool,
 }
 
 impl Loader {
@@ -385,7 +393,19 @@ impl Loader {
                     return Ok(());
                 }
                 let body = unit.child_by_field_name("definition");
-                if body.is_some_and(|b| is_temporal(b)) {
+                // A specification, also one written as another's name (`spec_1 == Spec` in a model).
+                let temporal = lowering
+                    .g
+                    .temporal
+                    .keys()
+                    .cloned()
+                    .collect::<FxHashSet<Name>>();
+                let names_temporal = |b: Node<'_>| {
+                    any_node(b, &|c| {
+                        c.kind() == "identifier_ref" && temporal.contains(m.text(c))
+                    })
+                };
+                if body.is_some_and(|b| is_temporal(b) || names_temporal(b)) {
                     let parts = spec_parts(&mut lowering, body.expect("checked"));
                     let d = Diagnostic::unsupported(
                         m.span(name_node),
@@ -411,6 +431,23 @@ impl Loader {
                     Ok((def, role)) => lowering.g.add_definition(def, role),
                     Err(d) => {
                         lowering.g.failed.insert(name, d);
+                    }
+                }
+            }
+            "assumption" => {
+                let Some(body) = children(unit)
+                    .into_iter()
+                    .filter(|c| c.kind() != "def_eq")
+                    .last()
+                else {
+                    return Ok(());
+                };
+                match lowering.pred(body) {
+                    Ok(p) => self.assumptions.push(p),
+                    Err(d) => {
+                        self.unchecked_assumptions = true;
+                        self.notes
+                            .push(format!("ASSUME at {} not checked: {}", d.span, d.message));
                     }
                 }
             }
@@ -520,7 +557,16 @@ impl Loader {
 impl Loader {
     /// The machine: variables, invariants, initialisation and operations from the model file's choices.
     fn machine(mut self, name: Ident, config: &Config, config_span: Span) -> Result<Lowered> {
-        let (init, next) = self.init_and_next(config, config_span)?;
+        // No behaviour at all: TLC then only evaluates the assumptions (and counts no state).
+        let assumptions_only = config.specification.is_none()
+            && config.init.is_none()
+            && config.next.is_none()
+            && self.g.variables.is_empty();
+        let actions = if assumptions_only {
+            None
+        } else {
+            Some(self.init_and_next(config, config_span)?)
+        };
         let mut invariants = Vec::new();
         for inv in &config.invariants {
             invariants.push(self.state_predicate(inv, "invariant")?);
@@ -546,8 +592,19 @@ impl Loader {
                 format!("model-file section {section} (TLA+)"),
             ));
         }
-        let initialisation = action::initialisation(&self.g, init)?;
-        let operations = action::operations(&self.g, next)?;
+        let (initialisation, operations) = match actions {
+            Some((init, next)) => (
+                action::initialisation(&self.g, init)?,
+                action::operations(&self.g, next)?,
+            ),
+            None => (
+                ast::Subst {
+                    kind: ast::SubstKind::Skip,
+                    span: name.span,
+                },
+                Vec::new(),
+            ),
+        };
         let mut m = ast::Machine::new(ast::MachineKind::Machine, name.clone(), name.span);
         m.variables = self
             .g
@@ -558,6 +615,8 @@ impl Loader {
         m.invariant = Some(conjunction(invariants, name.span));
         m.initialisation = Some(initialisation);
         m.operations = operations;
+        // ASSUME: checked as the machine's ASSERTIONS (TLC checks them before exploring).
+        m.assertions = std::mem::take(&mut self.assumptions);
         if !self.model_values.is_empty() {
             m.sets.push(SetDecl {
                 name: Ident {
@@ -601,7 +660,8 @@ impl Loader {
         Ok(Lowered {
             machine: m,
             check_deadlock: config.check_deadlock,
-            unchecked_properties: !config.properties.is_empty(),
+            unchecked: !config.properties.is_empty() || self.unchecked_assumptions,
+            assumptions_only,
             notes: self.notes,
         })
     }
