@@ -201,3 +201,17 @@ fn assumptions_alone_are_checked_and_count_no_state() {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["status"], "ASSERTION VIOLATION");
 }
+
+#[test]
+fn except_outside_the_domain_leaves_the_function_unchanged() {
+    // TLA+: [f EXCEPT ![3] = 1] is f when 3 is not in DOMAIN f; one state, a self-loop.
+    let module = module_with(
+        "except-domain",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE f\nInit == f = [i \\in 1..2 |-> 0]\n\
+         Next == f' = [f EXCEPT ![3] = 1]\nSame == DOMAIN f = 1..2\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Same\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 1);
+}

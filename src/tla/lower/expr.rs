@@ -757,8 +757,8 @@ impl ExprLowering<'_> {
         ))
     }
 
-    /// `[f EXCEPT ![a] = v, ![b][c] = w]`: `f <+ {a |-> v}` in turn for each update; `@` is the value at
-    /// the updated point.
+    /// `[f EXCEPT ![a] = v, ![b][c] = w]`: `f <+ (dom(f) <| {a |-> v})` in turn for each update, `.g`
+    /// steps as record updates; `@` is the value at the updated point.
     fn except(&mut self, n: Node<'_>) -> Result<(Term, Role)> {
         let span = self.span(n);
         let mut value = self.expr(self.field(n, "expr_to_update")?)?;
@@ -814,12 +814,15 @@ impl ExprLowering<'_> {
         };
         Ok(match step {
             Step::Key(key) => {
+                // TLA+'s EXCEPT changes only points of the domain (`dom(f) <| ..`): B's `<+` would add one.
                 let point = op(Op::Maplet, vec![key.clone(), new], span);
-                op(
-                    Op::Override,
-                    vec![f, term(TermKind::SetEnum(vec![point]), span)],
+                let domain = op(Op::Dom, vec![f.clone()], span);
+                let kept = op(
+                    Op::DomRestrict,
+                    vec![domain, term(TermKind::SetEnum(vec![point]), span)],
                     span,
-                )
+                );
+                op(Op::Override, vec![f, kept], span)
             }
             Step::Field(id) => term(
                 TermKind::RecordUpdate(Box::new(f), id.clone(), Box::new(new)),
