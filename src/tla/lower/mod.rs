@@ -435,11 +435,7 @@ impl Loader {
                 }
             }
             "assumption" => {
-                let Some(body) = children(unit)
-                    .into_iter()
-                    .filter(|c| c.kind() != "def_eq")
-                    .last()
-                else {
+                let Some(body) = children(unit).into_iter().rfind(|c| c.kind() != "def_eq") else {
                     return Ok(());
                 };
                 match lowering.pred(body) {
