@@ -15,5 +15,6 @@ pub mod report;
 pub mod solve;
 pub mod syntax;
 pub mod temporal;
+pub mod tla;
 pub mod types;
 pub mod value;

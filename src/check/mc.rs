@@ -715,6 +715,14 @@ impl<'m> Explorer<'m> {
             NodeKey::Root if has_constants => self.expand_root(node),
             NodeKey::Root => {
                 self.setups.push(Arc::new(vec![]));
+                // Without constants there is no setup node to check the static assertions in: they are
+                // checked here, once.
+                match self.check_static_assertions(&self.env(0, None)) {
+                    Ok(None) => {}
+                    Ok(Some(v)) => return Ok(Some((v, Some(node)))),
+                    Err(e) if e.kind == DiagKind::WellDefinedness => self.note_ill_defined(e, node),
+                    Err(e) => return Err(e),
+                }
                 self.expand_setup(node, 0)
             }
             NodeKey::Setup(setup) => self.expand_setup(node, setup),

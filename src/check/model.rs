@@ -16,6 +16,19 @@ pub struct Options {
     pub cards: Vec<(String, u32)>,
     /// The solver the interpreter asks when it must choose values.
     pub backend: crate::solve::Backend,
+    /// The TLC model file of a TLA+ module (`--config`; default: the module's `.cfg`).
+    pub config: Option<PathBuf>,
+}
+
+/// What a TLA+ model file asks beyond the machine: deadlock checking, and what is not checked.
+#[derive(Clone, Debug)]
+pub struct TlaModel {
+    pub check_deadlock: bool,
+    /// The model file lists PROPERTIES, or the module ASSUMEs, that are not checked.
+    pub unchecked: bool,
+    /// No variables and no specification: the model is its assumptions (TLC counts no state).
+    pub assumptions_only: bool,
+    pub notes: Vec<String>,
 }
 
 /// A loaded, type-checked machine and its interpreter context.
@@ -23,6 +36,8 @@ pub struct Model {
     pub path: PathBuf,
     pub ast: ast::Machine,
     pub context: Context,
+    /// Set for a TLA+ module.
+    pub tla: Option<TlaModel>,
 }
 
 impl Model {
@@ -34,6 +49,17 @@ impl Model {
                 Span::default(),
                 format!("no such file: {}", path.display()),
             ));
+        }
+        if path.extension().is_some_and(|e| e == "tla") {
+            let lowered = crate::tla::load(path, options.config.as_deref())?;
+            let mut model = Model::from_ast(path.to_path_buf(), lowered.machine, options)?;
+            model.tla = Some(TlaModel {
+                check_deadlock: lowered.check_deadlock,
+                unchecked: lowered.unchecked,
+                assumptions_only: lowered.assumptions_only,
+                notes: lowered.notes,
+            });
+            return Ok(model);
         }
         let ast = machine::load(path)?;
         Model::from_ast(path.to_path_buf(), ast, options)
@@ -73,7 +99,12 @@ impl Model {
             .collect();
         settings.backend = options.backend;
         let context = Context::new(machine, settings, crate::solve::Solver::shared())?;
-        Ok(Model { path, ast, context })
+        Ok(Model {
+            path,
+            ast,
+            context,
+            tla: None,
+        })
     }
 
     pub fn machine(&self) -> &crate::ir::Machine {

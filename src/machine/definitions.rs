@@ -222,6 +222,11 @@ impl<'a> Definitions<'a> {
             TermKind::Field(e, f) => {
                 TermKind::Field(Box::new(self.term(e, bound, depth)?), f.clone())
             }
+            TermKind::RecordUpdate(e, f, v) => TermKind::RecordUpdate(
+                Box::new(self.term(e, bound, depth)?),
+                f.clone(),
+                Box::new(self.term(v, bound, depth)?),
+            ),
             TermKind::IfThenElse(bs, els) => {
                 let mut out = Vec::with_capacity(bs.len());
                 for (c, v) in bs {

@@ -168,6 +168,11 @@ impl Rewriter {
                     .collect(),
             ),
             TermKind::Field(e, f) => TermKind::Field(Box::new(self.term_in(e, bound)), f.clone()),
+            TermKind::RecordUpdate(e, f, v) => TermKind::RecordUpdate(
+                Box::new(self.term_in(e, bound)),
+                f.clone(),
+                Box::new(self.term_in(v, bound)),
+            ),
             TermKind::IfThenElse(branches, els) => TermKind::IfThenElse(
                 branches
                     .iter()
@@ -320,6 +325,7 @@ fn walk_free(t: &Term, bound: &mut Vec<Name>, found: &mut dyn FnMut(&Name) -> bo
             fs.iter().any(|(_, e)| walk_free(e, bound, found))
         }
         TermKind::Field(e, _) => walk_free(e, bound, found),
+        TermKind::RecordUpdate(e, _, v) => walk_free(e, bound, found) || walk_free(v, bound, found),
         TermKind::IfThenElse(bs, els) => {
             bs.iter()
                 .any(|(c, v)| walk_free(c, bound, found) || walk_free(v, bound, found))

@@ -68,6 +68,9 @@ pub enum TermKind {
     Struct(Vec<(Ident, Term)>),
     /// `E'field`.
     Field(Box<Term>, Ident),
+    /// `[r EXCEPT !.field = v]` (TLA+; B has no such expression): `r` with `field` replaced by `v`. The
+    /// type checker lowers it to a record of all the fields, so it needs `r`'s record type at that point.
+    RecordUpdate(Box<Term>, Ident, Box<Term>),
     /// `IF P THEN E ELSIF ... ELSE F END` as expression or predicate; branches are (condition, value).
     IfThenElse(Vec<(Term, Term)>, Box<Term>),
     /// `LET x, y BE x = E & y = F IN body END` as expression or predicate.

@@ -593,6 +593,44 @@ impl Checker {
                 }
                 (ExprKind::Struct(fields), Type::set(Type::Struct(tys)))
             }
+            TermKind::RecordUpdate(r, f, v) => {
+                let r = self.expr(r)?;
+                let v = self.expr(v)?;
+                let Type::Struct(fields) = self.u.resolve(&r.ty) else {
+                    return Err(Diagnostic::type_error(
+                        span,
+                        format!(
+                            "the record type of `[.. EXCEPT !.{} = ..]` is not known here (type the record \
+                             earlier, e.g. in an invariant)",
+                            f.name
+                        ),
+                    ));
+                };
+                let Some((_, fty)) = fields.iter().find(|(g, _)| *g == f.name) else {
+                    return Err(Diagnostic::type_error(
+                        f.span,
+                        format!("the record has no field `{}`", f.name),
+                    ));
+                };
+                self.expect(fty, &v.ty, v.span)?;
+                let mut v = Some(v);
+                let parts = fields
+                    .iter()
+                    .map(|(g, gty)| {
+                        let value = if *g == f.name {
+                            v.take().expect("field names are distinct")
+                        } else {
+                            Expr::new(
+                                ExprKind::Field(Box::new(r.clone()), g.clone()),
+                                gty.clone(),
+                                span,
+                            )
+                        };
+                        (g.clone(), value)
+                    })
+                    .collect();
+                (ExprKind::Record(parts), r.ty.clone())
+            }
             TermKind::Field(e, f) => {
                 let e = self.expr(e)?;
                 let ty = self.u.fresh();

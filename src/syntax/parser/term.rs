@@ -729,6 +729,9 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(","),
             TermKind::Field(e, f) => format!("(field {} {})", show(e), f.name),
+            TermKind::RecordUpdate(e, f, v) => {
+                format!("(update {} {} {})", show(e), f.name, show(v))
+            }
             TermKind::IfThenElse(bs, e) => format!(
                 "(if {} {})",
                 bs.iter()

@@ -1,0 +1,432 @@
+//! Actions to B substitutions: `Init` becomes the INITIALISATION, `Next` one operation per disjunct.
+//!
+//! `Next` is split as ProB splits it (TLA2B): along its top-level disjunctions, through the definitions it
+//! calls (the innermost one names the operation), and through top-level `\E x \in S :` whose identifiers
+//! become the operation's parameters; a conjunction with exactly one splittable conjunct is distributed
+//! over it. Each part is then a conjunction whose conjuncts fall into three kinds: those without primed
+//! variables are the guard; `x' = E` and `x' \in S` with no primes in `E`, `S` are assignments; the rest
+//! constrain their primed variables together and become one `x, y : (P)` (before-after predicate, with
+//! `x$0` for the value before). A primed variable of the rest is taken out of the assignments, so that
+//! every variable is set in one place.
+
+use super::Globals;
+use super::expr::{conjunction, ident, op};
+use crate::diag::{Result, Span};
+use crate::machine::definitions::Definitions;
+use crate::machine::rewrite::{Rewriter, free_idents};
+use crate::syntax::ast::{
+    DefinitionBody, Ident, Name, Op, Operation, Quant, Subst, SubstKind, Term, TermKind,
+};
+use rustc_hash::FxHashSet;
+
+/// One operation found by splitting: its name, parameters and conjuncts (not yet expanded).
+struct Part {
+    name: String,
+    params: Vec<Ident>,
+    conjuncts: Vec<Term>,
+}
+
+/// The INITIALISATION for predicate `init` (over the unprimed variables).
+pub(super) fn initialisation(g: &Globals, init: Term) -> Result<Subst> {
+    let span = init.span;
+    let primed = g.prime(init)?;
+    let mut conjuncts = Vec::new();
+    flatten(primed, &mut conjuncts);
+    Ok(before_after(g, conjuncts, span))
+}
+
+/// One operation per part of `next`.
+pub(super) fn operations(g: &Globals, next: Term) -> Result<Vec<Operation>> {
+    let mut parts = Vec::new();
+    split(g, next, "Next".into(), Vec::new(), Vec::new(), &mut parts);
+    let defs = Definitions::new(&g.defs);
+    let mut used: FxHashSet<String> = FxHashSet::default();
+    let mut ops = Vec::new();
+    for part in parts {
+        let span = part.conjuncts.last().map_or_else(Span::default, |t| t.span);
+        let mut conjuncts = Vec::new();
+        for c in part.conjuncts {
+            flatten(defs.expand_term(&c)?, &mut conjuncts);
+        }
+        let body = before_after(g, conjuncts, span);
+        let mut name = part.name.clone();
+        let mut k = 1;
+        while !used.insert(name.clone()) {
+            k += 1;
+            name = format!("{}_{k}", part.name);
+        }
+        ops.push(Operation {
+            name: Ident {
+                name: name.into(),
+                span,
+            },
+            outputs: vec![],
+            params: part.params,
+            body,
+            span,
+        });
+    }
+    Ok(ops)
+}
+
+/// The definition `t` calls, with its arguments substituted (one level), and the definition's name.
+fn unfold(g: &Globals, t: &Term) -> Option<(Term, String)> {
+    let (name, args) = match &t.kind {
+        TermKind::Ident(n) => (n, &[][..]),
+        TermKind::Call(f, args) => match &f.kind {
+            TermKind::Ident(n) => (n, &args[..]),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let def = g.defs.iter().find(|d| d.name.name == *name)?;
+    let DefinitionBody::Term(body) = &def.body else {
+        return None;
+    };
+    if def.params.len() != args.len() {
+        return None;
+    }
+    let mut rewriter = Rewriter::default();
+    for (p, a) in def.params.iter().zip(args) {
+        rewriter.idents.insert(p.name.clone(), a.clone());
+    }
+    let base = name.split("__let").next().unwrap_or(name).to_string();
+    Some((rewriter.term(body), base))
+}
+
+/// Whether `t` changes variables (mentions a primed one, through definitions).
+fn is_action(g: &Globals, t: &Term) -> bool {
+    g.expand(t).is_ok_and(|e| !primed(&e).is_empty())
+}
+
+/// `t` with definitions unfolded until it is a disjunction, an existential quantification or an IF of
+/// actions (IF c THEN A ELSE B as `c /\ A \/ ~c /\ B`), if it is one.
+fn alternatives(g: &Globals, t: &Term) -> Option<Term> {
+    match &t.kind {
+        TermKind::Op(Op::Or, _) | TermKind::Quantifier(Quant::Exists, ..) => {
+            is_action(g, t).then(|| t.clone())
+        }
+        TermKind::IfThenElse(branches, otherwise) if is_action(g, t) => {
+            let span = t.span;
+            let mut alts = Vec::new();
+            let mut earlier: Vec<Term> = Vec::new();
+            for (cond, value) in branches {
+                let mut parts: Vec<Term> = earlier
+                    .iter()
+                    .map(|c| op(Op::Not, vec![c.clone()], span))
+                    .collect();
+                parts.push(cond.clone());
+                parts.push(value.clone());
+                alts.push(op(Op::And, parts, span));
+                earlier.push(cond.clone());
+            }
+            let mut parts: Vec<Term> = earlier
+                .iter()
+                .map(|c| op(Op::Not, vec![c.clone()], span))
+                .collect();
+            parts.push((**otherwise).clone());
+            alts.push(op(Op::And, parts, span));
+            Some(op(Op::Or, alts, span))
+        }
+        _ => unfold(g, t).and_then(|(body, _)| alternatives(g, &body)),
+    }
+}
+
+fn split(
+    g: &Globals,
+    t: Term,
+    name: String,
+    params: Vec<Ident>,
+    extra: Vec<Term>,
+    out: &mut Vec<Part>,
+) {
+    match t.kind {
+        TermKind::Op(Op::Or, items) => {
+            for item in items {
+                split(g, item, name.clone(), params.clone(), extra.clone(), out);
+            }
+        }
+        TermKind::Quantifier(Quant::Exists, ids, body) => {
+            // My own lowering writes `\E x \in S : P` as `x : S & P` (the memberships, then P).
+            let taken: FxHashSet<&Name> = params.iter().map(|p| &p.name).collect();
+            let clash = ids
+                .iter()
+                .any(|i| taken.contains(&i.name) || g.is_variable(&i.name));
+            if clash {
+                let t = Term::new(TermKind::Quantifier(Quant::Exists, ids, body), t.span);
+                return leaf(t, name, params, extra, out);
+            }
+            let mut params = params;
+            params.extend(ids);
+            let mut extra = extra;
+            match body.kind {
+                TermKind::Op(Op::And, mut items) if items.len() == 2 => {
+                    let inner = items.pop().expect("two items");
+                    extra.push(items.pop().expect("two items"));
+                    split(g, inner, name, params, extra, out);
+                }
+                _ => split(g, *body, name, params, extra, out),
+            }
+        }
+        // A conjunction with a splittable conjunct: the conjunction of each alternative with the other
+        // conjuncts (whose own alternatives are split in turn). The bound identifiers of an `\E` do not
+        // occur in the other conjuncts (TLA+ forbids shadowing), so the quantifier can enclose them all.
+        TermKind::Op(Op::And, items) => {
+            let span = t.span;
+            let mut flat = Vec::new();
+            flat_conjuncts(g, items, &mut flat);
+            let items = flat;
+            if !items.iter().any(|i| alternatives(g, i).is_some()) {
+                return leaf(op(Op::And, items, span), name, params, extra, out);
+            }
+            let k = items
+                .iter()
+                .position(|i| alternatives(g, i).is_some())
+                .expect("checked");
+            let chosen = alternatives(g, &items[k]).expect("checked");
+            let with = |alt: Term| {
+                let mut its = items.clone();
+                its[k] = alt;
+                op(Op::And, its, span)
+            };
+            match chosen.kind {
+                TermKind::Op(Op::Or, alts) => {
+                    for alt in alts {
+                        split(
+                            g,
+                            with(alt),
+                            name.clone(),
+                            params.clone(),
+                            extra.clone(),
+                            out,
+                        );
+                    }
+                }
+                TermKind::Quantifier(Quant::Exists, ids, body) => {
+                    let body = match body.kind {
+                        TermKind::Op(Op::And, mut parts) if parts.len() == 2 => {
+                            let inner = parts.pop().expect("two items");
+                            let membership = parts.pop().expect("two items");
+                            op(Op::And, vec![membership, with(inner)], span)
+                        }
+                        kind => with(Term::new(kind, body.span)),
+                    };
+                    let q = Term::new(
+                        TermKind::Quantifier(Quant::Exists, ids, Box::new(body)),
+                        span,
+                    );
+                    split(g, q, name, params, extra, out);
+                }
+                kind => leaf(Term::new(kind, span), name, params, extra, out),
+            }
+        }
+        kind => {
+            let t = Term::new(kind, t.span);
+            if let TermKind::IfThenElse(..) = t.kind
+                && let Some(alts) = alternatives(g, &t)
+            {
+                return split(g, alts, name, params, extra, out);
+            }
+            match unfold(g, &t) {
+                Some((body, def))
+                    if alternatives(g, &body).is_some()
+                        || matches!(body.kind, TermKind::Op(Op::And, _)) =>
+                {
+                    split(g, body, def, params, extra, out)
+                }
+                Some((_, def)) => leaf(t, def, params, extra, out),
+                None => leaf(t, name, params, extra, out),
+            }
+        }
+    }
+}
+
+/// The conjuncts of `items`, through nested conjunctions and the definitions whose body is one.
+fn flat_conjuncts(g: &Globals, items: Vec<Term>, out: &mut Vec<Term>) {
+    for item in items {
+        match item.kind {
+            TermKind::Op(Op::And, inner) => flat_conjuncts(g, inner, out),
+            kind => {
+                let item = Term::new(kind, item.span);
+                match unfold(g, &item) {
+                    Some((body, _)) if matches!(body.kind, TermKind::Op(Op::And, _)) => {
+                        flat_conjuncts(g, vec![body], out)
+                    }
+                    _ => out.push(item),
+                }
+            }
+        }
+    }
+}
+
+fn leaf(t: Term, name: String, params: Vec<Ident>, mut extra: Vec<Term>, out: &mut Vec<Part>) {
+    extra.push(t);
+    out.push(Part {
+        name,
+        params,
+        conjuncts: extra,
+    });
+}
+
+fn flatten(t: Term, out: &mut Vec<Term>) {
+    match t.kind {
+        TermKind::Op(Op::And, items) => items.into_iter().for_each(|i| flatten(i, out)),
+        TermKind::Const(crate::syntax::ast::ConstKind::Btrue) => {}
+        kind => out.push(Term::new(kind, t.span)),
+    }
+}
+
+/// The primed variables `t` mentions free, unprimed.
+fn primed(t: &Term) -> Vec<Name> {
+    let mut names: Vec<Name> = free_idents(t)
+        .into_iter()
+        .filter_map(|n| n.strip_suffix('\'').map(Name::from))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The definition `x' = E` (E without primes) of a variable's next value, if `c` is one.
+fn next_value<'t>(g: &Globals, c: &'t Term) -> Option<(&'t Name, &'t Term)> {
+    match &c.kind {
+        TermKind::Op(Op::Eq, args) => match &args[0].kind {
+            TermKind::Ident(x)
+                if x.strip_suffix('\'').is_some_and(|v| g.is_variable(v))
+                    && primed(&args[1]).is_empty() =>
+            {
+                Some((x, &args[1]))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Replaces, in the other conjuncts, every `x'` defined by a conjunct `x' = E` by `E` (the conjunction
+/// implies they are equal), until no conjunct changes: `announced' = (count' >= N)` beside
+/// `count' = count + 1` becomes the assignment `announced' = (count + 1 >= N)`.
+fn substitute_known(g: &Globals, mut conjuncts: Vec<Term>) -> Vec<Term> {
+    loop {
+        let mut rewriter = Rewriter::default();
+        let mut defining = Vec::new();
+        for (i, c) in conjuncts.iter().enumerate() {
+            if let Some((x, e)) = next_value(g, c)
+                && !rewriter.idents.contains_key(x)
+            {
+                rewriter.idents.insert(x.clone(), e.clone());
+                defining.push(i);
+            }
+        }
+        let mut changed = false;
+        for (i, c) in conjuncts.iter_mut().enumerate() {
+            let mentions = primed(c)
+                .iter()
+                .any(|v| rewriter.idents.contains_key(&*format!("{v}'")));
+            if !defining.contains(&i) && mentions {
+                *c = rewriter.term(c);
+                changed = true;
+            }
+        }
+        if !changed {
+            return conjuncts;
+        }
+    }
+}
+
+/// The substitution for a conjunction of guard and before-after conjuncts (see the module comment).
+fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
+    let conjuncts = substitute_known(g, conjuncts);
+    let mut guard = Vec::new();
+    let mut simple: Vec<(Name, Term)> = Vec::new();
+    let mut general: Vec<Term> = Vec::new();
+    for c in conjuncts {
+        if primed(&c).is_empty() {
+            guard.push(c);
+            continue;
+        }
+        let target = match &c.kind {
+            TermKind::Op(Op::Eq | Op::In, args) => {
+                match (&args[0].kind, primed(&args[1]).is_empty()) {
+                    (TermKind::Ident(x), true) => x
+                        .strip_suffix('\'')
+                        .filter(|v| g.is_variable(v))
+                        .map(Name::from),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match target {
+            Some(x) if !simple.iter().any(|(y, _)| *y == x) => simple.push((x, c)),
+            _ => general.push(c),
+        }
+    }
+    let mut together: FxHashSet<Name> = general.iter().flat_map(primed).collect();
+    let (moved, kept): (Vec<_>, Vec<_>) =
+        simple.into_iter().partition(|(x, _)| together.contains(x));
+    general.extend(moved.into_iter().map(|(_, c)| c));
+    together.extend(general.iter().flat_map(primed));
+    let mut parts = Vec::new();
+    for (x, c) in kept {
+        let sp = c.span;
+        let TermKind::Op(o, mut args) = c.kind else {
+            unreachable!("classified as `x' = E` or `x' : S`")
+        };
+        let value = args.pop().expect("binary");
+        let target = Ident {
+            name: x.clone(),
+            span: sp,
+        };
+        parts.push(Subst {
+            kind: if o == Op::Eq {
+                SubstKind::Assign(vec![ident(&x, sp)], vec![value])
+            } else {
+                SubstKind::BecomesElementOf(vec![target], value)
+            },
+            span: sp,
+        });
+    }
+    if !general.is_empty() {
+        let mut vars: Vec<Name> = together.into_iter().collect();
+        vars.sort();
+        let mut rewriter = Rewriter::default();
+        for v in &vars {
+            rewriter
+                .idents
+                .insert(v.clone(), ident(&format!("{v}$0"), span));
+            rewriter
+                .idents
+                .insert(format!("{v}'").into(), ident(v, span));
+        }
+        let pred = rewriter.term(&conjunction(general, span));
+        let ids = vars
+            .iter()
+            .map(|v| Ident {
+                name: v.clone(),
+                span,
+            })
+            .collect();
+        parts.push(Subst {
+            kind: SubstKind::BecomesSuchThat(ids, pred),
+            span,
+        });
+    }
+    let body = match parts.len() {
+        0 => Subst {
+            kind: SubstKind::Skip,
+            span,
+        },
+        1 => parts.pop().expect("one part"),
+        _ => Subst {
+            kind: SubstKind::Parallel(parts),
+            span,
+        },
+    };
+    if guard.is_empty() {
+        return body;
+    }
+    Subst {
+        kind: SubstKind::Select(vec![(conjunction(guard, span), body)], None),
+        span,
+    }
+}

@@ -1,0 +1,217 @@
+//! End-to-end tests of the TLA+ front end: modules of `models/tla` (state counts checked by hand, in the
+//! modules' comments) model-checked through the command line, and malformed modules and model files
+//! rejected with a position and exit code 3.
+
+mod common;
+
+use common::{bsolve, bsolve_json, model_arg};
+
+/// Writes `text` as `name` into a fresh temporary directory of the test `test`; returns its path.
+fn temp_file(test: &str, name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("bsolve-tla-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, text).expect("writes");
+    file.display().to_string()
+}
+
+/// A module `M` with the model file `cfg` beside it; returns the module's path.
+fn module_with(test: &str, module: &str, cfg: &str) -> String {
+    temp_file(test, "M.cfg", cfg);
+    temp_file(test, "M.tla", module)
+}
+
+/// Asserts that `args` fail with exit code `code` and a message containing `position` and `what`.
+fn rejected_with(code: i32, args: &[&str], position: &str, what: &str) {
+    let (got, out, err) = bsolve(args);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    assert!(err.contains(position), "{args:?}: {err}");
+    assert!(err.contains(what), "{args:?}: {err}");
+}
+
+const COUNTER: &str = "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nVARIABLE x\n\
+    Init == x = 0\nNext == x < N /\\ x' = x + 1\n====\n";
+
+#[test]
+fn counter_explores_every_pair_as_tlc_counts() {
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Counter.tla")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND"), "{out}");
+    assert!(out.contains("distinct states: 16 (TLC's count)"), "{out}");
+}
+
+#[test]
+fn invariant_violation_has_the_shortest_replayed_trace() {
+    let counter = model_arg("tla/Counter.tla");
+    let cfg = model_arg("tla/CounterSmall.cfg");
+    let (code, json) = bsolve_json(&["mc", &counter, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION");
+    let ops: Vec<&str> = common::operations(&json["trace"]);
+    assert_eq!(ops.len(), 4, "{json}");
+    assert_eq!(ops[0], "INITIALISATION");
+}
+
+#[test]
+fn token_pass_deadlocks_after_five_states_unless_told_not_to_check() {
+    let module = model_arg("tla/TokenPass.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "DEADLOCK");
+    assert_eq!(json["distinct_states"], 5);
+    let cfg = model_arg("tla/TokenPassNoDeadlock.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 5);
+}
+
+#[test]
+fn temporal_properties_are_reported_not_checked() {
+    let module = module_with(
+        "property",
+        &COUNTER.replace("====", "Live == <>(x = N)\n===="),
+        "CONSTANT N = 2\nINIT Init\nNEXT Next\nPROPERTY Live\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND (NOT ALL CHECKED)"), "{out}");
+    assert!(out.contains("distinct states: 3"), "{out}");
+    assert!(out.contains("not checked: property `Live`"), "{out}");
+}
+
+#[test]
+fn syntax_error_has_a_position() {
+    let module = module_with(
+        "syntax",
+        "---- MODULE M ----\nVARIABLE x\nInit == x = \nNext == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(3, &["mc", &module], "M.tla:", "syntax error");
+}
+
+#[test]
+fn unknown_operator_has_a_position() {
+    let module = module_with(
+        "unknown",
+        "---- MODULE M ----\nVARIABLE x\nInit == x = Foo(1)\nNext == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(3, &["mc", &module], "M.tla:3:13", "unknown operator `Foo`");
+}
+
+#[test]
+fn missing_extended_module_has_a_position() {
+    let module = module_with(
+        "extends",
+        "---- MODULE M ----\nEXTENDS Naturals, Nowhere\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(
+        3,
+        &["mc", &module],
+        "M.tla:2:19",
+        "module `Nowhere` not found",
+    );
+}
+
+#[test]
+fn model_file_naming_an_undeclared_constant_has_a_position() {
+    let module = module_with(
+        "constant",
+        COUNTER,
+        "CONSTANTS N = 2\n  K = 3\nINIT Init\nNEXT Next\n",
+    );
+    rejected_with(
+        3,
+        &["mc", &module],
+        "M.cfg:2:3",
+        "does not declare as a constant",
+    );
+}
+
+#[test]
+fn constant_without_a_value_is_rejected() {
+    let module = module_with("novalue", COUNTER, "INIT Init\nNEXT Next\n");
+    rejected_with(
+        3,
+        &["mc", &module],
+        "M.tla:3:10",
+        "constant `N` has no value",
+    );
+}
+
+#[test]
+fn heterogeneous_set_is_a_type_error() {
+    let module = module_with(
+        "heterogeneous",
+        "---- MODULE M ----\nVARIABLE x\nInit == x = {1, \"a\"}\nNext == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(3, &["mc", &module], "M.tla:3:", "type");
+}
+
+#[test]
+fn unsupported_construct_is_named_with_its_position() {
+    let module = module_with(
+        "lambda",
+        "---- MODULE M ----\nVARIABLE x\nF(G(_)) == G(1)\nInit == x = F(LAMBDA y : y)\nNext == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("M.tla:4:15") && err.contains("unsupported: LAMBDA"),
+        "{err}"
+    );
+}
+
+#[test]
+fn except_updates_record_fields_and_nested_points() {
+    // r.a in 0..2 (3 values) times the subsets of {1, 2} whose f[i].c was set to 1 (4): 12 states.
+    let module = module_with(
+        "records",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE r, f\n\
+         TypeOK == r \\in [a : 0..2, b : {\"x\", \"y\"}] /\\ f \\in [{1, 2} -> [c : 0..2]]\n\
+         Init == r = [a |-> 0, b |-> \"x\"] /\\ f = [i \\in {1, 2} |-> [c |-> 0]]\n\
+         Next == \\/ r.a < 2 /\\ r' = [r EXCEPT !.a = @ + 1] /\\ UNCHANGED f\n\
+         \\/ \\E i \\in {1, 2} : f[i].c < 1 /\\ f' = [f EXCEPT ![i].c = 1] /\\ UNCHANGED r\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT TypeOK\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 12);
+}
+
+#[test]
+fn assumptions_alone_are_checked_and_count_no_state() {
+    let holds = module_with(
+        "assume",
+        "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME \\E x \\in 1..N : x * x = 49\n====\n",
+        "CONSTANT N = 10\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &holds]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 0);
+    let fails = module_with(
+        "assume-false",
+        "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME \\E x \\in 1..N : x * x = 50\n====\n",
+        "CONSTANT N = 10\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &fails]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "ASSERTION VIOLATION");
+}
+
+#[test]
+fn except_outside_the_domain_leaves_the_function_unchanged() {
+    // TLA+: [f EXCEPT ![3] = 1] is f when 3 is not in DOMAIN f; one state, a self-loop.
+    let module = module_with(
+        "except-domain",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE f\nInit == f = [i \\in 1..2 |-> 0]\n\
+         Next == f' = [f EXCEPT ![3] = 1]\nSame == DOMAIN f = 1..2\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Same\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 1);
+}
