@@ -1106,10 +1106,21 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         // Nothing is proved beyond the values enumerated: no plain "NO ERROR FOUND" then.
         Verdict::NoErrorFound if result.partial_enumeration => (
             "NO ERROR FOUND IN THE EXPLORED PART".to_string(),
-            "every state reached was explored, but some operation parameters or constants were \
-             enumerated only in part (up to MAX_OPERATIONS, within MININT..MAXINT or as a few sample \
-             strings): states reached only through the other values were not explored"
+            "every state reached was explored, but some operation parameters, ANY or `:(P)` \
+             values, initial values or constants were enumerated only in part (up to MAX_OPERATIONS, \
+             within MININT..MAXINT or as a few sample strings): states reached only through the other \
+             values were not explored"
                 .to_string(),
+            Exit::Unknown,
+        ),
+        Verdict::NoErrorFound if result.initialisations_cut => (
+            "NO ERROR FOUND IN THE EXPLORED PART".to_string(),
+            format!(
+                "every state reached was explored, but there are more constant setups or initial \
+                 states than MAX_INITIALISATIONS = {}, and the others were left out as ProB leaves \
+                 them (-p MAX_INITIALISATIONS=N to raise it)",
+                model.context.settings().max_initialisations
+            ),
             Exit::Unknown,
         ),
         Verdict::NoErrorFound => (
@@ -1186,6 +1197,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "transitions": result.transitions,
                 "processed": result.processed,
                 "partial_enumeration": result.partial_enumeration,
+                "initialisations_cut": result.initialisations_cut,
                 "ill_defined_operations": result.ill_defined_operations,
                 "deadlocked_states": result.deadlocked_states,
                 "violating_states": result.violating_states,
@@ -1266,11 +1278,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                  counting; --all-setups for every setup)"
             );
         }
-        let explored = if result.explored_all {
-            "all states explored"
-        } else {
-            "in the part explored"
-        };
+        let explored =
+            if result.explored_all && !result.partial_enumeration && !result.initialisations_cut {
+                "all states explored"
+            } else {
+                "in the part explored"
+            };
         if !options.stop_at_deadlock {
             println!(
                 "deadlocked states: {} ({explored})",

@@ -144,6 +144,9 @@ pub struct McResult {
     /// Some operation's parameters were enumerated only partly (MAX_OPERATIONS, or an unbounded integer
     /// searched within MININT..MAXINT): "no error found" then holds for the explored part only.
     pub partial_enumeration: bool,
+    /// More constant setups or initial states exist than MAX_INITIALISATIONS: the others were left
+    /// out, as ProB leaves them, so "no error found" holds for the explored part only.
+    pub initialisations_cut: bool,
     /// Operation instances whose guard or body was ill-defined (each yields no transition), and
     /// ill-defined static assertions.
     pub ill_defined_operations: usize,
@@ -270,6 +273,7 @@ struct Explorer<'m> {
     pending: FxHashMap<u32, Verdict>,
     processed: usize,
     partial_enumeration: bool,
+    initialisations_cut: bool,
     /// The first ill-defined operation instance and the node it was found in.
     ill_defined_first: Option<(Diagnostic, u32)>,
     ill_defined_count: usize,
@@ -379,6 +383,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         state_checks: AtomicUsize::new(0),
         processed: 0,
         partial_enumeration: false,
+        initialisations_cut: false,
         ill_defined_first: None,
         ill_defined_count: 0,
         setups_cut_for_time: false,
@@ -423,6 +428,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         transitions,
         processed: explorer.processed,
         partial_enumeration: explorer.partial_enumeration,
+        initialisations_cut: explorer.initialisations_cut,
         ill_defined_operations: explorer.ill_defined_count,
         deadlocked_states: explorer.deadlocked_states,
         violating_states: explorer.violating_states,
@@ -755,6 +761,7 @@ impl<'m> Explorer<'m> {
         // Setups beyond MAX_INITIALISATIONS are left out as ProB leaves them; any other gap (integers
         // enumerated within MININT..MAXINT only) makes the exploration a partial one.
         self.partial_enumeration |= !found.complete && found.solutions.len() < self.max_inits;
+        self.initialisations_cut |= !found.complete && found.solutions.len() >= self.max_inits;
         if found.solutions.is_empty() {
             return Ok(Some((
                 Verdict::NoConstantSetup {
@@ -789,10 +796,13 @@ impl<'m> Explorer<'m> {
         setup: u32,
     ) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
         let constants = self.setups[setup as usize].clone();
-        let states = self
+        let listed = self
             .model
             .context
-            .initial_states(&constants, self.max_inits)?;
+            .initial_states_listed(&constants, self.max_inits)?;
+        self.partial_enumeration |= listed.search_cut;
+        self.initialisations_cut |= listed.beyond_limit;
+        let states = listed.states;
         if states.is_empty() {
             return Ok(Some((Verdict::NoInitialisation, Some(from))));
         }
@@ -1286,6 +1296,61 @@ mod tests {
             "{:?}",
             r.verdict
         );
+    }
+
+    #[test]
+    fn searches_listing_part_of_their_solutions_make_the_exploration_partial() {
+        // Each search lists its solutions within MININT..MAXINT only (x + y : 5..10 has others beyond),
+        // in the INITIALISATION or in an operation's body, as ANY, `: (P)` or `::` over a set too
+        // large to list: the states found are not all of them.
+        let searches = [
+            "ANY a, b WHERE a : INTEGER & b : INTEGER & a + b : 5..10 THEN x := a END",
+            "x : (x : INTEGER & x > 2)",
+            "x :: {v | v : INTEGER & v > 2}",
+        ];
+        for search in searches {
+            for (init, op) in [(search, "skip"), ("x := 0", search)] {
+                let r = check(
+                    "cut-search",
+                    &format!(
+                        "MACHINE CutSearch\nVARIABLES x\nINVARIANT x : INTEGER\n\
+                         INITIALISATION {init}\nOPERATIONS op = {op}\nEND"
+                    ),
+                );
+                assert!(
+                    matches!(r.verdict, Verdict::NoErrorFound) && r.partial_enumeration,
+                    "{init} / {op}: {:?} {}",
+                    r.verdict,
+                    r.partial_enumeration
+                );
+            }
+        }
+        // A search over a finite domain lists every solution.
+        let r = check(
+            "whole-search",
+            "MACHINE WholeSearch\nVARIABLES x\nINVARIANT x : INTEGER\n\
+             INITIALISATION ANY a WHERE a : 0..500 & a mod 7 = 0 THEN x := a END\n\
+             OPERATIONS op = x : (x : 0..500 & x mod 5 = 0)\nEND",
+        );
+        assert!(
+            matches!(r.verdict, Verdict::NoErrorFound) && !r.partial_enumeration,
+            "{:?}",
+            r.verdict
+        );
+        assert_eq!(r.states, 72 + 101 - 15);
+    }
+
+    #[test]
+    fn initial_states_beyond_max_initialisations_are_reported_cut() {
+        let text = "MACHINE ManyInits\nVARIABLES x\nINVARIANT x : INTEGER\n\
+                    INITIALISATION x :: 0..1000\nOPERATIONS op = skip\nEND";
+        let r = check("many-inits", text);
+        assert_eq!(r.states, 1000);
+        assert!(r.initialisations_cut && !r.partial_enumeration);
+        // Exactly MAX_INITIALISATIONS states: all of them.
+        let r = check("exact-inits", &text.replace("0..1000", "1..1000"));
+        assert_eq!(r.states, 1000);
+        assert!(!r.initialisations_cut);
     }
 
     #[test]

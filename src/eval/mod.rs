@@ -45,7 +45,7 @@ pub use subst::Updates;
 pub use symbolic::SymbolicSet;
 pub(crate) use symbolic::is_type_set;
 pub(crate) use transitions::SymbolicConstant;
-pub use transitions::{State, Successors, Transition};
+pub use transitions::{InitialStates, State, Successors, Transition};
 
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::syntax::ast::Name;
@@ -149,10 +149,16 @@ impl From<Value> for Val {
 /// The bindings of a state (constants and variables) are cloned for every operation, parameter
 /// candidate and solver check; `freeze` moves them into a shared base so that those clones copy only
 /// the few bindings made since.
+///
+/// A search made under an environment (an ANY, `x : (P)`, `x :: S` listing its solutions) that lists
+/// only part of them (integers within MININT..MAXINT, a few sample strings, the enumeration limit) says
+/// so on the environment's `search_cut` flag, shared by its copies: the caller that asked for all
+/// outcomes (the successor function, the initialisation) then knows they are not all of them.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     base: Arc<Base>,
     bindings: Vec<(Name, Val)>,
+    search_cut: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The frozen bindings. A large base (a solution of hundreds of unknowns being re-checked, a machine with
@@ -207,6 +213,19 @@ impl Env {
 
     pub fn bind(&mut self, name: Name, value: Value) {
         self.bindings.push((name, Val::Value(value)));
+    }
+
+    /// Notes that a search under this environment (or a copy) listed only part of its solutions.
+    pub(crate) fn note_search_cut(&self) {
+        self.search_cut
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether a search under this environment or a copy listed only part of its solutions since the
+    /// last call; the flag is cleared.
+    pub(crate) fn take_search_cut(&self) -> bool {
+        self.search_cut
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether reading `lookups` names from this environment pays for freezing it first (`freeze`

@@ -182,6 +182,9 @@ impl Context {
                         "ANY: no solution found, but the variables were only explored within MININT..MAXINT",
                     ));
                 }
+                if !complete {
+                    env.note_search_cut();
+                }
                 Ok(out)
             }
             SubstKind::Let(binds, body) => {
@@ -316,6 +319,9 @@ impl Context {
                 span,
                 "`: (P)`: no solution found, but the variables were only explored within MININT..MAXINT",
             ));
+        }
+        if !complete {
+            env.note_search_cut();
         }
         Ok(solutions
             .into_iter()

@@ -76,6 +76,17 @@ pub(crate) struct OperationPlan {
     enumeration: EnumerationTally,
 }
 
+/// The initial states of one constant setup (`initial_states_listed`).
+#[derive(Debug)]
+pub struct InitialStates {
+    pub states: Vec<State>,
+    /// A search in the INITIALISATION (ANY, `x : (P)`, `x :: S`) listed only part of its solutions
+    /// (within MININT..MAXINT, sample strings): states may be missing.
+    pub search_cut: bool,
+    /// There are more initial states than the limit asked (MAX_INITIALISATIONS): they were left out.
+    pub beyond_limit: bool,
+}
+
 /// How often an operation's enumeration answered, and how often it was cut short, incomplete or slow
 /// (shared by the model checker's workers).
 #[derive(Default)]
@@ -488,17 +499,33 @@ impl Context {
         constants: &[Value],
         limit: usize,
     ) -> Result<Vec<State>, EvalError> {
+        Ok(self.initial_states_listed(constants, limit)?.states)
+    }
+
+    /// Initial states from the INITIALISATION given the constant setup, at most `limit`, and whether
+    /// they are all of them.
+    pub fn initial_states_listed(
+        &self,
+        constants: &[Value],
+        limit: usize,
+    ) -> Result<InitialStates, EvalError> {
         let m = self.machine();
         let env = self.constants_env(constants)?;
         // An INITIALISATION that must read a variable before giving it a value has no outcome: the
         // variable has none to read (ProB records B/Mathematical/TLA/TLA_Rodin_PO.mch, whose ANY reads
         // the NODES its parallel branch initialises, as having no initial state).
         if crate::analysis::before_after::initialisation_reads_unassigned(m) {
-            return Ok(Vec::new());
+            return Ok(InitialStates {
+                states: Vec::new(),
+                search_cut: false,
+                beyond_limit: false,
+            });
         }
         let outcomes = self.execute(&m.initialisation, &env)?;
+        let search_cut = env.take_search_cut();
         let mut states = Vec::new();
         let mut seen = FxHashSet::default();
+        let mut beyond_limit = false;
         for updates in outcomes {
             self.check_deadline(m.initialisation.span)?;
             let mut values = Vec::with_capacity(m.variables.len());
@@ -511,14 +538,22 @@ impl Context {
                 }
             }
             let state = State { values };
-            if seen.insert(state.clone()) {
-                states.push(state);
+            if !seen.contains(&state) {
+                // One more distinct state than the limit tells a cut list from one of exactly
+                // `limit` states.
                 if states.len() >= limit {
+                    beyond_limit = true;
                     break;
                 }
+                seen.insert(state.clone());
+                states.push(state);
             }
         }
-        Ok(states)
+        Ok(InitialStates {
+            states,
+            search_cut,
+            beyond_limit,
+        })
     }
 
     /// The environment of a state: constants, then the variables.
@@ -607,6 +642,8 @@ impl Context {
         let mut found: Vec<Transition> = Vec::new();
         let mut distinct: FxHashSet<Transition> = FxHashSet::default();
         let mut cut = false;
+        // The state's environment is shared by the operations: a cut an earlier one made is its own.
+        env.take_search_cut();
         let mut on_choice = |ctx: &Context, env: &mut Env| {
             let params = ctx.bound_values(&op.params, env, op.span)?;
             let body = plan.body.as_ref().unwrap_or(&op.body);
@@ -702,7 +739,9 @@ impl Context {
             }
             Err(e) => return Err(e),
         };
-        out.complete = complete && !cut;
+        // A search inside the body (ANY, `x : (P)`, `x :: S`) that listed part of its solutions leaves
+        // the operation's outcomes incomplete as well.
+        out.complete = complete && !cut && !env.take_search_cut();
         out.transitions = found;
         Ok(out)
     }

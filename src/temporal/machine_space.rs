@@ -218,15 +218,19 @@ impl<'c> MachineSpace<'c> {
         let mut initial = Vec::new();
         for (k, constants) in setups.iter().enumerate() {
             self.check_time()?;
-            // One more than the limit tells a cut enumeration from one with exactly `limit` states.
-            let mut states =
-                (ctx.initial_states(constants, limit.saturating_add(1))).map_err(stop)?;
-            if states.len() > limit {
-                states.truncate(limit);
+            let listed = ctx.initial_states_listed(constants, limit).map_err(stop)?;
+            if listed.beyond_limit {
                 self.mark_partial(
                     "the initial states were enumerated in part (MAX_INITIALISATIONS)",
                 );
             }
+            if listed.search_cut {
+                self.mark_partial(
+                    "the initial states were enumerated in part (within MININT..MAXINT or as sample \
+                     strings)",
+                );
+            }
+            let states = listed.states;
             for s in states {
                 let n = self.intern(k as u32, s)?;
                 if !initial.contains(&n) {
