@@ -1087,13 +1087,14 @@ fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<
     Ok(exit)
 }
 
-/// TLC's count of distinct states: bsolve's states, none when the model is only its assumptions (bsolve
-/// then has one state, the empty valuation, where it checks them).
-fn tlc_states(model: &Model, states: usize) -> usize {
+/// TLC's count of distinct states: bsolve's states less the constant setups (TLC has no setup states;
+/// a TLA+ machine has constants only for its recursive definitions), none when the model is only its
+/// assumptions (bsolve then has one state, the empty valuation, where it checks them).
+fn tlc_states(model: &Model, result: &mc::McResult) -> usize {
     if model.tla.as_ref().is_some_and(|t| t.assumptions_only) {
         0
     } else {
-        states
+        result.states - result.setups
     }
 }
 
@@ -1212,7 +1213,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         });
         if model.tla.is_some() {
             // A TLA+ machine has no constants: its states are TLC's distinct states.
-            report["distinct_states"] = json!(tlc_states(model, result.states));
+            report["distinct_states"] = json!(tlc_states(model, &result));
             report["not_checked"] = json!(notes);
         }
         if let Some(stats) = result.reuse {
@@ -1247,7 +1248,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             // No constants, no setup states: every state counted is a distinct state of TLC's.
             println!(
                 "distinct states: {} (TLC's count)",
-                tlc_states(model, result.states)
+                tlc_states(model, &result)
             );
         }
         for note in notes {

@@ -160,6 +160,8 @@ pub struct McResult {
     /// The constant setups were taken one per class of permutations of the deferred sets' elements
     /// (`McOptions::setup_symmetry`): the counts are those of that reduced state space.
     pub setups_up_to_symmetry: bool,
+    /// Constant-setup nodes among `states` (none for a machine without constants).
+    pub setups: usize,
     /// Invariant and assertion checks of states: once per state in SCOPE, however many workers.
     pub state_checks: usize,
     pub elapsed: Duration,
@@ -411,6 +413,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
     }
     let trace = at.map(|n| explorer.trace_to(n)).unwrap_or_default();
     let (states, transitions) = (explorer.nodes.len() - 1, explorer.edges.len());
+    let setups = (explorer.nodes.iter())
+        .filter(|n| matches!(n.key, NodeKey::Setup(_)))
+        .count();
     if states > BACKGROUND_DROP_STATES {
         // Freeing a large visited set takes a quarter of CardTrick's run: leave it to a thread the
         // caller does not wait for (a command-line run exits before it ends).
@@ -434,6 +439,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         violating_states: explorer.violating_states,
         explored_all: explorer.explored_all,
         setups_up_to_symmetry: explorer.setups_up_to_symmetry,
+        setups,
         state_checks: explorer.state_checks.into_inner(),
         elapsed: start.elapsed(),
         reuse: explorer.reuse.as_ref().map(ReuseCache::stats),

@@ -503,16 +503,34 @@ impl ExprLowering<'_> {
 
     /// A LET definition: a B definition under a fresh name, in scope for the rest of the LET.
     fn let_definition(&mut self, d: Node<'_>) -> Result<()> {
+        if d.kind() == "recursive_declaration" {
+            for c in children(d) {
+                let id = c.child_by_field_name("name").unwrap_or(c);
+                self.g.recursive.insert(self.text(id).into());
+            }
+            return Ok(());
+        }
         let name_node = self.field(d, "name")?;
         let name: Name = self.text(name_node).into();
         let fresh: Name = format!("{name}__let{}", self.g.next_let()).into();
+        // In scope in its own body, for a recursive definition.
+        self.renamed.push((name.clone(), fresh.clone()));
         let def = match d.kind() {
-            "operator_definition" => self.operator_definition(d, fresh.clone())?,
-            "function_definition" => self.function_definition(d, fresh.clone())?,
-            _ => return Err(self.unsupported(d, "this kind of LET definition")),
+            "operator_definition" if self.g.recursive.contains(&name) => {
+                self.recursive_definition(d, fresh.clone(), &name)
+            }
+            "operator_definition" => self.operator_definition(d, fresh.clone()),
+            "function_definition" => self.function_definition(d, fresh.clone()),
+            _ => Err(self.unsupported(d, "this kind of LET definition")),
+        };
+        let def = match def {
+            Ok(def) => def,
+            Err(e) => {
+                self.renamed.pop();
+                return Err(e);
+            }
         };
         self.g.add_definition(def.0, def.1);
-        self.renamed.push((name, fresh));
         Ok(())
     }
 
@@ -546,10 +564,20 @@ impl ExprLowering<'_> {
     }
 
     /// A function definition `f[x \in S] == e`, as the definition `f == [x \in S |-> e]`; a recursive one
-    /// is refused (its macro would never stop expanding).
+    /// as a constant function (`recursion`).
     pub fn function_definition(&mut self, d: Node<'_>, name: Name) -> Result<(Definition, Role)> {
         let name_node = self.field(d, "name")?;
         let tla_name = self.text(name_node).to_string();
+        let body = self.field(d, "definition")?;
+        if mentions(self.m, body, &tla_name) {
+            return self.recursive_definition(d, name, &tla_name);
+        }
+        self.function_lambda(d, name)
+    }
+
+    /// `f[x \in S] == e` as the definition `f == %x.(x : S | e)`.
+    pub fn function_lambda(&mut self, d: Node<'_>, name: Name) -> Result<(Definition, Role)> {
+        let name_node = self.field(d, "name")?;
         let span = self.span(d);
         let parts = children(d);
         let bounds: Vec<Node<'_>> = parts
@@ -558,9 +586,6 @@ impl ExprLowering<'_> {
             .filter(|c| c.kind() == "quantifier_bound")
             .collect();
         let body = self.field(d, "definition")?;
-        if mentions(self.m, body, &tla_name) {
-            return Err(self.unsupported(name_node, &format!("recursive function `{tla_name}`")));
-        }
         let (ids, memberships) = self.bounds(&bounds)?;
         let value = self.expr(body);
         self.bound.truncate(self.bound.len() - ids.len());

@@ -8,6 +8,7 @@
 
 mod action;
 mod expr;
+mod recursion;
 pub mod standard;
 
 use super::cfg::{CfgValue, Config, ConstantBinding};
@@ -69,6 +70,10 @@ pub(super) struct Globals {
     pub at: Option<Term>,
     /// Some term uses `CHOOSE(S)` (bsolve's Hilbert choice, ProB's CHOOSE.def).
     pub uses_choose: bool,
+    /// The operators declared RECURSIVE (at module level or in a LET).
+    pub recursive: FxHashSet<Name>,
+    /// The constant functions recursive definitions stand for, each with its value (`recursion`).
+    pub recursive_constants: Vec<(Ident, Term)>,
     lets: usize,
 }
 
@@ -362,8 +367,7 @@ impl Loader {
             "recursive_declaration" => {
                 for c in children(unit) {
                     let id_node = c.child_by_field_name("name").unwrap_or(c);
-                    let d = Diagnostic::unsupported(m.span(c), "RECURSIVE operator (TLA+)");
-                    lowering.g.failed.insert(m.text(id_node).into(), d);
+                    lowering.g.recursive.insert(m.text(id_node).into());
                 }
             }
             "operator_definition" | "function_definition" => {
@@ -382,14 +386,6 @@ impl Loader {
                         "user-defined infix or prefix operator (TLA+)",
                     );
                     lowering.g.failed.insert(name, d);
-                    return Ok(());
-                }
-                if lowering
-                    .g
-                    .failed
-                    .get(&name)
-                    .is_some_and(|d| d.message.contains("RECURSIVE"))
-                {
                     return Ok(());
                 }
                 let body = unit.child_by_field_name("definition");
@@ -423,7 +419,11 @@ impl Loader {
                     return Ok(());
                 }
                 let lowered = if unit.kind() == "operator_definition" {
-                    lowering.operator_definition(unit, name.clone())
+                    if lowering.g.recursive.contains(&name) {
+                        lowering.recursive_definition(unit, name.clone(), &name.clone())
+                    } else {
+                        lowering.operator_definition(unit, name.clone())
+                    }
                 } else {
                     lowering.function_definition(unit, name.clone())
                 };
@@ -609,6 +609,16 @@ impl Loader {
             .map(|v| (v.clone(), false))
             .collect();
         m.invariant = Some(conjunction(invariants, name.span));
+        // Recursive definitions: constant functions (`recursion`), one setup of the constants.
+        let recursive = std::mem::take(&mut self.g.recursive_constants);
+        if !recursive.is_empty() {
+            let mut properties = Vec::new();
+            for (c, value) in recursive {
+                properties.push(op(Op::Eq, vec![ident(&c.name, c.span), value], c.span));
+                m.constants.push((c, false));
+            }
+            m.properties = Some(conjunction(properties, name.span));
+        }
         m.initialisation = Some(initialisation);
         m.operations = operations;
         // ASSUME: checked as the machine's ASSERTIONS (TLC checks them before exploring).
