@@ -504,6 +504,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             no_deadlock,
         } => {
             let model = load_model(file, &options)?;
+            only_mc_keeps_the_state_constraint(model, "simulate")?;
             start_clock(model, g);
             let sim_options = SimulateOptions {
                 runs: *runs,
@@ -565,6 +566,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 temporal::Logic::Ctl
             };
             let model = load_model(&args.file, &options)?;
+            only_mc_keeps_the_state_constraint(model, "temporal checking")?;
             g.max_memory
                 .unwrap_or(MemoryLimit::Default)
                 .watch(&model.context);
@@ -623,6 +625,18 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 .unwrap_or_else(|| PathBuf::from("benchmarks/suite.csv"));
             cmd_bench(&suite, backends, out, *repeat)
         }
+    }
+}
+
+/// A TLC model file's CONSTRAINT bounds what `mc` keeps; the other checks would answer about the
+/// unbounded specification, another question than TLC's: refused.
+fn only_mc_keeps_the_state_constraint(model: &Model, what: &str) -> Result<(), Diagnostic> {
+    match &model.machine().state_constraint {
+        Some(c) => Err(Diagnostic::unsupported(
+            c.span,
+            format!("{what} under the model file's CONSTRAINT (only `mc` keeps to it)"),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -1453,6 +1467,7 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
     use bsolve::report::symbolic;
     let load = |file: &Path| -> Result<&'static Model, Diagnostic> {
         let model = load_model(file, options)?;
+        only_mc_keeps_the_state_constraint(model, "a symbolic check")?;
         print_settings(model, g);
         start_clock(model, g);
         Ok(model)

@@ -248,3 +248,21 @@ fn a_recursive_definition_reading_a_primed_variable_is_refused_where_it_is() {
     // Unsupported (not malformed): exit 2, as every construct bsolve cannot take.
     rejected_with(2, &["mc", &module], "M.tla:5:1", "primed variable");
 }
+
+#[test]
+fn a_state_constraint_leaves_states_out_as_tlc_does() {
+    // models/tla/Bounded.tla: x = 0..5 kept, x = 6 left out; no deadlock at x = 5.
+    let module = model_arg("tla/Bounded.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO ERROR FOUND");
+    assert_eq!(json["distinct_states"], 6, "{json}");
+    // The invariant of a state left out is still checked: x = 6 violates BelowSix.
+    let cfg = model_arg("tla/BoundedViolated.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION");
+    assert_eq!(common::operations(&json["trace"]).len(), 7, "{json}");
+    // Checks that would look beyond the constraint refuse it.
+    rejected_with(2, &["bmc", &module, "5"], "Bounded.tla:12:", "CONSTRAINT");
+}

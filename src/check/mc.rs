@@ -326,6 +326,8 @@ struct Expansion {
     checks: Vec<(Keyed, CheckResult)>,
     /// Operation instances of this state whose guard or body was ill-defined.
     ill_defined: Vec<Diagnostic>,
+    /// Successors left out for the state constraint: the state is not a deadlock.
+    constrained_out: bool,
 }
 
 /// The verdict of a state's invariant and assertion checks.
@@ -355,6 +357,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         }
         if options.check_assertions {
             checked.extend(dynamic_assertions.iter().copied());
+        }
+        if machine.state_constraint.is_some() {
+            return Err("the model file's CONSTRAINT decides which states are kept".to_string());
         }
         Stubborn::new(machine, &checked, machine.scope.as_ref())
     });
@@ -813,6 +818,9 @@ impl<'m> Explorer<'m> {
             return Ok(Some((Verdict::NoInitialisation, Some(from))));
         }
         for state in states {
+            if self.outside_constraint(setup, &state.values)? {
+                continue;
+            }
             let edge = Edge::plain(Label::Initialisation);
             let (id, new) = self.add_edge(
                 from,
@@ -870,6 +878,7 @@ impl<'m> Explorer<'m> {
         {
             self.reduce(stubborn, &constants, &state, &mut transitions, &mut targets);
         }
+        let constrained_out = self.drop_constrained(setup, &mut transitions, &mut targets)?;
         let mut checks = Vec::new();
         for key in &targets {
             // A state several expansions of the batch lead to is checked once: siblings of a
@@ -889,7 +898,53 @@ impl<'m> Explorer<'m> {
             complete,
             checks,
             ill_defined: ill_defined.into_iter().map(|(_, d)| d).collect(),
+            constrained_out,
         })
+    }
+
+    /// Whether the state constraint (`TLC_CONSTRAINT`) leaves out this state: it is false there, and the
+    /// state's invariant holds (TLC checks it, and a violation is reported).
+    fn outside_constraint(&self, setup: u32, values: &[Value]) -> Result<bool, Diagnostic> {
+        let Some(constraint) = &self.model.machine().state_constraint else {
+            return Ok(false);
+        };
+        let env = self.env(setup, Some(values));
+        Ok(!self.model.context.eval_pred(constraint, &env)?
+            && matches!(self.check_state(setup, values, None), Ok(None)))
+    }
+
+    /// Leaves out the transitions to states where the state constraint (`TLC_CONSTRAINT`) is false, as
+    /// TLC does: such a state is neither kept nor expanded. TLC still checks its invariant, so one that
+    /// violates it (or whose check fails) is kept, and reported. Returns whether any was left out.
+    fn drop_constrained(
+        &self,
+        setup: u32,
+        transitions: &mut Vec<Transition>,
+        targets: &mut Vec<Keyed>,
+    ) -> Result<bool, Diagnostic> {
+        if self.model.machine().state_constraint.is_none() {
+            return Ok(false);
+        }
+        let mut dropped = false;
+        let mut kept_transitions = Vec::with_capacity(transitions.len());
+        let mut kept_targets = Vec::with_capacity(targets.len());
+        for (t, key) in std::mem::take(transitions)
+            .into_iter()
+            .zip(std::mem::take(targets))
+        {
+            let NodeKey::State(_, values) = &key.key else {
+                unreachable!("successors are states")
+            };
+            if !self.outside_constraint(setup, values)? {
+                kept_transitions.push(t);
+                kept_targets.push(key);
+            } else {
+                dropped = true;
+            }
+        }
+        *transitions = kept_transitions;
+        *targets = kept_targets;
+        Ok(dropped)
     }
 
     /// Keeps only the transitions of a stubborn set's operations (`check::stubborn`): of the smallest set
@@ -964,6 +1019,7 @@ impl<'m> Explorer<'m> {
             complete,
             checks: _,
             ill_defined,
+            constrained_out,
         } = expansion;
         if !in_scope {
             return Ok(None);
@@ -972,7 +1028,7 @@ impl<'m> Explorer<'m> {
         for d in ill_defined {
             self.note_ill_defined(d, node);
         }
-        if transitions.is_empty() && self.options.check_deadlock {
+        if transitions.is_empty() && !constrained_out && self.options.check_deadlock {
             // No transition found among partially enumerated parameters (an integer beyond
             // MININT..MAXINT, a STRING) proves nothing: an operation may still be enabled.
             if !complete {

@@ -385,6 +385,10 @@ pub struct Machine {
     /// `GOAL == P` and `SCOPE == P` definitions, type-checked in the machine's context.
     pub goal: Option<Pred>,
     pub scope: Option<Pred>,
+    /// `TLC_CONSTRAINT == P` (a TLC model file's CONSTRAINT, lowered from TLA+): the model checker
+    /// neither keeps nor expands a state where P is false, as TLC; unlike SCOPE, such a state is not
+    /// counted.
+    pub state_constraint: Option<Pred>,
 }
 
 impl Pred {

@@ -45,6 +45,9 @@ pub struct Config {
     /// `SYMMETRY` sets: TLC then counts states up to the permutations; bsolve explores without the
     /// reduction (the verdicts are the same, the counts are not).
     pub symmetry: Vec<Ident>,
+    /// `CONSTRAINT` state predicates: TLC neither keeps nor expands a state violating one (it still
+    /// checks its invariants).
+    pub constraints: Vec<Ident>,
     /// Sections bsolve does not implement, by keyword and position.
     pub unsupported: Vec<(String, Span)>,
 }
@@ -135,6 +138,7 @@ enum Section {
     Properties,
     CheckDeadlock,
     Symmetry,
+    Constraint,
     Unsupported,
 }
 
@@ -148,8 +152,10 @@ fn section(word: &str) -> Option<Section> {
         "PROPERTY" | "PROPERTIES" => Section::Properties,
         "CHECK_DEADLOCK" => Section::CheckDeadlock,
         "SYMMETRY" => Section::Symmetry,
-        "CONSTRAINT" | "CONSTRAINTS" | "ACTION_CONSTRAINT" | "ACTION_CONSTRAINTS" | "VIEW"
-        | "POSTCONDITION" | "ALIAS" => Section::Unsupported,
+        "CONSTRAINT" | "CONSTRAINTS" => Section::Constraint,
+        "ACTION_CONSTRAINT" | "ACTION_CONSTRAINTS" | "VIEW" | "POSTCONDITION" | "ALIAS" => {
+            Section::Unsupported
+        }
         _ => return None,
     })
 }
@@ -250,6 +256,10 @@ pub fn parse(path: &str, text: &str) -> Result<Config> {
                 config.symmetry.push(ident(name, *span));
                 i += 1;
             }
+            (Section::Constraint, Tok::Word(name)) => {
+                config.constraints.push(ident(name, *span));
+                i += 1;
+            }
             (Section::CheckDeadlock, Tok::Word(w)) if w == "TRUE" || w == "FALSE" => {
                 config.check_deadlock = w == "TRUE";
                 i += 1;
@@ -320,7 +330,7 @@ mod tests {
     fn reads_sections_values_and_substitutions() {
         let c = parse(
             "t.cfg",
-            "\\* comment\nCONSTANTS N = 3\n  Procs = {p1, p2}\n  Jug <- MCJug\nINIT Init NEXT Next\nINVARIANTS TypeOK Safe\nCHECK_DEADLOCK FALSE\nCONSTRAINT Bound\n",
+            "\\* comment\nCONSTANTS N = 3\n  Procs = {p1, p2}\n  Jug <- MCJug\nINIT Init NEXT Next\nINVARIANTS TypeOK Safe\nCHECK_DEADLOCK FALSE\nCONSTRAINT Bound\nVIEW v\n",
         )
         .expect("parses");
         assert_eq!(c.constants.len(), 3);
@@ -334,6 +344,7 @@ mod tests {
         assert_eq!(c.init.as_ref().map(|i| &*i.name), Some("Init"));
         assert_eq!(c.invariants.len(), 2);
         assert!(!c.check_deadlock);
-        assert_eq!(c.unsupported[0].0, "CONSTRAINT");
+        assert_eq!(c.constraints[0].name, "Bound");
+        assert_eq!(c.unsupported[0].0, "VIEW");
     }
 }

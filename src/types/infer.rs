@@ -451,6 +451,7 @@ fn check_flattened(
     };
     let mut goal = special("GOAL", &mut c)?;
     let mut scope = special("SCOPE", &mut c)?;
+    let mut state_constraint = special("TLC_CONSTRAINT", &mut c)?;
 
     c.settle(true)?;
     c.check_declared()?;
@@ -466,6 +467,7 @@ fn check_flattened(
         .chain(assertions.iter_mut())
         .chain(goal.iter_mut())
         .chain(scope.iter_mut())
+        .chain(state_constraint.iter_mut())
     {
         c.finish_pred(p);
     }
@@ -489,6 +491,7 @@ fn check_flattened(
         settings,
         goal,
         scope,
+        state_constraint,
     })
 }
 

@@ -567,6 +567,22 @@ impl Loader {
         for inv in &config.invariants {
             invariants.push(self.state_predicate(inv, "invariant")?);
         }
+        // CONSTRAINT: the definition the model checker reads as TLC's state constraint.
+        let mut constraints = Vec::new();
+        for c in &config.constraints {
+            constraints.push(self.state_predicate(c, "state constraint")?);
+        }
+        if !constraints.is_empty() {
+            let span = config.constraints[0].span;
+            self.g.defs.push(Definition {
+                name: Ident {
+                    name: "TLC_CONSTRAINT".into(),
+                    span,
+                },
+                params: vec![],
+                body: DefinitionBody::Term(conjunction(constraints, span)),
+            });
+        }
         for p in &config.properties {
             if self.g.symbol(&p.name).is_none() && !self.g.temporal.contains_key(&p.name) {
                 return Err(Diagnostic::type_error(
