@@ -138,6 +138,7 @@ fn machine() -> Machine {
         settings: vec![],
         goal: None,
         scope: None,
+        state_constraint: None,
     }
 }
 

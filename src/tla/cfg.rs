@@ -344,7 +344,7 @@ mod tests {
         assert_eq!(c.init.as_ref().map(|i| &*i.name), Some("Init"));
         assert_eq!(c.invariants.len(), 2);
         assert!(!c.check_deadlock);
-        assert_eq!(c.constraints[0].name, "Bound");
+        assert_eq!(&*c.constraints[0].name, "Bound");
         assert_eq!(c.unsupported[0].0, "VIEW");
     }
 }
