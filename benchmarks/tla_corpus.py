@@ -31,12 +31,13 @@ from corpus import write_section  # noqa: E402
 EXPLAINED = {
     "acp/ACP_NB_WRONG_TLC.cfg": "TLC's failure is of PROPERTIES AC1 (the model file has no invariant); bsolve "
     "checks no temporal property yet and says so (success*: exit 2), no contradiction",
-    "CoffeeCan/CoffeeCan1000Beans.cfg": "bsolve bug outside the TLA+ front end: `can :: {c | c : struct(black: "
-    "0..1000, white: 0..1000) & ...}` is enumerated within MININT..MAXINT (17 states) without marking the "
-    "exploration partial; with MaxBeanCount = 100 the count is exact",
-    "CoffeeCan/CoffeeCan3000Beans.cfg": "as CoffeeCan1000Beans: the initial states are cut at MAXINT unflagged",
-    "CarTalkPuzzle/CarTalkPuzzle.toolbox/Model_3/MC.cfg": "TLC did not finish (unknown); bsolve checked what it "
-    "could (an ASSUME with a RECURSIVE operator is not checked: success*, exit 2)",
+    "CoffeeCan/CoffeeCan1000Beans.cfg": "`can :: {c | c : struct(black: 0..1000, white: 0..1000) & ...}`: "
+    "the struct has 1,002,001 elements, over the enumeration limit, so the search lists records within "
+    "MININT..MAXINT only (17 states) and says the exploration is partial (unknown); with MaxBeanCount = 100 "
+    "the count is exact",
+    "CoffeeCan/CoffeeCan3000Beans.cfg": "as CoffeeCan1000Beans: the initial states are listed in part, said so",
+    "CarTalkPuzzle/CarTalkPuzzle.toolbox/Model_3/MC.cfg": "TLC did not finish (unknown); the model's only "
+    "ASSUME is `PrintT(...)`, which is TRUE whatever it prints: bsolve does not evaluate what TLC would print",
     "dag-consensus/BlockDagTest.cfg": "assumptions-only model; ASSUMEs with a RECURSIVE operator or a constant "
     "operator are not checked (success*, exit 2); TLC recorded no count",
     "MisraReachability/MCParReach.cfg": "decided (393 states, TLC's count) in 46 s: checking the ASSUMEs as "

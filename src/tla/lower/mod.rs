@@ -625,16 +625,7 @@ impl Loader {
             .map(|v| (v.clone(), false))
             .collect();
         m.invariant = Some(conjunction(invariants, name.span));
-        // Recursive definitions: constant functions (`recursion`), one setup of the constants.
-        let recursive = std::mem::take(&mut self.g.recursive_constants);
-        if !recursive.is_empty() {
-            let mut properties = Vec::new();
-            for (c, value) in recursive {
-                properties.push(op(Op::Eq, vec![ident(&c.name, c.span), value], c.span));
-                m.constants.push((c, false));
-            }
-            m.properties = Some(conjunction(properties, name.span));
-        }
+
         m.initialisation = Some(initialisation);
         m.operations = operations;
         // ASSUME: checked as the machine's ASSERTIONS (TLC checks them before exploring).
@@ -679,6 +670,17 @@ impl Loader {
             });
         }
         m.definitions = std::mem::take(&mut self.g.defs);
+        // Recursive definitions: constant functions (`recursion`), one setup of the constants.
+        let recursive = std::mem::take(&mut self.g.recursive_constants);
+        let recursive = recursion::used_constants(&m, recursive);
+        if !recursive.is_empty() {
+            let mut properties = Vec::new();
+            for (c, value) in recursive {
+                properties.push(op(Op::Eq, vec![ident(&c.name, c.span), value], c.span));
+                m.constants.push((c, false));
+            }
+            m.properties = Some(conjunction(properties, name.span));
+        }
         Ok(Lowered {
             machine: m,
             check_deadlock: config.check_deadlock,

@@ -16,9 +16,10 @@
 use super::Role;
 use super::expr::{ExprLowering, coerce, conjunction, ident, op, term};
 use crate::diag::{Diagnostic, Result, Span};
-use crate::machine::rewrite::free_idents;
+use crate::machine::definitions::Definitions;
+use crate::machine::rewrite::{Rewriter, free_idents};
 use crate::syntax::ast::{
-    Definition, DefinitionBody, Ident, Name, Op, QuantExprKind, Term, TermKind,
+    self, Definition, DefinitionBody, Ident, Name, Op, QuantExprKind, Subst, Term, TermKind,
 };
 use tree_sitter::Node;
 
@@ -142,4 +143,63 @@ fn lambda(ids: Vec<Ident>, domain: Term, body: Term, span: Span) -> Term {
 
 fn call(f: &str, args: Vec<Term>, span: Span) -> Term {
     term(TermKind::Call(Box::new(ident(f, span)), args), span)
+}
+
+/// The recursive constants `m` uses, with their values: those that only unused definitions name are
+/// left out, as B leaves an unused definition unchecked — the types of their parameters would be
+/// inferred from no use, and a definition used nowhere must not make the machine fail. A use is an
+/// occurrence, after expanding the definitions, in the invariant, the assertions (ASSUMEs), the state
+/// constraint, the initialisation, an operation, or the value of a constant used. When the expansion
+/// fails, every constant is kept (the type checker then reports the failure).
+pub(super) fn used_constants(m: &ast::Machine, constants: Vec<(Ident, Term)>) -> Vec<(Ident, Term)> {
+    let defs = Definitions::new(&m.definitions);
+    let constraint = defs.get("TLC_CONSTRAINT").and_then(|d| match &d.body {
+        DefinitionBody::Term(t) => Some(t),
+        _ => None,
+    });
+    let mut terms: Vec<Term> = Vec::new();
+    let mut substs: Vec<Subst> = Vec::new();
+    for t in m.invariant.iter().chain(&m.assertions).chain(constraint) {
+        match defs.expand_term(t) {
+            Ok(e) => terms.push(e),
+            Err(_) => return constants,
+        }
+    }
+    for s in m.initialisation.iter().chain(m.operations.iter().map(|o| &o.body)) {
+        match defs.expand_subst(s) {
+            Ok(e) => substs.push(e),
+            Err(_) => return constants,
+        }
+    }
+    let mut used = vec![false; constants.len()];
+    loop {
+        let mut found = false;
+        for (k, (c, value)) in constants.iter().enumerate() {
+            if used[k] {
+                continue;
+            }
+            // An occurrence is free (the lambdas' own parameters never take a constant's name):
+            // renaming it changes the tree.
+            let mut probe = Rewriter::default();
+            probe
+                .idents
+                .insert(c.name.clone(), ident("recursion__probe", c.span));
+            let occurs = terms.iter().any(|t| probe.term(t) != *t)
+                || substs.iter().any(|s| probe.subst(s) != *s);
+            if occurs {
+                used[k] = true;
+                found = true;
+                match defs.expand_term(value) {
+                    Ok(e) => terms.push(e),
+                    Err(_) => return constants,
+                }
+            }
+        }
+        if !found {
+            break;
+        }
+    }
+    (constants.into_iter().zip(used))
+        .filter_map(|(c, used)| used.then_some(c))
+        .collect()
 }
