@@ -153,14 +153,14 @@ fn heterogeneous_set_is_a_type_error() {
 #[test]
 fn unsupported_construct_is_named_with_its_position() {
     let module = module_with(
-        "lambda",
-        "---- MODULE M ----\nVARIABLE x\nF(G(_)) == G(1)\nInit == x = F(LAMBDA y : y)\nNext == x' = x\n====\n",
+        "real",
+        "---- MODULE M ----\nVARIABLE x\nF(G(_)) == G(1)\nInit == x = F(LAMBDA y : y + 1.5)\nNext == x' = x\n====\n",
         "INIT Init\nNEXT Next\n",
     );
     let (code, out, err) = bsolve(&["mc", &module]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("M.tla:4:15") && err.contains("unsupported: LAMBDA"),
+        err.contains("M.tla:4:30") && err.contains("unsupported: real numbers"),
         "{err}"
     );
 }
@@ -265,4 +265,29 @@ fn a_state_constraint_leaves_states_out_as_tlc_does() {
     assert_eq!(common::operations(&json["trace"]).len(), 7, "{json}");
     // Checks that would look beyond the constraint refuse it.
     rejected_with(2, &["bmc", &module, "5"], "Bounded.tla:12:", "CONSTRAINT");
+}
+
+#[test]
+fn operators_taking_operators_are_lowered_at_each_use() {
+    // models/tla/HigherOrder.tla: 4 states; Inv pins each use's value.
+    let module = model_arg("tla/HigherOrder.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO ERROR FOUND");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+    let cfg = model_arg("tla/HigherOrderViolated.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(common::operations(&json["trace"]).len(), 3, "{json}");
+}
+
+#[test]
+fn an_operator_parameter_given_a_value_is_refused_where_it_is() {
+    let module = module_with(
+        "operator-argument",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nApply(F(_), v) == F(v)\n\
+         Init == x = 0\nNext == x < 2 /\\ x' = Apply(x + 1, x)\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(2, &["mc", &module], "M.tla:6:", "operator parameter");
 }

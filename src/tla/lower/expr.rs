@@ -25,6 +25,11 @@ pub(super) struct ExprLowering<'a> {
     pub g: &'a mut Globals,
     pub bound: Vec<Name>,
     pub renamed: Vec<(Name, Name)>,
+    /// The operator parameters of the template being lowered, with what each stands for
+    /// (`higher_order`).
+    pub op_args: Vec<(Name, super::higher_order::OpArg)>,
+    /// How many templates are being lowered inside one another.
+    pub depth: usize,
 }
 
 pub(super) fn term(kind: TermKind, span: Span) -> Term {
@@ -129,6 +134,24 @@ impl ExprLowering<'_> {
             "bound_op" => {
                 let name = self.field(n, "name")?;
                 let args = field_children(n, "parameter");
+                let text = self.text(name).to_string();
+                let op_arg = self.op_args.iter().rev().find(|(p, _)| **p == *text);
+                if let Some((_, op_arg)) = op_arg.cloned() {
+                    let mut lowered = Vec::with_capacity(args.len());
+                    for a in &args {
+                        lowered.push(self.expr(*a)?);
+                    }
+                    return self
+                        .apply_op_arg(name, op_arg, lowered)
+                        .map(|(t, r)| (Term { span, ..t }, r));
+                }
+                if self.g.templates.contains_key(text.as_str())
+                    && !self.bound.contains(&text.as_str().into())
+                {
+                    return self
+                        .instantiate(name, &text, &args)
+                        .map(|(t, r)| (Term { span, ..t }, r));
+                }
                 let mut lowered = Vec::with_capacity(args.len());
                 for a in &args {
                     lowered.push(self.expr(*a)?);
@@ -472,7 +495,12 @@ impl ExprLowering<'_> {
     }
 
     /// A use of `name`, applied to `args` (already lowered) when it is an operator call.
-    fn reference(&mut self, n: Node<'_>, name: String, args: Vec<Term>) -> Result<(Term, Role)> {
+    pub(super) fn reference(
+        &mut self,
+        n: Node<'_>,
+        name: String,
+        args: Vec<Term>,
+    ) -> Result<(Term, Role)> {
         let span = self.span(n);
         if self.bound.iter().any(|b| **b == *name) {
             return apply(ident(&name, span), args, Role::Expr, span);

@@ -8,6 +8,7 @@
 
 mod action;
 mod expr;
+mod higher_order;
 mod recursion;
 pub mod standard;
 
@@ -70,6 +71,10 @@ pub(super) struct Globals {
     pub at: Option<Term>,
     /// Some term uses `CHOOSE(S)` (bsolve's Hilbert choice, ProB's CHOOSE.def).
     pub uses_choose: bool,
+    /// Definitions with operator parameters, lowered at each use (`higher_order`).
+    pub templates: FxHashMap<Name, higher_order::Template>,
+    /// The module whose units are being lowered (templates keep it).
+    current_module: Option<std::sync::Arc<SourceModule>>,
     /// The operators declared RECURSIVE (at module level or in a LET).
     pub recursive: FxHashSet<Name>,
     /// The constant functions recursive definitions stand for, each with its value (`recursion`).
@@ -236,7 +241,15 @@ impl Loader {
                 format!("cannot read `{}`: {e}", path.display()),
             )
         })?;
-        let m = SourceModule::parse(&path.display().to_string(), text)?;
+        let m = std::sync::Arc::new(SourceModule::parse(&path.display().to_string(), text)?);
+        let previous = self.g.current_module.replace(m.clone());
+        let name = self.lower_units(&m, path);
+        self.g.current_module = previous;
+        name
+    }
+
+    /// The units of module `m` (read from `path`), after the modules it extends; returns its name.
+    fn lower_units(&mut self, m: &SourceModule, path: &Path) -> Result<Ident> {
         let module = m.module()?;
         let name_node = module
             .child_by_field_name("name")
@@ -251,16 +264,16 @@ impl Loader {
             match unit.kind() {
                 "extends" => {
                     for e in children(unit) {
-                        self.extend(&m, e, dir)?;
+                        self.extend(m, e, dir)?;
                     }
                 }
-                "instance" => self.instance(&m, unit, dir)?,
+                "instance" => self.instance(m, unit, dir)?,
                 "local_definition" => {
                     for d in children(unit) {
-                        self.definition(&m, d)?;
+                        self.definition(m, d)?;
                     }
                 }
-                _ => self.definition(&m, unit)?,
+                _ => self.definition(m, unit)?,
             }
         }
         Ok(name)
@@ -326,6 +339,8 @@ impl Loader {
             g: &mut self.g,
             bound: Vec::new(),
             renamed: Vec::new(),
+            op_args: Vec::new(),
+            depth: 0,
         };
         match unit.kind() {
             "constant_declaration" => {
@@ -416,6 +431,13 @@ impl Loader {
                             lowering.g.failed.insert(name, e);
                         }
                     }
+                    return Ok(());
+                }
+                if unit.kind() == "operator_definition"
+                    && let Some(module) = &lowering.g.current_module
+                    && let Some(template) = higher_order::template(module, unit)
+                {
+                    lowering.g.templates.insert(name, template);
                     return Ok(());
                 }
                 let lowered = if unit.kind() == "operator_definition" {

@@ -151,7 +151,10 @@ fn call(f: &str, args: Vec<Term>, span: Span) -> Term {
 /// occurrence, after expanding the definitions, in the invariant, the assertions (ASSUMEs), the state
 /// constraint, the initialisation, an operation, or the value of a constant used. When the expansion
 /// fails, every constant is kept (the type checker then reports the failure).
-pub(super) fn used_constants(m: &ast::Machine, constants: Vec<(Ident, Term)>) -> Vec<(Ident, Term)> {
+pub(super) fn used_constants(
+    m: &ast::Machine,
+    constants: Vec<(Ident, Term)>,
+) -> Vec<(Ident, Term)> {
     let defs = Definitions::new(&m.definitions);
     let constraint = defs.get("TLC_CONSTRAINT").and_then(|d| match &d.body {
         DefinitionBody::Term(t) => Some(t),
@@ -165,7 +168,11 @@ pub(super) fn used_constants(m: &ast::Machine, constants: Vec<(Ident, Term)>) ->
             Err(_) => return constants,
         }
     }
-    for s in m.initialisation.iter().chain(m.operations.iter().map(|o| &o.body)) {
+    for s in m
+        .initialisation
+        .iter()
+        .chain(m.operations.iter().map(|o| &o.body))
+    {
         match defs.expand_subst(s) {
             Ok(e) => substs.push(e),
             Err(_) => return constants,
