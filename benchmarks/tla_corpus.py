@@ -162,9 +162,10 @@ def main():
         "temporal properties not checked (exit 2); it agrees with TLC's success, and is not compared with a "
         "failure TLC found through a property.",
         "",
-        "Counting: a TLA+ machine has no constants (the model file's values are definitions), so bsolve's "
-        "`states` (ProB's count less the root; no setup states) is TLC's `distinctStates`. SYMMETRY is "
-        "ignored, so a model with a symmetry set counts more states than TLC.",
+        "Counting: the model file's values are definitions, and a TLA+ machine has constants only for its "
+        "recursive definitions (one setup), so bsolve's `distinct states` (ProB's count less the root and the "
+        "setup) is TLC's `distinctStates`. SYMMETRY is ignored, so a model with a symmetry set counts more "
+        "states than TLC.",
         "",
     ]
     lines.append("Disagreements (result or count) and their causes:")
