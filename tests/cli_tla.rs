@@ -291,3 +291,24 @@ fn an_operator_parameter_given_a_value_is_refused_where_it_is() {
     );
     rejected_with(2, &["mc", &module], "M.tla:6:", "operator parameter");
 }
+
+#[test]
+fn a_false_tlc_assert_is_an_error_with_its_trace_not_a_disabled_step() {
+    let module = module_with(
+        "assert",
+        "---- MODULE M ----\nEXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n\
+         Next == x < 5 /\\ IF x = 3 THEN Assert(x # 3, \"x must not be 3\") /\\ x' = x + 1 \
+         ELSE x' = x + 1\n====\n",
+        "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "WELL-DEFINEDNESS ERROR");
+    assert!(
+        json["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("assertion failed: x must not be 3")),
+        "{json}"
+    );
+    assert_eq!(common::operations(&json["trace"]).len(), 4, "{json}");
+}

@@ -10,6 +10,8 @@
 //! * `FORMAT_TO_STRING(f, [v1, ...])`: `f` with each `~w` replaced by the next value (a string by its
 //!   characters, anything else as B prints it), `~n` by a newline and `~~` by `~`;
 //! * `CHOOSE(S)`: ProB's Hilbert choice, one designated member of `S` (the least in the value order);
+//! * `ASSERT_TRUE(b, msg)`: TRUE when `b` is, and ill-defined ("assertion failed: msg") otherwise (TLC's
+//!   `Assert`: the evaluation stops with an error);
 //! * `MAXIMIZE(S)`: the greatest member of `S` in the value order (integers by value, tuples by their first
 //!   component first), so over `{c, x | P}` a solution `c |-> x` of P with the greatest `c`.
 
@@ -87,6 +89,24 @@ impl Context {
                     ));
                 };
                 Value::Str(format_to_string(&string(format)?, &values, span)?.into())
+            }
+            "ASSERT_TRUE" => {
+                let v = self.eval_value(arg, env)?;
+                match v.as_pair() {
+                    Some((Value::Bool(true), _)) => Value::Bool(true),
+                    Some((Value::Bool(false), msg)) => {
+                        return Err(wd_error(
+                            span,
+                            format!("assertion failed: {}", string(msg)?),
+                        ));
+                    }
+                    _ => {
+                        return Err(internal_error(
+                            span,
+                            "ASSERT_TRUE: expected a boolean and a string",
+                        ));
+                    }
+                }
             }
             "CHOOSE" | "MAXIMIZE" => {
                 let items = self.members(&self.eval(arg, env)?, span)?;

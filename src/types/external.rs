@@ -83,6 +83,11 @@ const EXTERNALS: &[External] = &[
         kind: ExternalKind::Function,
     },
     External {
+        name: "ASSERT_TRUE",
+        library: "",
+        kind: ExternalKind::Function,
+    },
+    External {
         name: "observe",
         library: "LibraryIO.def",
         kind: ExternalKind::TruePredicate,
@@ -185,6 +190,7 @@ pub(super) fn signature(name: &str, arity: usize, u: &mut Unifier) -> Option<(Ve
             let t = u.fresh();
             (vec![Type::set(t.clone())], t)
         }
+        "ASSERT_TRUE" => (vec![Type::Bool, Type::String], Type::Bool),
         _ => return None,
     })
 }

@@ -661,6 +661,15 @@ impl Loader {
                 elements: Some(self.model_values.clone()),
             });
         }
+        // TLC's `Assert` (`standard`): the external `ASSERT_TRUE`, always available to a TLA+ machine.
+        self.g.defs.push(Definition {
+            name: Ident {
+                name: "EXTERNAL_FUNCTION_ASSERT_TRUE".into(),
+                span: Span::default(),
+            },
+            params: vec![],
+            body: DefinitionBody::Term(term(TermKind::Const(ConstKind::Btrue), Span::default())),
+        });
         if self.g.uses_choose {
             // ProB's Hilbert choice `CHOOSE(S)` (the least member in bsolve's value order), marked external.
             let marker = Definition {

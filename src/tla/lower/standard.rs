@@ -4,7 +4,7 @@
 //! An operator is known only when its module is extended, as in TLC.
 
 use super::Role;
-use super::expr::{op, term};
+use super::expr::{ident, op, term};
 use crate::diag::{Diagnostic, Result, Span};
 use crate::syntax::ast::{ConstKind, Op, Term, TermKind};
 use rustc_hash::FxHashSet;
@@ -101,6 +101,13 @@ pub fn call(
         "PrintT" => {
             arity(1)?;
             (term(TermKind::Const(ConstKind::Btrue), span), Role::Pred)
+        }
+        // TLC stops with an error where an assertion is false: `ASSERT_TRUE` is TRUE or ill-defined, so
+        // the transition evaluating it is reported as an error, never silently disabled.
+        "Assert" => {
+            arity(2)?;
+            let call = TermKind::Call(Box::new(ident("ASSERT_TRUE", span)), args);
+            (term(call, span), Role::Expr)
         }
         _ => {
             return Err(Diagnostic::unsupported(
