@@ -761,18 +761,21 @@ impl<'m> Explorer<'m> {
         } else {
             Symmetry::Expanded
         };
-        let found = self
+        // One setup more than the limit tells a cut list from one of exactly `max_inits` setups.
+        let mut found = self
             .model
             .context
-            .setup_constants(self.max_inits, symmetry)?;
+            .setup_constants(self.max_inits.saturating_add(1), symmetry)?;
+        let beyond_limit = found.solutions.len() > self.max_inits;
+        found.solutions.truncate(self.max_inits);
         self.setups_up_to_symmetry = found.symmetry_reduced;
         // Setups behind a dropped candidate are missing: exploring only the others cannot show that
         // no state has an error.
         self.setups_cut_for_time |= self.model.context.time_cuts() > time_cuts;
         // Setups beyond MAX_INITIALISATIONS are left out as ProB leaves them; any other gap (integers
         // enumerated within MININT..MAXINT only) makes the exploration a partial one.
-        self.partial_enumeration |= !found.complete && found.solutions.len() < self.max_inits;
-        self.initialisations_cut |= !found.complete && found.solutions.len() >= self.max_inits;
+        self.partial_enumeration |= !found.complete && !beyond_limit;
+        self.initialisations_cut |= beyond_limit;
         if found.solutions.is_empty() {
             return Ok(Some((
                 Verdict::NoConstantSetup {

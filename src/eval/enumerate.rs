@@ -1623,19 +1623,6 @@ impl<'a> NameSink<'a> for FxHashSet<&'a str> {
     }
 }
 
-/// Looks for one name without collecting anything.
-struct NameFinder<'n> {
-    name: &'n str,
-    found: bool,
-}
-
-impl NameSink<'_> for NameFinder<'_> {
-    fn add(&mut self, name: &str) {
-        self.found |= name == self.name;
-    }
-}
-
-/// Whether `name` occurs in `e`.
 /// The components of a left-nested maplet `((a |-> b) |-> c)`, in order.
 fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
@@ -1647,17 +1634,16 @@ fn tuple_components<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
+/// Whether `name` occurs free in `e`. Exactly: an occurrence bound inside `e` (`{c | c : S}` within
+/// `{c . c : {c | c : S} | E}`) is another variable, and counting it would keep a domain that does not
+/// depend on `name` from bounding it.
 pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
-    let mut finder = NameFinder { name, found: false };
-    expr_names(e, &mut finder);
-    finder.found
+    crate::ir::free_names::expr_mentions(e, &|n| **n == *name)
 }
 
-/// Whether `name` occurs in `p`.
+/// Whether `name` occurs free in `p` (exactly, as `mentions`).
 pub(crate) fn pred_mentions(p: &Pred, name: &str) -> bool {
-    let mut finder = NameFinder { name, found: false };
-    pred_names(p, &mut finder);
-    finder.found
+    crate::ir::free_names::pred_mentions(p, &|n| **n == *name)
 }
 
 /// Every identifier occurring in a predicate (an over-approximation of its free variables: inner binders
@@ -1805,6 +1791,23 @@ mod tests {
             ),
             ("#(a, b).([5,6,7] = a ^ b & size(a) = 4)", false),
             ("#(a, b).([5,6,7] = a ^ b & 3 = size(a) & b = [])", true),
+        ] {
+            assert_eq!(truth(&model, text), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_bound_name_reused_inside_its_own_domain_is_another_variable() {
+        // The inner `c` of `{c | ...}` is not the outer one: the domain `{c | c : 1..4 & c > 1}` does not
+        // depend on the outer `c`, so it bounds it.
+        let model = empty_machine("rebound");
+        for (text, expected) in [
+            (
+                "UNION(c).(c : {c | c : 1..4 & c > 1} | {[c]}) = {[2], [3], [4]}",
+                true,
+            ),
+            ("#c.(c : {c | c : 1..4 & c > 3} & c < 4)", false),
+            ("!c.(c : {c | c : 1..4 & c > 1} => c > 1)", true),
         ] {
             assert_eq!(truth(&model, text), Ok(expected), "{text}");
         }
