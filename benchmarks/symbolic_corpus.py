@@ -78,6 +78,7 @@ def compare(limit):
         elif symbolic["status"] == "UNKNOWN":
             why = symbolic["detail"].split(":")[1:3]
             declined[":".join(why).strip()[:90]] += 1
+            print(f"declined {name}: {symbolic['detail'][:160]}", flush=True)
         elif summary(symbolic) == summary(explicit):
             agree.append(name)
         else:

@@ -234,12 +234,27 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
             )))
         }),
     };
-    let trace = search.trace(&found)?;
+    let (verdict, trace) = match search.trace(&found)? {
+        Some(trace) => (found.verdict, trace),
+        None => (
+            Verdict::Incomplete(format!(
+                "the symbolic search found {}, but the time budget ran out before the interpreter \
+                 could replay its trace",
+                match found.verdict {
+                    Verdict::Deadlock => "a deadlock",
+                    Verdict::InvariantViolation(_) => "an invariant violation",
+                    Verdict::AssertionViolation(_) => "an assertion violation",
+                    _ => "an error",
+                }
+            )),
+            vec![],
+        ),
+    };
     search.stats.ldd_nodes = search.table.nodes();
     search.stats.ldd_cache_hits = search.table.cache_hits();
     let count = |n: u128| usize::try_from(n).unwrap_or(usize::MAX);
     Ok(McResult {
-        verdict: found.verdict,
+        verdict,
         trace,
         states: count(search.states),
         transitions: count(search.transitions),
@@ -680,8 +695,9 @@ impl<'m> Search<'m> {
         (constants, State { values })
     }
 
-    /// The replayed trace to what `found` ends at (empty when nothing).
-    fn trace(&self, found: &Found) -> Result<Vec<Step>, Diagnostic> {
+    /// The replayed trace to what `found` ends at (empty when nothing), or None when the time budget
+    /// ran out before the replay could confirm it.
+    fn trace(&self, found: &Found) -> Result<Option<Vec<Step>>, Diagnostic> {
         let machine = self.model.machine();
         let setup_step = |setup: u32| Step {
             label: "SETUP_CONSTANTS".into(),
@@ -692,10 +708,10 @@ impl<'m> Search<'m> {
                 .collect(),
         };
         if let Some(setup) = found.at_setup {
-            return Ok(vec![setup_step(setup)]);
+            return Ok(Some(vec![setup_step(setup)]));
         }
         let Some((target, level)) = &found.at else {
-            return Ok(vec![]);
+            return Ok(Some(vec![]));
         };
         let not_replayed = |why: &str| {
             Diagnostic::new(
@@ -756,7 +772,9 @@ impl<'m> Search<'m> {
             })
             .collect();
         match trace::replays(self.model, constants, &initial_values, &replayed) {
-            Ok(true) => Ok(steps),
+            Ok(true) => Ok(Some(steps)),
+            // The search spent the budget: the error stands unconfirmed, which is no answer.
+            Err(e) if e.is_timeout() => Ok(None),
             Ok(false) => Err(not_replayed("does not replay")),
             Err(e) => Err(not_replayed(&format!("does not replay ({e})"))),
         }
