@@ -1228,7 +1228,7 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             report["symbolic"] = json!({
                 "levels": stats.levels,
                 "next_state_calls": stats.next_state_calls,
-                "reused": stats.reused.to_string(),
+                "reused": stats.reused,
                 "check_calls": stats.check_calls,
                 "ldd_nodes": stats.ldd_nodes,
                 "max_nodes": stats.max_nodes,

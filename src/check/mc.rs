@@ -188,7 +188,7 @@ pub struct SymbolicStats {
     /// read set.
     pub next_state_calls: u64,
     /// (state, operation) pairs whose transitions came from a relation learned before instead.
-    pub reused: u128,
+    pub reused: u64,
     /// Invariant or assertion evaluations, one per new projection on the predicate's read set.
     pub check_calls: u64,
     /// Nodes in the LDD table at the end, and its limit.

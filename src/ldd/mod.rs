@@ -8,14 +8,14 @@
 //!
 //! Invariants the table maintains: nodes are hash-consed (one id per (value, down, right)), so equal
 //! sets have equal ids; `down` is never `EMPTY`; values along a `right` chain increase strictly. Every
-//! operation is memoised in one operation cache (a cache: cleared when it grows too large, which only
-//! costs time). The table never holds more than `max_nodes` nodes: an operation that would exceed it
+//! operation is memoised in one lossy operation cache (`cache`: forgetting an entry only costs time). The table never holds more than `max_nodes` nodes: an operation that would exceed it
 //! returns `NodeLimit` instead.
 //!
 //! Set operations: `set_ops` (union, difference, intersection, membership, counting, listing);
 //! operations over projections of tuples on some of their slots: `relation` (projection, relational
 //! product, counting related pairs).
 
+mod cache;
 mod relation;
 mod set_ops;
 
@@ -60,19 +60,35 @@ enum Op {
     Project(MetaId, u32),
     /// Relational product under a meta, from the given slot on.
     RelProd(MetaId, u32),
+    /// Related pairs under a meta, from the given slot on (`relation::count_pairs`).
+    CountPairs(MetaId, u32),
 }
 
-/// The operation cache is emptied when it holds this many entries.
-const CACHE_ENTRIES: usize = 1 << 22;
+impl Op {
+    /// The operation as one number for the cache (meta ids and slots are far below 2^24).
+    fn code(self) -> u64 {
+        let with = |tag: u64, meta: MetaId, slot: u32| {
+            tag | u64::from(meta.0) << 8 | u64::from(slot) << 32
+        };
+        match self {
+            Op::Union => 0,
+            Op::Minus => 1,
+            Op::Intersect => 2,
+            Op::Project(meta, slot) => with(3, meta, slot),
+            Op::RelProd(meta, slot) => with(4, meta, slot),
+            Op::CountPairs(meta, slot) => with(5, meta, slot),
+        }
+    }
+}
 
 /// The node table: hash-consed nodes, the operation cache and the metas of relations.
 pub struct Table {
     nodes: Vec<Node>,
     unique: FxHashMap<Node, Ldd>,
-    cache: FxHashMap<(Op, Ldd, Ldd), Ldd>,
+    cache: cache::OpCache<Ldd>,
     /// Counts of related pairs (`relation::count_pairs`), a separate cache since its results are
     /// numbers.
-    pair_counts: FxHashMap<(MetaId, u32, Ldd, Ldd), u128>,
+    pair_counts: cache::OpCache<u128>,
     /// Tuples in each node (`set_ops::count`), kept: a node's count never changes.
     counts: FxHashMap<Ldd, u128>,
     metas: Vec<Meta>,
@@ -94,11 +110,12 @@ impl Table {
         Table {
             nodes: vec![terminal(EMPTY), terminal(TRUE)],
             unique: FxHashMap::default(),
-            cache: FxHashMap::default(),
-            pair_counts: FxHashMap::default(),
+            cache: cache::OpCache::new(),
+            pair_counts: cache::OpCache::new(),
             counts: FxHashMap::default(),
             metas: Vec::new(),
-            max_nodes: max_nodes.max(2),
+            // Node ids are u32s.
+            max_nodes: max_nodes.clamp(2, u32::MAX as usize),
             cache_hits: 0,
         }
     }
@@ -155,17 +172,14 @@ impl Table {
         Ok(out)
     }
 
-    fn cached(&mut self, key: (Op, Ldd, Ldd)) -> Option<Ldd> {
-        let found = self.cache.get(&key).copied();
+    fn cached(&mut self, (op, a, b): (Op, Ldd, Ldd)) -> Option<Ldd> {
+        let found = self.cache.get(op.code(), a, b);
         self.cache_hits += u64::from(found.is_some());
         found
     }
 
-    fn remember(&mut self, key: (Op, Ldd, Ldd), result: Ldd) {
-        if self.cache.len() >= CACHE_ENTRIES {
-            self.cache.clear();
-        }
-        self.cache.insert(key, result);
+    fn remember(&mut self, (op, a, b): (Op, Ldd, Ldd), result: Ldd) {
+        self.cache.put(op.code(), a, b, result);
     }
 }
 

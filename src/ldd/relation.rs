@@ -23,7 +23,7 @@ pub struct Meta {
 
 /// A meta registered in a table (`Table::meta`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MetaId(u32);
+pub struct MetaId(pub(super) u32);
 
 /// What a relation does with one slot of the full vector.
 enum Role {
@@ -172,8 +172,8 @@ impl Table {
         if self.metas[meta.0 as usize].past(slot) {
             return self.count(set).saturating_mul(self.count(rel));
         }
-        let key = (meta, slot, set, rel);
-        if let Some(&c) = self.pair_counts.get(&key) {
+        let op = Op::CountPairs(meta, slot).code();
+        if let Some(c) = self.pair_counts.get(op, set, rel) {
             self.cache_hits += 1;
             return c;
         }
@@ -200,10 +200,7 @@ impl Table {
                 }
             }
         }
-        if self.pair_counts.len() >= super::CACHE_ENTRIES {
-            self.pair_counts.clear();
-        }
-        self.pair_counts.insert(key, total);
+        self.pair_counts.put(op, set, rel, total);
         total
     }
 

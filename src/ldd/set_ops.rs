@@ -14,17 +14,35 @@ impl Table {
         Ok(out)
     }
 
-    /// The set of `tuples` (all of one length).
+    /// The set of `tuples` (all of one length), built bottom-up from their sorted order: a node per
+    /// distinct prefix. (Adding tuples one by one would rebuild the chain before each insertion point,
+    /// quadratic in nodes that are never freed.)
     pub fn from_tuples<'t>(
         &mut self,
         tuples: impl IntoIterator<Item = &'t [u32]>,
     ) -> Result<Ldd, NodeLimit> {
-        let mut out = EMPTY;
-        for t in tuples {
-            let one = self.singleton(t)?;
-            out = self.union(out, one)?;
+        let mut sorted: Vec<&[u32]> = tuples.into_iter().collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        self.build_sorted(&sorted, 0)
+    }
+
+    /// The set of `tuples`, sorted, distinct and sharing their first `depth` values.
+    fn build_sorted(&mut self, tuples: &[&[u32]], depth: usize) -> Result<Ldd, NodeLimit> {
+        match tuples.first() {
+            None => return Ok(EMPTY),
+            Some(t) if t.len() == depth => return Ok(TRUE),
+            Some(_) => {}
         }
-        Ok(out)
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i < tuples.len() {
+            let v = tuples[i][depth];
+            let end = i + tuples[i..].partition_point(|t| t[depth] == v);
+            pairs.push((v, self.build_sorted(&tuples[i..end], depth + 1)?));
+            i = end;
+        }
+        self.chain(&pairs)
     }
 
     pub fn union(&mut self, a: Ldd, b: Ldd) -> Result<Ldd, NodeLimit> {

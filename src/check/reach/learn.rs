@@ -138,6 +138,9 @@ impl Group {
         self.seen = table.union(self.seen, new)?;
         let op = &oracle.machine.operations[k];
         let mut calls = 0;
+        // The level's tuples are built into LDDs once, at the end (`Table::from_tuples`).
+        let (mut shorts, mut enabled, mut partial, mut ill_defined) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for projection in table.tuples(new) {
             go_on()?;
             let (state, constants) = oracle.state(interner, &self.key, &projection);
@@ -153,8 +156,7 @@ impl Group {
             for j in 0..found.ill_defined.len() {
                 let mut instance = projection.clone();
                 instance.push(j as u32);
-                let one = table.singleton(&instance)?;
-                self.ill_defined = table.union(self.ill_defined, one)?;
+                ill_defined.push(instance);
             }
             if !found.ill_defined.is_empty() {
                 self.diagnostics
@@ -173,10 +175,11 @@ impl Group {
             let mut selector = projection.clone();
             selector.push(0);
             if !found.complete {
-                let one = table.singleton(&selector)?;
-                self.partial = table.union(self.partial, one)?;
+                partial.push(selector.clone());
             }
-            let mut shorts: Vec<Vec<u32>> = Vec::with_capacity(found.transitions.len());
+            if !found.transitions.is_empty() {
+                enabled.push(selector);
+            }
             let mut outcomes = Vec::with_capacity(found.transitions.len());
             for t in found.transitions {
                 let mut short = Vec::with_capacity(2 * self.key.len() + 1);
@@ -203,13 +206,16 @@ impl Group {
                 shorts.push(short);
                 outcomes.push((label, after));
             }
-            if !shorts.is_empty() {
-                let learned = table.from_tuples(shorts.iter().map(Vec::as_slice))?;
-                self.relation = table.union(self.relation, learned)?;
-                let selector = table.singleton(&selector)?;
-                self.enabled = table.union(self.enabled, selector)?;
-            }
             self.outcomes.insert(projection, outcomes);
+        }
+        for (into, tuples) in [
+            (&mut self.relation, shorts),
+            (&mut self.enabled, enabled),
+            (&mut self.partial, partial),
+            (&mut self.ill_defined, ill_defined),
+        ] {
+            let learned = table.from_tuples(tuples.iter().map(Vec::as_slice))?;
+            *into = table.union(*into, learned)?;
         }
         Ok(calls)
     }

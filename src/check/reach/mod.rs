@@ -317,7 +317,7 @@ impl<'m> Search<'m> {
                 });
             }
         }
-        let mut initial = EMPTY;
+        let mut initial = Vec::new();
         let mut filler = None;
         for setup in 0..self.setups.len() {
             let states = (ctx.initial_states(&self.setups[setup], max_inits))
@@ -330,13 +330,12 @@ impl<'m> Search<'m> {
                 });
             }
             for state in states {
-                let vector = self.interner.vector(setup as u32, &state.values);
-                let one = self.table.singleton(&vector)?;
-                initial = self.table.union(initial, one)?;
+                initial.push(self.interner.vector(setup as u32, &state.values));
                 filler.get_or_insert(state.values);
             }
         }
         let filler = filler.expect("every setup has an initial state");
+        let initial = self.table.from_tuples(initial.iter().map(Vec::as_slice))?;
         let initial_edges = self.table.count(initial);
         self.states += initial_edges;
         self.transitions += initial_edges;
@@ -429,7 +428,9 @@ impl<'m> Search<'m> {
                     &go_on,
                 )?;
                 self.stats.next_state_calls += calls;
-                self.stats.reused += frontier_states.saturating_sub(u128::from(calls));
+                let reused = frontier_states.saturating_sub(u128::from(calls));
+                let reused = u64::try_from(reused).unwrap_or(u64::MAX);
+                self.stats.reused = self.stats.reused.saturating_add(reused);
             }
             self.note_ill_defined(frontier, checks_ill_defined, level)?;
             let mut enabled = EMPTY;
@@ -532,6 +533,7 @@ impl<'m> Search<'m> {
             let projected = self.table.project(frontier, check.meta)?;
             let new = self.table.minus(projected, check.seen)?;
             check.seen = self.table.union(check.seen, new)?;
+            let (mut false_at, mut ill_defined_at) = (Vec::new(), Vec::new());
             for projection in self.table.tuples(new) {
                 go_on()?;
                 let (state, constants) = Oracle {
@@ -549,13 +551,9 @@ impl<'m> Search<'m> {
                 selector.push(0);
                 match ctx.eval_pred(check.pred, &env) {
                     Ok(true) => {}
-                    Ok(false) => {
-                        let one = self.table.singleton(&selector)?;
-                        check.false_at = self.table.union(check.false_at, one)?;
-                    }
+                    Ok(false) => false_at.push(selector),
                     Err(EvalError::WellDefinedness(d)) => {
-                        let one = self.table.singleton(&selector)?;
-                        check.ill_defined_at = self.table.union(check.ill_defined_at, one)?;
+                        ill_defined_at.push(selector);
                         check.diagnostics.insert(projection, d);
                     }
                     Err(e) => {
@@ -570,6 +568,13 @@ impl<'m> Search<'m> {
                         )));
                     }
                 }
+            }
+            for (into, tuples) in [
+                (&mut check.false_at, false_at),
+                (&mut check.ill_defined_at, ill_defined_at),
+            ] {
+                let found = self.table.from_tuples(tuples.iter().map(Vec::as_slice))?;
+                *into = self.table.union(*into, found)?;
             }
         }
         let (mut violating, mut ill_defined, mut undecided) = (EMPTY, EMPTY, frontier);
