@@ -3,6 +3,8 @@
 
     python3 benchmarks/symbolic_corpus.py compare [LIMIT]   # counts and verdicts, corpus CI list
     python3 benchmarks/symbolic_corpus.py measure [ROUNDS]  # wall times, alternating, on MEASURED
+    python3 benchmarks/symbolic_corpus.py large [TIMEOUT_S] # one alternating round on every B machine
+                                                             # of expected.csv with >= 10,000 states
 
 `compare` runs both checkers with --all-deadlocks --all-violations (counts of the whole state space,
 comparable whatever order an error is met in) on the machines of tests/corpus_mc_machines.txt, a few
@@ -33,7 +35,7 @@ MEASURED = [
     "B/Demo/Simpson/Simpson_Four_Slot_Symm.mch",
     "B/Benchmarks/Cruise_finite1.mch",
     "B/Benchmarks/scheduler.mch",
-    "B/Mathematical/MutexSimple.mch",
+    "B/Demo/scheduler_large.mch",
 ]
 
 
@@ -122,9 +124,36 @@ def measure(rounds):
               f"| {sym.get('next_state_calls')} | {sym.get('ldd_nodes')} | {s.get('peak_memory_kib')} |")
 
 
+def large(timeout_s):
+    with open(EXPECTED) as f:
+        rows = [r for r in csv.DictReader(f)
+                if r["states"].isdigit() and int(r["states"]) >= 10_000 and r["model"].startswith("B/")
+                and "ErrorMachines" not in r["model"] and (MODELS / r["model"]).exists()]
+    rows.sort(key=lambda r: int(r["states"]))
+    print("| machine | ProB states / transitions | explicit | symbolic | explicit ms | symbolic ms | ratio |")
+    print("|---|---|---|---|---:|---:|---:|")
+    for r in rows:
+        out = {}
+        for symbolic in (False, True):
+            out[symbolic] = run(MODELS / r["model"], symbolic, timeout_s * 1000) or {"status": "killed"}
+        e, s = out[False], out[True]
+
+        def cell(x):
+            if "states" not in x:
+                return x.get("status", "error")
+            return f"{x['status']}: {x['states']} / {x['transitions']}"
+
+        te, ts = e.get("time_ms"), s.get("time_ms")
+        ratio = f"{te / max(ts, 1):.1f}x" if te is not None and ts is not None else "-"
+        print(f"| {r['model']} | {r['states']} / {r['transitions']} | {cell(e)} | {cell(s)} | {te} | {ts} | {ratio} |",
+              flush=True)
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "compare"
     if mode == "compare":
         compare(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
+    elif mode == "large":
+        large(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
     else:
         measure(int(sys.argv[2]) if len(sys.argv) > 2 else 3)

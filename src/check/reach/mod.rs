@@ -12,10 +12,12 @@
 //!
 //! Counts follow the explicit checker's (`check::mc`, ProB's convention): one node per constant setup
 //! plus the reachable states; transitions are SETUP_CONSTANTS and INITIALISATION edges plus, per
-//! operation, the related (state, transition label) pairs — the distinct edges. What the relations
-//! cannot carry (an operation whose read and write sets are not exact, SCOPE, ill-defined instances,
-//! parameters enumerated in part) stops the search with an UNKNOWN verdict saying why; a limit (time,
-//! memory, `--max-states`, `--max-nodes`) likewise. Where several errors lie in the first layer holding
+//! operation, the related (state, transition label) pairs — the distinct edges. Ill-defined operation
+//! instances, invariants and assertions are counted as the explicit search counts them, and parameters
+//! cut by a limit on the values enumerated are kept as it keeps them. What the relations cannot carry
+//! (an operation whose read and write sets are not exact, a SCOPE, a parameter search cut for time)
+//! stops the search with an UNKNOWN verdict saying why; a limit (time, memory, `--max-states`,
+//! `--max-nodes`) likewise. Where several errors lie in the first layer holding
 //! one, a violation is reported before a deadlock; counts at an error are those of the layers explored
 //! (the explicit checker stops within a layer, so its counts there depend on its order).
 
@@ -109,6 +111,9 @@ struct Search<'m> {
     layers: Vec<Ldd>,
     states: u128,
     transitions: u128,
+    /// Nodes whose successors were computed: the root, the setup nodes, the states of the levels
+    /// expanded (the explicit search's `processed`).
+    processed: u128,
     partial_enumeration: bool,
     setups_cut_for_time: bool,
     setups_up_to_symmetry: bool,
@@ -205,6 +210,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         layers: Vec::new(),
         states: 0,
         transitions: 0,
+        processed: 1,
         partial_enumeration: false,
         setups_cut_for_time: false,
         setups_up_to_symmetry: false,
@@ -258,7 +264,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         trace,
         states: count(search.states),
         transitions: count(search.transitions),
-        processed: count(search.states) + 1,
+        processed: count(search.processed),
         partial_enumeration: search.partial_enumeration,
         ill_defined_operations: count(search.ill_defined_count),
         deadlocked_states: count(search.deadlocked_states),
@@ -308,6 +314,7 @@ impl<'m> Search<'m> {
             if self.has_setup_nodes {
                 self.states += 1;
                 self.transitions += 1;
+                self.processed += 1;
             }
             if let Some(span) = self.static_assertion_false(setup, static_assertions)? {
                 return Ok(Found {
@@ -469,6 +476,7 @@ impl<'m> Search<'m> {
                 ));
             }
             deadlocked = self.table.minus(deadlocked, partial)?;
+            self.processed = self.processed.saturating_add(frontier_states);
             if let Some(found) = self.errors_of_level(violating, deadlocked, level) {
                 return Ok(found);
             }
