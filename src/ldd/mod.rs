@@ -163,6 +163,25 @@ impl Table {
         out
     }
 
+    /// Per (value, down) pair of `a`'s chain, the down of the same value in `b`'s chain (`EMPTY` when
+    /// `b` has no such value): (value, `a`'s down, `b`'s down).
+    fn aligned(&self, a: Ldd, b: Ldd) -> Vec<(u32, Ldd, Ldd)> {
+        let ys = self.children(b);
+        let mut j = 0;
+        let mut out = Vec::new();
+        for (v, x) in self.children(a) {
+            while j < ys.len() && ys[j].0 < v {
+                j += 1;
+            }
+            let y = match ys.get(j) {
+                Some(&(w, y)) if w == v => y,
+                _ => EMPTY,
+            };
+            out.push((v, x, y));
+        }
+        out
+    }
+
     /// The node whose chain is `pairs` (values strictly increasing; empty downs are left out).
     fn chain(&mut self, pairs: &[(u32, Ldd)]) -> Result<Ldd, NodeLimit> {
         let mut out = EMPTY;

@@ -120,9 +120,9 @@ impl Table {
         if let Some(r) = self.cached(key) {
             return Ok(r);
         }
-        let children = self.children(set);
         let r = match self.metas[meta.0 as usize].role(slot) {
             Role::Copy => {
+                let children = self.children(set);
                 let mut out = Vec::with_capacity(children.len());
                 for (v, down) in children {
                     out.push((v, self.rel_prod_from(down, rel, meta, slot + 1)?));
@@ -131,14 +131,14 @@ impl Table {
             }
             Role::Read => {
                 let mut out = Vec::new();
-                for (v, down, rel_down) in self.matched(children, rel) {
+                for (v, down, rel_down) in self.matched(set, rel) {
                     out.push((v, self.rel_prod_from(down, rel_down, meta, slot + 1)?));
                 }
                 self.chain(&out)?
             }
             Role::ReadWrite => {
                 let mut images: Vec<(u32, Ldd)> = Vec::new();
-                for (_, down, writes) in self.matched(children, rel) {
+                for (_, down, writes) in self.matched(set, rel) {
                     for (w, rel_down) in self.children(writes) {
                         images.push((w, self.rel_prod_from(down, rel_down, meta, slot + 1)?));
                     }
@@ -177,22 +177,21 @@ impl Table {
             self.cache_hits += 1;
             return c;
         }
-        let children = self.children(set);
         let mut total: u128 = 0;
         match self.metas[meta.0 as usize].role(slot) {
             Role::Copy => {
-                for (_, down) in children {
+                for (_, down) in self.children(set) {
                     total = total.saturating_add(self.count_pairs_from(down, rel, meta, slot + 1));
                 }
             }
             Role::Read => {
-                for (_, down, rel_down) in self.matched(children, rel) {
+                for (_, down, rel_down) in self.matched(set, rel) {
                     let c = self.count_pairs_from(down, rel_down, meta, slot + 1);
                     total = total.saturating_add(c);
                 }
             }
             Role::ReadWrite => {
-                for (_, down, writes) in self.matched(children, rel) {
+                for (_, down, writes) in self.matched(set, rel) {
                     for (_, rel_down) in self.children(writes) {
                         let c = self.count_pairs_from(down, rel_down, meta, slot + 1);
                         total = total.saturating_add(c);
@@ -204,22 +203,11 @@ impl Table {
         total
     }
 
-    /// The values present both in `children` (a set's chain) and in `rel`'s chain: (value, the set's
-    /// down, the relation's down).
-    fn matched(&self, children: Vec<(u32, Ldd)>, rel: Ldd) -> Vec<(u32, Ldd, Ldd)> {
-        let ys = self.children(rel);
-        let mut out = Vec::new();
-        let mut j = 0;
-        for (v, down) in children {
-            while j < ys.len() && ys[j].0 < v {
-                j += 1;
-            }
-            if let Some(&(w, rel_down)) = ys.get(j)
-                && w == v
-            {
-                out.push((v, down, rel_down));
-            }
-        }
+    /// The values present both in `set`'s chain and in `rel`'s: (value, the set's down, the relation's
+    /// down).
+    fn matched(&self, set: Ldd, rel: Ldd) -> Vec<(u32, Ldd, Ldd)> {
+        let mut out = self.aligned(set, rel);
+        out.retain(|&(_, _, rel_down)| rel_down != EMPTY);
         out
     }
 }

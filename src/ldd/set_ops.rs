@@ -99,17 +99,9 @@ impl Table {
         if let Some(r) = self.cached(key) {
             return Ok(r);
         }
-        let ys = self.children(b);
         let mut out = Vec::new();
-        let mut j = 0;
-        for (v, x) in self.children(a) {
-            while j < ys.len() && ys[j].0 < v {
-                j += 1;
-            }
-            match ys.get(j) {
-                Some(&(w, y)) if w == v => out.push((v, self.minus(x, y)?)),
-                _ => out.push((v, x)),
-            }
+        for (v, x, y) in self.aligned(a, b) {
+            out.push((v, self.minus(x, y)?));
         }
         let r = self.chain(&out)?;
         self.remember(key, r);
@@ -127,18 +119,9 @@ impl Table {
         if let Some(r) = self.cached(key) {
             return Ok(r);
         }
-        let ys = self.children(b);
         let mut out = Vec::new();
-        let mut j = 0;
-        for (v, x) in self.children(a) {
-            while j < ys.len() && ys[j].0 < v {
-                j += 1;
-            }
-            if let Some(&(w, y)) = ys.get(j)
-                && w == v
-            {
-                out.push((v, self.intersect(x, y)?));
-            }
+        for (v, x, y) in self.aligned(a, b) {
+            out.push((v, self.intersect(x, y)?));
         }
         let r = self.chain(&out)?;
         self.remember(key, r);

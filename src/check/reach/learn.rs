@@ -248,6 +248,10 @@ impl Group {
     /// whose transition leads there.
     pub fn predecessors(&self, target: &[u32]) -> Vec<(u32, Vec<u32>)> {
         let mut out = Vec::new();
+        let target_after: Vec<u32> = (self.key.iter().zip(&self.written))
+            .filter(|(_, w)| **w)
+            .map(|(&slot, _)| target[slot as usize])
+            .collect();
         for (projection, outcomes) in &self.outcomes {
             // Slots read but not written keep their values.
             let read_kept = (self.key.iter().zip(&self.written).zip(projection))
@@ -255,10 +259,6 @@ impl Group {
             if !read_kept {
                 continue;
             }
-            let target_after: Vec<u32> = (self.key.iter().zip(&self.written))
-                .filter(|(_, w)| **w)
-                .map(|(&slot, _)| target[slot as usize])
-                .collect();
             for (label, after) in outcomes {
                 if *after == target_after {
                     let mut source = target.to_vec();

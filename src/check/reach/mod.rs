@@ -493,28 +493,20 @@ impl<'m> Search<'m> {
         if let Some(found) = self.first_error.take() {
             return Ok(found);
         }
-        if let Some((first, state, level)) = self.ill_defined_first.take() {
-            let count = usize::try_from(self.ill_defined_count).unwrap_or(usize::MAX);
-            // The setup's note came first: setups are checked before any state.
-            if let Some((first, setup)) = self.ill_defined_setup.take() {
-                return Ok(Found {
-                    verdict: Verdict::IllDefinedOperations { first, count },
-                    at: None,
-                    at_setup: Some(setup).filter(|_| self.has_setup_nodes),
-                });
-            }
-            return Ok(Found {
-                verdict: Verdict::IllDefinedOperations { first, count },
-                at: Some((state, level)),
-                at_setup: None,
-            });
-        }
+        let count = usize::try_from(self.ill_defined_count).unwrap_or(usize::MAX);
+        // A setup's note comes first: setups are checked before any state.
         if let Some((first, setup)) = self.ill_defined_setup.take() {
-            let count = usize::try_from(self.ill_defined_count).unwrap_or(usize::MAX);
             return Ok(Found {
                 verdict: Verdict::IllDefinedOperations { first, count },
                 at: None,
                 at_setup: Some(setup).filter(|_| self.has_setup_nodes),
+            });
+        }
+        if let Some((first, state, level)) = self.ill_defined_first.take() {
+            return Ok(Found {
+                verdict: Verdict::IllDefinedOperations { first, count },
+                at: Some((state, level)),
+                at_setup: None,
             });
         }
         if self.setups_cut_for_time {
