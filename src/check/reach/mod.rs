@@ -21,27 +21,27 @@
 //! one, a violation is reported before a deadlock; counts at an error are those of the layers explored
 //! (the explicit checker stops within a layer, so its counts there depend on its order).
 
+mod checks;
 mod learn;
 mod trace;
 mod vectors;
 
 use super::Model;
 use super::mc::{
-    McOptions, McResult, Step, SymbolicStats, Verdict, cpu_time, has_setup_nodes,
-    partition_assertions, peak_memory_kib,
+    McOptions, McResult, SymbolicStats, Verdict, cpu_time, has_setup_nodes, partition_assertions,
+    peak_memory_kib,
 };
-use super::setup::constant_names;
 use crate::analysis::before_after::exact_read_write;
 use crate::diag::{Diagnostic, Span};
-use crate::eval::{Env, EvalError, State};
+use crate::eval::{Env, EvalError};
 use crate::ir::Pred;
-use crate::ldd::{EMPTY, Ldd, Meta, MetaId, NodeLimit, Table};
+use crate::ldd::{EMPTY, Ldd, NodeLimit, Table};
 use crate::solve::Symmetry;
 use crate::value::Value;
+use checks::Check;
 use learn::{Group, Oracle};
-use rustc_hash::FxHashMap;
 use std::time::Instant;
-use vectors::{Interner, SETUP_SLOT, variable_slot};
+use vectors::Interner;
 
 /// Why the symbolic search stopped short: the reason an UNKNOWN verdict gives.
 pub struct Halt(pub String);
@@ -61,22 +61,6 @@ fn default_max_nodes() -> usize {
     });
     let bytes = available_kib.map_or(4 << 30, |k| k.saturating_mul(1024));
     (bytes / 4 / (2 * crate::ldd::BYTES_PER_NODE)).clamp(1 << 20, 1 << 31)
-}
-
-/// An invariant conjunct or assertion, checked once per projection on the slots it reads.
-struct Check<'m> {
-    pred: &'m Pred,
-    assertion: bool,
-    meta: MetaId,
-    /// The slots read: the setup slot and the variables of the predicate.
-    key: Vec<u32>,
-    /// Projections evaluated.
-    seen: Ldd,
-    /// Projections where it is false, each followed by label 0 (a selecting relation).
-    false_at: Ldd,
-    /// Projections where it is ill-defined, likewise, and the diagnostics there.
-    ill_defined_at: Ldd,
-    diagnostics: FxHashMap<Vec<u32>, Diagnostic>,
 }
 
 /// What the search found, before it becomes an `McResult`.
@@ -173,29 +157,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
     }
     let checks = checks
         .into_iter()
-        .map(|(pred, assertion)| {
-            let names = crate::ir::free_names::of_pred(pred);
-            let mut key = vec![SETUP_SLOT];
-            key.extend(
-                (machine.variables.iter().enumerate())
-                    .filter(|(_, v)| names.contains(&v.name))
-                    .map(|(i, _)| variable_slot(i)),
-            );
-            let meta = table.meta(Meta {
-                slots: key.clone(),
-                written: vec![false; key.len()],
-            });
-            Check {
-                pred,
-                assertion,
-                meta,
-                key,
-                seen: EMPTY,
-                false_at: EMPTY,
-                ill_defined_at: EMPTY,
-                diagnostics: FxHashMap::default(),
-            }
-        })
+        .map(|(pred, assertion)| Check::new(&mut table, machine, pred, assertion))
         .collect();
     let mut search = Search {
         model,
@@ -519,78 +481,6 @@ impl<'m> Search<'m> {
         Ok(Found::plain(Verdict::NoErrorFound))
     }
 
-    /// Evaluates every check on the projections of `frontier` not evaluated before; the states of
-    /// `frontier` where a check is false and the states where one is ill-defined, each state judged by
-    /// its first check (in order) that is not true, as the explicit search judges it.
-    fn check_level(
-        &mut self,
-        frontier: Ldd,
-        filler: &[Value],
-        go_on: &dyn Fn() -> Result<(), Halt>,
-    ) -> Result<(Ldd, Ldd), Halt> {
-        let ctx = &self.model.context;
-        for check in &mut self.checks {
-            let projected = self.table.project(frontier, check.meta)?;
-            let new = self.table.minus(projected, check.seen)?;
-            check.seen = self.table.union(check.seen, new)?;
-            let (mut false_at, mut ill_defined_at) = (Vec::new(), Vec::new());
-            for projection in self.table.tuples(new) {
-                go_on()?;
-                let (state, constants) = Oracle {
-                    context: ctx,
-                    machine: self.model.machine(),
-                    setups: &self.setups,
-                    filler,
-                    max_per_op: 0,
-                }
-                .state(&self.interner, &check.key, &projection);
-                let env = (ctx.state_env(constants, &state))
-                    .map_err(|e| Halt(format!("checking a state: {e}")))?;
-                self.stats.check_calls += 1;
-                let mut selector = projection.clone();
-                selector.push(0);
-                match ctx.eval_pred(check.pred, &env) {
-                    Ok(true) => {}
-                    Ok(false) => false_at.push(selector),
-                    Err(EvalError::WellDefinedness(d)) => {
-                        ill_defined_at.push(selector);
-                        check.diagnostics.insert(projection, d);
-                    }
-                    Err(e) => {
-                        return Err(Halt(format!(
-                            "the {} at {} is not decided in a reachable state ({e})",
-                            if check.assertion {
-                                "assertion"
-                            } else {
-                                "invariant conjunct"
-                            },
-                            check.pred.span
-                        )));
-                    }
-                }
-            }
-            for (into, tuples) in [
-                (&mut check.false_at, false_at),
-                (&mut check.ill_defined_at, ill_defined_at),
-            ] {
-                let found = self.table.from_tuples(tuples.iter().map(Vec::as_slice))?;
-                *into = self.table.union(*into, found)?;
-            }
-        }
-        let (mut violating, mut ill_defined, mut undecided) = (EMPTY, EMPTY, frontier);
-        for check in &self.checks {
-            let bad = self.table.rel_prod(undecided, check.false_at, check.meta)?;
-            let wd = self
-                .table
-                .rel_prod(undecided, check.ill_defined_at, check.meta)?;
-            violating = self.table.union(violating, bad)?;
-            ill_defined = self.table.union(ill_defined, wd)?;
-            undecided = self.table.minus(undecided, bad)?;
-            undecided = self.table.minus(undecided, wd)?;
-        }
-        Ok((violating, ill_defined))
-    }
-
     /// Counts the ill-defined operation instances and checks of a level (`level`, its states
     /// `frontier`, those with an ill-defined check `checks_ill_defined`) and keeps the first met.
     fn note_ill_defined(
@@ -674,114 +564,5 @@ impl<'m> Search<'m> {
             self.first_error = deadlock.or(violation);
         }
         None
-    }
-
-    /// The verdict of a violating state: its first false check, in the explicit checker's order
-    /// (invariant conjuncts, then assertions).
-    fn violation_in(&self, vector: &[u32]) -> Verdict {
-        let (constants, state) = self.state_of(vector);
-        let ctx = &self.model.context;
-        let env = ctx.state_env(constants, &state).ok();
-        // The state's first check that is not true is false (`check_level`).
-        let first_false = self.checks.iter().find(|c| {
-            env.as_ref()
-                .is_some_and(|env| !matches!(ctx.eval_pred(c.pred, env), Ok(true)))
-        });
-        match first_false {
-            Some(c) if c.assertion => Verdict::AssertionViolation(c.pred.span),
-            Some(c) => Verdict::InvariantViolation(c.pred.span),
-            None => Verdict::InvariantViolation(self.model.machine().invariant.span),
-        }
-    }
-
-    fn state_of(&self, vector: &[u32]) -> (&[Value], State) {
-        let constants = &self.setups[vector[SETUP_SLOT as usize] as usize];
-        let values = self.interner.values(vector);
-        (constants, State { values })
-    }
-
-    /// The replayed trace to what `found` ends at (empty when nothing), or None when the time budget
-    /// ran out before the replay could confirm it.
-    fn trace(&self, found: &Found) -> Result<Option<Vec<Step>>, Diagnostic> {
-        let machine = self.model.machine();
-        let setup_step = |setup: u32| Step {
-            label: "SETUP_CONSTANTS".into(),
-            params: vec![],
-            outputs: vec![],
-            changed: (constant_names(self.model).into_iter())
-                .zip(self.setups[setup as usize].iter().cloned())
-                .collect(),
-        };
-        if let Some(setup) = found.at_setup {
-            return Ok(Some(vec![setup_step(setup)]));
-        }
-        let Some((target, level)) = &found.at else {
-            return Ok(Some(vec![]));
-        };
-        let not_replayed = |why: &str| {
-            Diagnostic::new(
-                crate::diag::DiagKind::Internal,
-                Span::default(),
-                format!("the symbolic search's counterexample {why}"),
-            )
-        };
-        let (initial, backs) = trace::path_to(
-            &self.table,
-            &self.layers[..=*level],
-            &self.groups,
-            target.clone(),
-        )
-        .ok_or_else(|| not_replayed("has no path back through the layers"))?;
-        let mut steps = Vec::new();
-        if self.has_setup_nodes {
-            steps.push(setup_step(initial[SETUP_SLOT as usize]));
-        }
-        let named = |names: &[crate::ir::TypedName], values: &[Value]| -> Vec<_> {
-            (names.iter().map(|p| p.name.clone()))
-                .zip(values.iter().cloned())
-                .collect()
-        };
-        let initial_values = self.interner.values(&initial);
-        steps.push(Step {
-            label: "INITIALISATION".into(),
-            params: vec![],
-            outputs: vec![],
-            changed: named(&machine.variables, &initial_values),
-        });
-        for (i, back) in backs.iter().enumerate() {
-            let after = backs.get(i + 1).map_or(target, |b| &b.source);
-            let op = &machine.operations[back.operation];
-            let (params, outputs, _) = self.groups[back.operation].signature(back.label);
-            let changed = (machine.variables.iter().enumerate())
-                .filter(|(i, _)| after[i + 1] != back.source[i + 1])
-                .map(|(i, v)| (v.name.clone(), self.interner.value(i, after[i + 1]).clone()))
-                .collect();
-            steps.push(Step {
-                label: op.name.to_string(),
-                params: named(&op.params, params),
-                outputs: named(&op.outputs, outputs),
-                changed,
-            });
-        }
-        let constants = &self.setups[initial[SETUP_SLOT as usize] as usize];
-        let replayed: Vec<trace::Replayed> = (backs.iter().enumerate())
-            .map(|(i, back)| {
-                let (params, outputs, _) = self.groups[back.operation].signature(back.label);
-                let after = backs.get(i + 1).map_or(target, |b| &b.source);
-                trace::Replayed {
-                    operation: back.operation,
-                    params,
-                    outputs,
-                    after: self.interner.values(after),
-                }
-            })
-            .collect();
-        match trace::replays(self.model, constants, &initial_values, &replayed) {
-            Ok(true) => Ok(Some(steps)),
-            // The search spent the budget: the error stands unconfirmed, which is no answer.
-            Err(e) if e.is_timeout() => Ok(None),
-            Ok(false) => Err(not_replayed("does not replay")),
-            Err(e) => Err(not_replayed(&format!("does not replay ({e})"))),
-        }
     }
 }

@@ -4,7 +4,12 @@
 //! is then replayed by the interpreter on whole states (`replays`) before it is printed.
 
 use super::learn::Group;
+use super::vectors::SETUP_SLOT;
+use super::{Found, Search};
 use crate::check::Model;
+use crate::check::mc::Step;
+use crate::check::setup::constant_names;
+use crate::diag::{Diagnostic, Span};
 use crate::eval::{EvalError, State};
 use crate::ldd::{Ldd, Table};
 use crate::value::Value;
@@ -86,4 +91,91 @@ pub fn replays(
         };
     }
     Ok(true)
+}
+
+impl<'m> Search<'m> {
+    /// The replayed trace to what `found` ends at (empty when nothing), or None when the time budget
+    /// ran out before the replay could confirm it.
+    pub(super) fn trace(&self, found: &Found) -> Result<Option<Vec<Step>>, Diagnostic> {
+        let machine = self.model.machine();
+        let setup_step = |setup: u32| Step {
+            label: "SETUP_CONSTANTS".into(),
+            params: vec![],
+            outputs: vec![],
+            changed: (constant_names(self.model).into_iter())
+                .zip(self.setups[setup as usize].iter().cloned())
+                .collect(),
+        };
+        if let Some(setup) = found.at_setup {
+            return Ok(Some(vec![setup_step(setup)]));
+        }
+        let Some((target, level)) = &found.at else {
+            return Ok(Some(vec![]));
+        };
+        let not_replayed = |why: &str| {
+            Diagnostic::new(
+                crate::diag::DiagKind::Internal,
+                Span::default(),
+                format!("the symbolic search's counterexample {why}"),
+            )
+        };
+        let (initial, backs) = path_to(
+            &self.table,
+            &self.layers[..=*level],
+            &self.groups,
+            target.clone(),
+        )
+        .ok_or_else(|| not_replayed("has no path back through the layers"))?;
+        let mut steps = Vec::new();
+        if self.has_setup_nodes {
+            steps.push(setup_step(initial[SETUP_SLOT as usize]));
+        }
+        let named = |names: &[crate::ir::TypedName], values: &[Value]| -> Vec<_> {
+            (names.iter().map(|p| p.name.clone()))
+                .zip(values.iter().cloned())
+                .collect()
+        };
+        let initial_values = self.interner.values(&initial);
+        steps.push(Step {
+            label: "INITIALISATION".into(),
+            params: vec![],
+            outputs: vec![],
+            changed: named(&machine.variables, &initial_values),
+        });
+        for (i, back) in backs.iter().enumerate() {
+            let after = backs.get(i + 1).map_or(target, |b| &b.source);
+            let op = &machine.operations[back.operation];
+            let (params, outputs, _) = self.groups[back.operation].signature(back.label);
+            let changed = (machine.variables.iter().enumerate())
+                .filter(|(i, _)| after[i + 1] != back.source[i + 1])
+                .map(|(i, v)| (v.name.clone(), self.interner.value(i, after[i + 1]).clone()))
+                .collect();
+            steps.push(Step {
+                label: op.name.to_string(),
+                params: named(&op.params, params),
+                outputs: named(&op.outputs, outputs),
+                changed,
+            });
+        }
+        let constants = &self.setups[initial[SETUP_SLOT as usize] as usize];
+        let replayed: Vec<Replayed> = (backs.iter().enumerate())
+            .map(|(i, back)| {
+                let (params, outputs, _) = self.groups[back.operation].signature(back.label);
+                let after = backs.get(i + 1).map_or(target, |b| &b.source);
+                Replayed {
+                    operation: back.operation,
+                    params,
+                    outputs,
+                    after: self.interner.values(after),
+                }
+            })
+            .collect();
+        match replays(self.model, constants, &initial_values, &replayed) {
+            Ok(true) => Ok(Some(steps)),
+            // The search spent the budget: the error stands unconfirmed, which is no answer.
+            Err(e) if e.is_timeout() => Ok(None),
+            Ok(false) => Err(not_replayed("does not replay")),
+            Err(e) => Err(not_replayed(&format!("does not replay ({e})"))),
+        }
+    }
 }
