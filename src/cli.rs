@@ -179,6 +179,15 @@ enum Command {
         /// call, a WHILE loop or a local named like a variable is explored fully (the output says so).
         #[arg(long)]
         por: bool,
+        /// Symbolic reachability: the reachable states as a list decision diagram, grown breadth-first
+        /// by transition relations learned from the interpreter on the projections of states on each
+        /// operation's read set. Counts as the explicit search's; what cannot be vectorised or a limit
+        /// ends with UNKNOWN and the reason.
+        #[arg(long, conflicts_with_all = ["por", "dfs"])]
+        symbolic: bool,
+        /// With --symbolic: at most this many LDD nodes (default: sized from the memory available).
+        #[arg(long, requires = "symbolic")]
+        max_nodes: Option<usize>,
     },
     /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
     /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
@@ -530,6 +539,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             all_setups,
             reuse,
             por,
+            symbolic,
+            max_nodes,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
@@ -556,6 +567,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 setup_symmetry: !all_setups,
                 reuse: *reuse,
                 por: *por,
+                symbolic: *symbolic,
+                max_nodes: *max_nodes,
             };
             cmd_mc(model, &mc_options, g)
         }
@@ -1114,7 +1127,11 @@ fn tlc_states(model: &Model, result: &mc::McResult) -> usize {
 
 fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
-    let result = mc::model_check(model, options)?;
+    let result = if options.symbolic {
+        bsolve::check::reach::symbolic_model_check(model, options)?
+    } else {
+        mc::model_check(model, options)?
+    };
     let printer = Printer::new(model.machine(), &[]);
     let notes = model.tla.as_ref().map_or(&[][..], |t| &t.notes[..]);
     let (mut status, detail, mut exit) = match &result.verdict {
@@ -1234,6 +1251,17 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             report["next_state_calls"] = json!(stats.next_state_calls);
             report["reuse_hits"] = json!(stats.hits);
         }
+        if let Some(stats) = &result.symbolic {
+            report["symbolic"] = json!({
+                "levels": stats.levels,
+                "next_state_calls": stats.next_state_calls,
+                "reused": stats.reused,
+                "check_calls": stats.check_calls,
+                "ldd_nodes": stats.ldd_nodes,
+                "max_nodes": stats.max_nodes,
+                "ldd_cache_hits": stats.ldd_cache_hits,
+            });
+        }
         if let Some(por) = &result.por {
             report["por"] = json!({
                 "applied": por.not_applied.is_none(),
@@ -1272,6 +1300,22 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             println!(
                 "next-state calls: {} (operation evaluations), reused: {}",
                 stats.next_state_calls, stats.hits
+            );
+        }
+        if let Some(stats) = &result.symbolic {
+            println!(
+                "symbolic: {} levels, next-state calls: {} (reused for {} state-operation pairs), \
+                 invariant evaluations: {}, LDD nodes: {} of {}, LDD cache hits: {}, peak memory: {}",
+                stats.levels,
+                stats.next_state_calls,
+                stats.reused,
+                stats.check_calls,
+                stats.ldd_nodes,
+                stats.max_nodes,
+                stats.ldd_cache_hits,
+                result
+                    .peak_memory_kib
+                    .map_or("unknown".to_string(), |k| format!("{k} KiB")),
             );
         }
         if let Some(por) = &result.por {

@@ -10,6 +10,7 @@ pub mod check;
 pub mod diag;
 pub mod eval;
 pub mod ir;
+pub mod ldd;
 pub mod machine;
 pub mod report;
 pub mod solve;

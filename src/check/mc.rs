@@ -69,6 +69,10 @@ pub struct McOptions {
     /// where one exists; deadlocks and invariant and assertion violations are preserved, counts are those
     /// of the reduced state space.
     pub por: bool,
+    /// Symbolic reachability over list decision diagrams (`check::reach`) instead of the explicit
+    /// search; at most this many LDD nodes (None: sized from the memory available).
+    pub symbolic: bool,
+    pub max_nodes: Option<usize>,
 }
 
 impl Default for McOptions {
@@ -87,6 +91,8 @@ impl Default for McOptions {
             setup_symmetry: true,
             reuse: false,
             por: false,
+            symbolic: false,
+            max_nodes: None,
         }
     }
 }
@@ -169,11 +175,32 @@ pub struct McResult {
     pub reuse: Option<ReuseStats>,
     /// With `McOptions::por`: whether the reduction applied, and how often.
     pub por: Option<PorStats>,
+    /// With `McOptions::symbolic`: what the symbolic search did.
+    pub symbolic: Option<SymbolicStats>,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
     /// CPU time the process used, all threads (where the OS reports it): beside `elapsed`, it shows
     /// what a run cost when other processes share the cores.
     pub cpu_time: Option<Duration>,
+}
+
+/// What the symbolic search did (`McOptions::symbolic`, `check::reach`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymbolicStats {
+    /// Breadth-first levels explored (the initial states are level 0).
+    pub levels: usize,
+    /// Operation evaluations by the interpreter, one per new projection of a state on an operation's
+    /// read set.
+    pub next_state_calls: u64,
+    /// (state, operation) pairs whose transitions came from a relation learned before instead.
+    pub reused: u64,
+    /// Invariant or assertion evaluations, one per new projection on the predicate's read set.
+    pub check_calls: u64,
+    /// Nodes in the LDD table at the end, and its limit.
+    pub ldd_nodes: usize,
+    pub max_nodes: usize,
+    /// LDD operations answered from the operation cache.
+    pub ldd_cache_hits: u64,
 }
 
 /// What partial-order reduction did (`McOptions::por`).
@@ -338,18 +365,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
     let start = Instant::now();
     let settings = model.context.settings();
     let machine = model.machine();
-    let constants: FxHashSet<&Name> = machine
-        .constants
-        .iter()
-        .chain(&machine.params)
-        .map(|c| &c.name)
-        .collect();
-    let (static_assertions, dynamic_assertions): (Vec<&Pred>, Vec<&Pred>) =
-        machine.assertions.iter().partition(|a| {
-            crate::ir::free_names::of_pred(a)
-                .iter()
-                .all(|n| constants.contains(n) || is_set_name(model, n))
-        });
+    let (static_assertions, dynamic_assertions) = partition_assertions(model);
     let stubborn = options.por.then(|| {
         let mut checked = Vec::new();
         if options.check_invariant {
@@ -453,16 +469,43 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             reduced_states: explorer.por_reduced.load(AtomicOrdering::Relaxed),
             proviso_states: explorer.por_proviso.load(AtomicOrdering::Relaxed),
         }),
+        symbolic: None,
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
+}
+
+/// The assertions that mention only constants and sets (checked once per constant setup), and the
+/// others (checked in every state).
+pub(super) fn partition_assertions(model: &Model) -> (Vec<&Pred>, Vec<&Pred>) {
+    let machine = model.machine();
+    let constants: FxHashSet<&Name> = machine
+        .constants
+        .iter()
+        .chain(&machine.params)
+        .map(|c| &c.name)
+        .collect();
+    machine.assertions.iter().partition(|a| {
+        crate::ir::free_names::of_pred(a)
+            .iter()
+            .all(|n| constants.contains(n) || is_set_name(model, n))
+    })
+}
+
+/// Whether ProB's root leads to constant-setup nodes: the machine has constants or parameters, or
+/// PROPERTIES constrain only the sets (B/SchneiderBook/Chapter12/Player.mch: `card(PLAYER) > 11`, 13
+/// states with the setup).
+pub(super) fn has_setup_nodes(machine: &crate::ir::Machine) -> bool {
+    !(machine.constants.is_empty()
+        && machine.params.is_empty()
+        && matches!(machine.properties.kind, crate::ir::PredKind::True))
 }
 
 /// Above this many states, the visited set is freed on a thread of its own.
 const BACKGROUND_DROP_STATES: usize = 10_000;
 
 /// VmHWM from /proc/self/status (Linux); None elsewhere.
-fn peak_memory_kib() -> Option<u64> {
+pub(super) fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -470,7 +513,7 @@ fn peak_memory_kib() -> Option<u64> {
 
 /// User + system time of the process from /proc/self/stat (Linux; fields 14 and 15, in USER_HZ ticks,
 /// which is 100 on every Linux architecture's /proc interface); None elsewhere.
-fn cpu_time() -> Option<Duration> {
+pub(super) fn cpu_time() -> Option<Duration> {
     const USER_HZ: u64 = 100;
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The command name (field 2) is parenthesised and may contain spaces: count from its end.
@@ -722,12 +765,7 @@ impl<'m> Explorer<'m> {
 
     /// Computes the successors of one node, adding new nodes to the queue; `Some` when an error is found.
     fn expand(&mut self, node: u32) -> Result<Option<(Verdict, Option<u32>)>, Diagnostic> {
-        let machine = self.model.machine();
-        // ProB's root leads to a setup node also when PROPERTIES constrain only the sets
-        // (B/SchneiderBook/Chapter12/Player.mch: `card(PLAYER) > 11`, 13 states with the setup).
-        let has_constants = !(machine.constants.is_empty()
-            && machine.params.is_empty()
-            && matches!(machine.properties.kind, crate::ir::PredKind::True));
+        let has_constants = has_setup_nodes(self.model.machine());
         match self.nodes[node as usize].key.clone() {
             NodeKey::Root if has_constants => self.expand_root(node),
             NodeKey::Root => {

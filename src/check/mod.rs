@@ -16,6 +16,7 @@ mod learned_route;
 pub mod mc;
 pub mod model;
 pub mod progress;
+pub mod reach;
 pub mod setup;
 pub mod simulate;
 pub mod solve_cmd;

@@ -1,0 +1,568 @@
+//! `bsolve mc --symbolic`: breadth-first symbolic reachability over list decision diagrams (Bendisposto,
+//! Körner, Leuschel, Meijer, van de Pol, Treharne, Whitefield, "Symbolic Reachability Analysis of B
+//! through ProB and LTSmin", iFM 2016).
+//!
+//! States are vectors of slots (`vectors`); the reachable set and each breadth-first layer are LDDs
+//! (`crate::ldd`); each operation's transition relation is learned from the interpreter on the
+//! projections of the states met (`learn`), and a level's successors are the relational products of
+//! the level's new states with those relations. Invariant conjuncts and assertions are evaluated once
+//! per new projection on the variables they read, deadlocks are the new states that no operation's
+//! enabled projections select, and a counterexample is found backwards through the layers (`trace`)
+//! and replayed by the interpreter.
+//!
+//! Counts follow the explicit checker's (`check::mc`, ProB's convention): one node per constant setup
+//! plus the reachable states; transitions are SETUP_CONSTANTS and INITIALISATION edges plus, per
+//! operation, the related (state, transition label) pairs — the distinct edges. Ill-defined operation
+//! instances, invariants and assertions are counted as the explicit search counts them, and parameters
+//! cut by a limit on the values enumerated are kept as it keeps them. What the relations cannot carry
+//! (an operation whose read and write sets are not exact, a SCOPE, a parameter search cut for time)
+//! stops the search with an UNKNOWN verdict saying why; a limit (time, memory, `--max-states`,
+//! `--max-nodes`) likewise. Where several errors lie in the first layer holding
+//! one, a violation is reported before a deadlock; counts at an error are those of the layers explored
+//! (the explicit checker stops within a layer, so its counts there depend on its order).
+
+mod checks;
+mod learn;
+mod trace;
+mod vectors;
+
+use super::Model;
+use super::mc::{
+    McOptions, McResult, SymbolicStats, Verdict, cpu_time, has_setup_nodes, partition_assertions,
+    peak_memory_kib,
+};
+use crate::analysis::before_after::exact_read_write;
+use crate::diag::{Diagnostic, Span};
+use crate::eval::{Env, EvalError};
+use crate::ir::Pred;
+use crate::ldd::{EMPTY, Ldd, NodeLimit, Table};
+use crate::solve::Symmetry;
+use crate::value::Value;
+use checks::Check;
+use learn::{Group, Oracle};
+use std::time::Instant;
+use vectors::Interner;
+
+/// Why the symbolic search stopped short: the reason an UNKNOWN verdict gives.
+pub struct Halt(pub String);
+
+impl From<NodeLimit> for Halt {
+    fn from(limit: NodeLimit) -> Halt {
+        Halt(format!("{limit} (--max-nodes)"))
+    }
+}
+
+/// The node limit when none is given: a quarter of the memory available, at `ldd::BYTES_PER_NODE`
+/// bytes a node (plus the operation cache's share), at least a million nodes, at most 2^31.
+fn default_max_nodes() -> usize {
+    let available_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    });
+    let bytes = available_kib.map_or(4 << 30, |k| k.saturating_mul(1024));
+    (bytes / 4 / (2 * crate::ldd::BYTES_PER_NODE)).clamp(1 << 20, 1 << 31)
+}
+
+/// What the search found, before it becomes an `McResult`.
+struct Found {
+    verdict: Verdict,
+    /// The state vector the trace leads to and the layer it lies in, or a setup index when the trace
+    /// ends at a setup node.
+    at: Option<(Vec<u32>, usize)>,
+    at_setup: Option<u32>,
+}
+
+impl Found {
+    fn plain(verdict: Verdict) -> Found {
+        Found {
+            verdict,
+            at: None,
+            at_setup: None,
+        }
+    }
+}
+
+struct Search<'m> {
+    model: &'m Model,
+    options: &'m McOptions,
+    start: Instant,
+    table: Table,
+    interner: Interner,
+    setups: Vec<Vec<Value>>,
+    has_setup_nodes: bool,
+    groups: Vec<Group>,
+    checks: Vec<Check<'m>>,
+    layers: Vec<Ldd>,
+    states: u128,
+    transitions: u128,
+    /// Nodes whose successors were computed: the root, the setup nodes, the states of the levels
+    /// expanded (the explicit search's `processed`).
+    processed: u128,
+    partial_enumeration: bool,
+    setups_cut_for_time: bool,
+    setups_up_to_symmetry: bool,
+    deadlocked_states: u128,
+    violating_states: u128,
+    first_error: Option<Found>,
+    /// Ill-defined operation instances, invariants and assertions met, and the first: its diagnostic,
+    /// and the state (and layer) or the setup it was met in.
+    ill_defined_count: u128,
+    ill_defined_first: Option<(Diagnostic, Vec<u32>, usize)>,
+    ill_defined_setup: Option<(Diagnostic, u32)>,
+    explored_all: bool,
+    stats: SymbolicStats,
+}
+
+/// Runs the symbolic model checker.
+pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagnostic> {
+    let start = Instant::now();
+    let machine = model.machine();
+    let max_nodes = options.max_nodes.unwrap_or_else(default_max_nodes);
+    let mut table = Table::new(max_nodes);
+    let mut unsupported = None;
+    if machine.scope.is_some() {
+        unsupported = Some("the machine has a SCOPE".to_string());
+    }
+    if options.por {
+        unsupported = Some("partial-order reduction is an explicit-search option".to_string());
+    }
+    let mut groups = Vec::new();
+    for op in &machine.operations {
+        match exact_read_write(machine, op) {
+            Some(rw) => groups.push(Group::new(&mut table, machine, &rw)),
+            None => {
+                unsupported.get_or_insert_with(|| {
+                    format!(
+                        "the read and write sets of operation {} are not exact (an operation call, a \
+                         WHILE loop or a local named like a variable)",
+                        op.name
+                    )
+                });
+            }
+        }
+    }
+    let (static_assertions, dynamic_assertions) = partition_assertions(model);
+    let mut checks = Vec::new();
+    if options.check_invariant {
+        checks.extend(
+            machine
+                .invariant
+                .conjuncts()
+                .into_iter()
+                .map(|p| (p, false)),
+        );
+    }
+    if options.check_assertions {
+        checks.extend(dynamic_assertions.into_iter().map(|p| (p, true)));
+    }
+    let checks = checks
+        .into_iter()
+        .map(|(pred, assertion)| Check::new(&mut table, machine, pred, assertion))
+        .collect();
+    let mut search = Search {
+        model,
+        options,
+        start,
+        table,
+        interner: Interner::new(machine.variables.len()),
+        setups: Vec::new(),
+        has_setup_nodes: has_setup_nodes(machine),
+        groups,
+        checks,
+        layers: Vec::new(),
+        states: 0,
+        transitions: 0,
+        processed: 1,
+        partial_enumeration: false,
+        setups_cut_for_time: false,
+        setups_up_to_symmetry: false,
+        deadlocked_states: 0,
+        violating_states: 0,
+        first_error: None,
+        ill_defined_count: 0,
+        ill_defined_first: None,
+        ill_defined_setup: None,
+        explored_all: false,
+        stats: SymbolicStats {
+            max_nodes,
+            ..SymbolicStats::default()
+        },
+    };
+    let found = match unsupported {
+        Some(why) => Ok(Found::plain(Verdict::Incomplete(format!(
+            "the symbolic search does not apply: {why}; use the explicit mc"
+        )))),
+        None => search.run(&static_assertions),
+    };
+    let found = match found {
+        Ok(found) => found,
+        Err(Halt(why)) => search.first_error.take().unwrap_or_else(|| {
+            Found::plain(Verdict::Incomplete(format!(
+                "symbolic search stopped: {why}"
+            )))
+        }),
+    };
+    let (verdict, trace) = match search.trace(&found)? {
+        Some(trace) => (found.verdict, trace),
+        None => (
+            Verdict::Incomplete(format!(
+                "the symbolic search found {}, but the time budget ran out before the interpreter \
+                 could replay its trace",
+                match found.verdict {
+                    Verdict::Deadlock => "a deadlock",
+                    Verdict::InvariantViolation(_) => "an invariant violation",
+                    Verdict::AssertionViolation(_) => "an assertion violation",
+                    _ => "an error",
+                }
+            )),
+            vec![],
+        ),
+    };
+    search.stats.ldd_nodes = search.table.nodes();
+    search.stats.ldd_cache_hits = search.table.cache_hits();
+    let count = |n: u128| usize::try_from(n).unwrap_or(usize::MAX);
+    Ok(McResult {
+        verdict,
+        trace,
+        states: count(search.states),
+        transitions: count(search.transitions),
+        processed: count(search.processed),
+        partial_enumeration: search.partial_enumeration,
+        ill_defined_operations: count(search.ill_defined_count),
+        deadlocked_states: count(search.deadlocked_states),
+        violating_states: count(search.violating_states),
+        explored_all: search.explored_all,
+        setups_up_to_symmetry: search.setups_up_to_symmetry,
+        state_checks: search.stats.check_calls as usize,
+        elapsed: start.elapsed(),
+        reuse: None,
+        por: None,
+        symbolic: Some(search.stats),
+        peak_memory_kib: peak_memory_kib(),
+        cpu_time: cpu_time(),
+    })
+}
+
+impl<'m> Search<'m> {
+    /// Sets up the constants and the initial states, then explores level by level.
+    fn run(&mut self, static_assertions: &[&Pred]) -> Result<Found, Halt> {
+        let ctx = &self.model.context;
+        let settings = ctx.settings();
+        let max_inits = settings.max_initialisations;
+        if self.has_setup_nodes {
+            let time_cuts = ctx.time_cuts();
+            let symmetry = if self.options.setup_symmetry {
+                Symmetry::ProbSetups
+            } else {
+                Symmetry::Expanded
+            };
+            let found = (ctx.setup_constants(max_inits, symmetry))
+                .map_err(|e| Halt(format!("constant setups: {e}")))?;
+            self.setups_up_to_symmetry = found.symmetry_reduced;
+            self.setups_cut_for_time |= ctx.time_cuts() > time_cuts;
+            self.partial_enumeration |= !found.complete && found.solutions.len() < max_inits;
+            if found.solutions.is_empty() {
+                return Ok(Found::plain(Verdict::NoConstantSetup {
+                    complete: found.complete,
+                }));
+            }
+            self.setups = found.solutions;
+        } else {
+            self.setups = vec![vec![]];
+        }
+        // Setup nodes are added and checked one after the other; the explicit search stops at the
+        // first whose static assertion is false.
+        for setup in 0..self.setups.len() {
+            if self.has_setup_nodes {
+                self.states += 1;
+                self.transitions += 1;
+                self.processed += 1;
+            }
+            if let Some(span) = self.static_assertion_false(setup, static_assertions)? {
+                return Ok(Found {
+                    verdict: Verdict::AssertionViolation(span),
+                    at: None,
+                    at_setup: Some(setup as u32).filter(|_| self.has_setup_nodes),
+                });
+            }
+        }
+        let mut initial = Vec::new();
+        let mut filler = None;
+        for setup in 0..self.setups.len() {
+            let states = (ctx.initial_states(&self.setups[setup], max_inits))
+                .map_err(|e| Halt(format!("INITIALISATION: {e}")))?;
+            if states.is_empty() {
+                return Ok(Found {
+                    verdict: Verdict::NoInitialisation,
+                    at: None,
+                    at_setup: Some(setup as u32).filter(|_| self.has_setup_nodes),
+                });
+            }
+            for state in states {
+                initial.push(self.interner.vector(setup as u32, &state.values));
+                filler.get_or_insert(state.values);
+            }
+        }
+        let filler = filler.expect("every setup has an initial state");
+        let initial = self.table.from_tuples(initial.iter().map(Vec::as_slice))?;
+        let initial_edges = self.table.count(initial);
+        self.states += initial_edges;
+        self.transitions += initial_edges;
+        self.explore(initial, &filler)
+    }
+
+    fn static_assertion_false(
+        &mut self,
+        setup: usize,
+        assertions: &[&Pred],
+    ) -> Result<Option<Span>, Halt> {
+        if !self.options.check_assertions || assertions.is_empty() {
+            return Ok(None);
+        }
+        let ctx = &self.model.context;
+        let mut env = Env::new();
+        ctx.bind_constants(&mut env, &self.setups[setup]);
+        let env = env.freeze();
+        for a in assertions {
+            match ctx.eval_pred(a, &env) {
+                Ok(true) => {}
+                Ok(false) => return Ok(Some(a.span)),
+                // Neither true nor false: noted, and the search goes on (`check::mc`).
+                Err(EvalError::WellDefinedness(d)) => {
+                    self.ill_defined_count += 1;
+                    self.ill_defined_setup.get_or_insert((d, setup as u32));
+                    return Ok(None);
+                }
+                Err(e) => {
+                    return Err(Halt(format!(
+                        "the assertion at {} is not decided ({e})",
+                        a.span
+                    )));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Time, memory and state limits between steps of the search.
+    fn go_on(options: &McOptions, model: &Model, start: Instant, states: u128) -> Result<(), Halt> {
+        if model.context.stopped_for_memory() {
+            return Err(Halt("memory limit reached (--max-memory)".into()));
+        }
+        if let Some(timeout) = options.timeout
+            && start.elapsed() > timeout
+        {
+            return Err(Halt(format!("timeout after {} ms", timeout.as_millis())));
+        }
+        if let Some(limit) = options.max_states
+            && states + 1 > limit as u128
+        {
+            return Err(Halt(format!("--max-states {limit} reached")));
+        }
+        Ok(())
+    }
+
+    /// Breadth-first levels from `initial` until no new state, an error that stops the search or a
+    /// limit.
+    fn explore(&mut self, initial: Ldd, filler: &[Value]) -> Result<Found, Halt> {
+        let mut reach = initial;
+        let mut frontier = initial;
+        self.layers.push(initial);
+        let machine = self.model.machine();
+        let max_per_op = self.model.context.settings().max_operations;
+        while frontier != EMPTY {
+            let (options, model, start, states) =
+                (self.options, self.model, self.start, self.states);
+            let go_on = move || Self::go_on(options, model, start, states);
+            go_on()?;
+            let level = self.layers.len() - 1;
+            // Checks of the level's new states.
+            let (violating, checks_ill_defined) = self.check_level(frontier, filler, &go_on)?;
+            // Transitions of projections not met before.
+            let oracle = Oracle {
+                context: &self.model.context,
+                machine,
+                setups: &self.setups,
+                filler,
+                max_per_op,
+            };
+            let frontier_states = self.table.count(frontier);
+            for (k, group) in self.groups.iter_mut().enumerate() {
+                let calls = group.learn(
+                    k,
+                    &mut self.table,
+                    frontier,
+                    &oracle,
+                    &mut self.interner,
+                    &go_on,
+                )?;
+                self.stats.next_state_calls += calls;
+                let reused = frontier_states.saturating_sub(u128::from(calls));
+                let reused = u64::try_from(reused).unwrap_or(u64::MAX);
+                self.stats.reused = self.stats.reused.saturating_add(reused);
+            }
+            self.note_ill_defined(frontier, checks_ill_defined, level)?;
+            let mut enabled = EMPTY;
+            let mut partial = EMPTY;
+            let mut next = EMPTY;
+            for group in &self.groups {
+                if self.options.check_deadlock {
+                    let some = self
+                        .table
+                        .rel_prod(frontier, group.enabled, group.read_meta)?;
+                    enabled = self.table.union(enabled, some)?;
+                }
+                if group.partial != EMPTY {
+                    self.partial_enumeration = true;
+                    let cut = self
+                        .table
+                        .rel_prod(frontier, group.partial, group.read_meta)?;
+                    partial = self.table.union(partial, cut)?;
+                }
+                let image = self.table.rel_prod(frontier, group.relation, group.meta)?;
+                next = self.table.union(next, image)?;
+                let edges = self.table.count_pairs(frontier, group.relation, group.meta);
+                self.transitions = self.transitions.saturating_add(edges);
+            }
+            let mut deadlocked = if self.options.check_deadlock {
+                self.table.minus(frontier, enabled)?
+            } else {
+                EMPTY
+            };
+            // No transition among parameters enumerated in part proves no deadlock (`check::mc`).
+            if self.table.intersect(deadlocked, partial)? != EMPTY {
+                return Err(Halt(
+                    "no operation is enabled for the parameter values enumerated, but some parameter \
+                     domains could only be enumerated partially"
+                        .into(),
+                ));
+            }
+            deadlocked = self.table.minus(deadlocked, partial)?;
+            self.processed = self.processed.saturating_add(frontier_states);
+            if let Some(found) = self.errors_of_level(violating, deadlocked, level) {
+                return Ok(found);
+            }
+            let new = self.table.minus(next, reach)?;
+            reach = self.table.union(reach, new)?;
+            self.states = self.states.saturating_add(self.table.count(new));
+            self.stats.levels += 1;
+            if new != EMPTY {
+                self.layers.push(new);
+            }
+            frontier = new;
+        }
+        self.explored_all = true;
+        if let Some(found) = self.first_error.take() {
+            return Ok(found);
+        }
+        let count = usize::try_from(self.ill_defined_count).unwrap_or(usize::MAX);
+        // A setup's note comes first: setups are checked before any state.
+        if let Some((first, setup)) = self.ill_defined_setup.take() {
+            return Ok(Found {
+                verdict: Verdict::IllDefinedOperations { first, count },
+                at: None,
+                at_setup: Some(setup).filter(|_| self.has_setup_nodes),
+            });
+        }
+        if let Some((first, state, level)) = self.ill_defined_first.take() {
+            return Ok(Found {
+                verdict: Verdict::IllDefinedOperations { first, count },
+                at: Some((state, level)),
+                at_setup: None,
+            });
+        }
+        if self.setups_cut_for_time {
+            return Ok(Found::plain(Verdict::Incomplete(
+                "no error in the states of the constant setups found, but the setup search dropped \
+                 some candidates for time: other setups may exist"
+                    .into(),
+            )));
+        }
+        Ok(Found::plain(Verdict::NoErrorFound))
+    }
+
+    /// Counts the ill-defined operation instances and checks of a level (`level`, its states
+    /// `frontier`, those with an ill-defined check `checks_ill_defined`) and keeps the first met.
+    fn note_ill_defined(
+        &mut self,
+        frontier: Ldd,
+        checks_ill_defined: Ldd,
+        level: usize,
+    ) -> Result<(), Halt> {
+        let states = self.table.count(checks_ill_defined);
+        self.ill_defined_count = self.ill_defined_count.saturating_add(states);
+        if self.ill_defined_first.is_none()
+            && let Some(state) = self.table.any_tuple(checks_ill_defined)
+        {
+            let first = self.checks.iter().find_map(|c| {
+                let projection: Vec<u32> = c.key.iter().map(|&s| state[s as usize]).collect();
+                c.diagnostics.get(&projection).cloned()
+            });
+            if let Some(d) = first {
+                self.ill_defined_first = Some((d, state, level));
+            }
+        }
+        for group in &self.groups {
+            if group.ill_defined == EMPTY {
+                continue;
+            }
+            let instances = self
+                .table
+                .count_pairs(frontier, group.ill_defined, group.read_meta);
+            self.ill_defined_count = self.ill_defined_count.saturating_add(instances);
+        }
+        if self.ill_defined_first.is_none() {
+            for group in &self.groups {
+                let at = self
+                    .table
+                    .rel_prod(frontier, group.ill_defined, group.read_meta)?;
+                if let Some(state) = self.table.any_tuple(at)
+                    && let Some(d) = group.ill_defined_in(&state)
+                {
+                    self.ill_defined_first = Some((d.clone(), state, level));
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+    /// The error that ends the search at this level, if any; errors the search goes past are counted
+    /// and the first kept.
+    ///
+    /// The explicit search meets a state's deadlock before the violation it found in that state, but
+    /// reports the violation first when it stops at violations; a symbolic level follows the same
+    /// preferences (between different states of one level the explicit order is its own).
+    fn errors_of_level(&mut self, violating: Ldd, deadlocked: Ldd, level: usize) -> Option<Found> {
+        let mut violation = None;
+        if violating != EMPTY {
+            self.violating_states += self.table.count(violating);
+            let state = self.table.any_tuple(violating).expect("not empty");
+            let verdict = self.violation_in(&state);
+            violation = Some(Found {
+                verdict,
+                at: Some((state, level)),
+                at_setup: None,
+            });
+        }
+        let mut deadlock = None;
+        if deadlocked != EMPTY {
+            self.deadlocked_states += self.table.count(deadlocked);
+            let state = self.table.any_tuple(deadlocked).expect("not empty");
+            deadlock = Some(Found {
+                verdict: Verdict::Deadlock,
+                at: Some((state, level)),
+                at_setup: None,
+            });
+        }
+        if self.options.stop_at_violation && violation.is_some() {
+            return violation;
+        }
+        if self.options.stop_at_deadlock && deadlock.is_some() {
+            return deadlock;
+        }
+        if self.first_error.is_none() {
+            self.first_error = deadlock.or(violation);
+        }
+        None
+    }
+}

@@ -1,0 +1,181 @@
+//! A counterexample from the breadth-first layers: from the state found in layer d, a predecessor in
+//! layer d - 1 by some learned transition, and so on down to an initial state (every state new in
+//! layer i has one in layer i - 1, since layer i holds the states first reached in i steps). The trace
+//! is then replayed by the interpreter on whole states (`replays`) before it is printed.
+
+use super::learn::Group;
+use super::vectors::SETUP_SLOT;
+use super::{Found, Search};
+use crate::check::Model;
+use crate::check::mc::Step;
+use crate::check::setup::constant_names;
+use crate::diag::{Diagnostic, Span};
+use crate::eval::{EvalError, State};
+use crate::ldd::{Ldd, Table};
+use crate::value::Value;
+
+/// One step back: the operation, its label in that operation's group, the state before.
+pub struct Back {
+    pub operation: usize,
+    pub label: u32,
+    pub source: Vec<u32>,
+}
+
+/// The steps from a state of `layers[0]` to `target` (in `layers.last()`), first step first; None when
+/// some state has no predecessor in the layer before (which would make the layers wrong).
+pub fn path_to(
+    table: &Table,
+    layers: &[Ldd],
+    groups: &[Group],
+    target: Vec<u32>,
+) -> Option<(Vec<u32>, Vec<Back>)> {
+    let mut steps = Vec::new();
+    let mut current = target;
+    for &before in layers[..layers.len().saturating_sub(1)].iter().rev() {
+        let back = (groups.iter().enumerate()).find_map(|(k, g)| {
+            (g.predecessors(&current).into_iter())
+                .find(|(_, source)| table.contains(before, source))
+                .map(|(label, source)| Back {
+                    operation: k,
+                    label,
+                    source,
+                })
+        })?;
+        let next = back.source.clone();
+        steps.push(back);
+        current = next;
+    }
+    steps.reverse();
+    Some((current, steps))
+}
+
+/// One step of a trace in values: operation `k` with its parameters and outputs leads to `after`.
+pub struct Replayed<'t> {
+    pub operation: usize,
+    pub params: &'t [Value],
+    pub outputs: &'t [Value],
+    pub after: Vec<Value>,
+}
+
+/// Whether the interpreter confirms the trace: `initial` is an initial state of the setup
+/// `constants`, and each step is a transition (same parameters, outputs and target) of its operation
+/// from the state before. Asked of the whole machine, not of projections: the relations' reuse is
+/// what this checks.
+pub fn replays(
+    model: &Model,
+    constants: &[Value],
+    initial: &[Value],
+    steps: &[Replayed],
+) -> Result<bool, EvalError> {
+    let ctx = &model.context;
+    let settings = ctx.settings();
+    let initial_states = ctx.initial_states(constants, settings.max_initialisations)?;
+    if !initial_states.iter().any(|s| s.values == initial) {
+        return Ok(false);
+    }
+    let mut state = State {
+        values: initial.to_vec(),
+    };
+    for step in steps {
+        let mut env = ctx.state_env(constants, &state)?;
+        let found =
+            ctx.operation_successors(step.operation, &mut env, &state, settings.max_operations)?;
+        let taken = found.transitions.iter().any(|t| {
+            t.params == step.params && t.outputs == step.outputs && t.target.values == step.after
+        });
+        if !taken {
+            return Ok(false);
+        }
+        state = State {
+            values: step.after.clone(),
+        };
+    }
+    Ok(true)
+}
+
+impl<'m> Search<'m> {
+    /// The replayed trace to what `found` ends at (empty when nothing), or None when the time budget
+    /// ran out before the replay could confirm it.
+    pub(super) fn trace(&self, found: &Found) -> Result<Option<Vec<Step>>, Diagnostic> {
+        let machine = self.model.machine();
+        let setup_step = |setup: u32| Step {
+            label: "SETUP_CONSTANTS".into(),
+            params: vec![],
+            outputs: vec![],
+            changed: (constant_names(self.model).into_iter())
+                .zip(self.setups[setup as usize].iter().cloned())
+                .collect(),
+        };
+        if let Some(setup) = found.at_setup {
+            return Ok(Some(vec![setup_step(setup)]));
+        }
+        let Some((target, level)) = &found.at else {
+            return Ok(Some(vec![]));
+        };
+        let not_replayed = |why: &str| {
+            Diagnostic::new(
+                crate::diag::DiagKind::Internal,
+                Span::default(),
+                format!("the symbolic search's counterexample {why}"),
+            )
+        };
+        let (initial, backs) = path_to(
+            &self.table,
+            &self.layers[..=*level],
+            &self.groups,
+            target.clone(),
+        )
+        .ok_or_else(|| not_replayed("has no path back through the layers"))?;
+        let mut steps = Vec::new();
+        if self.has_setup_nodes {
+            steps.push(setup_step(initial[SETUP_SLOT as usize]));
+        }
+        let named = |names: &[crate::ir::TypedName], values: &[Value]| -> Vec<_> {
+            (names.iter().map(|p| p.name.clone()))
+                .zip(values.iter().cloned())
+                .collect()
+        };
+        let initial_values = self.interner.values(&initial);
+        steps.push(Step {
+            label: "INITIALISATION".into(),
+            params: vec![],
+            outputs: vec![],
+            changed: named(&machine.variables, &initial_values),
+        });
+        for (i, back) in backs.iter().enumerate() {
+            let after = backs.get(i + 1).map_or(target, |b| &b.source);
+            let op = &machine.operations[back.operation];
+            let (params, outputs, _) = self.groups[back.operation].signature(back.label);
+            let changed = (machine.variables.iter().enumerate())
+                .filter(|(i, _)| after[i + 1] != back.source[i + 1])
+                .map(|(i, v)| (v.name.clone(), self.interner.value(i, after[i + 1]).clone()))
+                .collect();
+            steps.push(Step {
+                label: op.name.to_string(),
+                params: named(&op.params, params),
+                outputs: named(&op.outputs, outputs),
+                changed,
+            });
+        }
+        let constants = &self.setups[initial[SETUP_SLOT as usize] as usize];
+        let replayed: Vec<Replayed> = (backs.iter().enumerate())
+            .map(|(i, back)| {
+                let (params, outputs, _) = self.groups[back.operation].signature(back.label);
+                let after = backs.get(i + 1).map_or(target, |b| &b.source);
+                Replayed {
+                    operation: back.operation,
+                    params,
+                    outputs,
+                    after: self.interner.values(after),
+                }
+            })
+            .collect();
+        match replays(self.model, constants, &initial_values, &replayed) {
+            Ok(true) => Ok(Some(steps)),
+            // The search spent the budget: the error stands unconfirmed, which is no answer.
+            Err(e) if e.is_timeout() => Ok(None),
+            Ok(false) => Err(not_replayed("does not replay")),
+            Err(e) => Err(not_replayed(&format!("does not replay ({e})"))),
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! `mc --symbolic` (`check::reach`, LDD reachability) against the explicit `mc` on every bundled
+//! machine the explicit search finishes within `TIMEOUT` (and, with `BSOLVE_SYMBOLIC_CORPUS=1`, on the
+//! corpus machines of `corpus_mc_machines.txt`):
+//! * going on past deadlocks and violations (counts of the whole state space, whatever order errors are
+//!   met in): the same verdict kind, states, transitions, deadlocked and violating states, and
+//!   `partial_enumeration` — or an UNKNOWN from the symbolic search that says why it declined (never a
+//!   different answer);
+//! * stopping at the first error: the same kind of error, and a replayed trace as long as the explicit
+//!   breadth-first one (both are shortest).
+
+mod common;
+
+use bsolve::check::mc::{McOptions, McResult, Verdict, model_check};
+use bsolve::check::reach::symbolic_model_check;
+use bsolve::check::{Model, Options};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const CORPUS_MACHINES: &[&str] = &include!("corpus_mc_machines.txt");
+
+const TIMEOUT: Duration = Duration::from_secs(1);
+/// Machines whose explicit run took longer are compared going on past errors only.
+const FIRST_ERROR_PASS_UNDER: Duration = Duration::from_millis(200);
+
+/// The bundled machines the symbolic search must answer (not decline) on: a floor that catches a
+/// regression that makes it decline everything.
+const MIN_ANSWERED: usize = 40;
+
+fn machines() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(common::model_path(""))
+        .expect("models folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mch"))
+        .collect();
+    out.sort();
+    if std::env::var("BSOLVE_SYMBOLIC_CORPUS").is_ok_and(|v| v == "1")
+        && let Some(corpus) = common::corpus_models()
+    {
+        out.extend(CORPUS_MACHINES.iter().map(|m| corpus.join(m)));
+    }
+    out
+}
+
+fn run(model: &Model, symbolic: bool, keep_going: bool) -> McResult {
+    let options = McOptions {
+        timeout: Some(TIMEOUT),
+        stop_at_deadlock: !keep_going,
+        stop_at_violation: !keep_going,
+        symbolic,
+        ..McOptions::default()
+    };
+    let result = if symbolic {
+        symbolic_model_check(model, &options)
+    } else {
+        model_check(model, &options)
+    };
+    result.unwrap_or_else(|d| panic!("{}: {d}", model.machine().name))
+}
+
+fn kind(v: &Verdict) -> String {
+    let debug = format!("{v:?}");
+    debug
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn counts(r: &McResult) -> String {
+    format!(
+        "{} states, {} transitions, {} deadlocked, {} violating, partial {}, all explored {}",
+        r.states,
+        r.transitions,
+        r.deadlocked_states,
+        r.violating_states,
+        r.partial_enumeration,
+        r.explored_all
+    )
+}
+
+#[test]
+fn symbolic_counts_and_verdicts_are_the_explicit_ones() {
+    let (mut answered, mut declined, mut differ) = (0, Vec::new(), Vec::new());
+    for path in machines() {
+        let Ok(model) = Model::load(&path, &Options::default()) else {
+            continue;
+        };
+        let name = path.display().to_string();
+        let explicit = run(&model, false, true);
+        // A limit cut it (an error found before a timeout is still reported as that error).
+        if !explicit.explored_all {
+            continue;
+        }
+        let symbolic = run(&model, true, true);
+        if let Verdict::Incomplete(why) = &symbolic.verdict {
+            declined.push(format!("{name}: {why}"));
+            continue;
+        }
+        answered += 1;
+        // With deadlocks and violations both present, which one is met first depends on the order.
+        let both = explicit.deadlocked_states > 0 && explicit.violating_states > 0;
+        if counts(&explicit) != counts(&symbolic)
+            || (!both && kind(&explicit.verdict) != kind(&symbolic.verdict))
+        {
+            differ.push(format!(
+                "{name}\n  explicit {:?}: {}\n  symbolic {:?}: {}",
+                explicit.verdict,
+                counts(&explicit),
+                symbolic.verdict,
+                counts(&symbolic)
+            ));
+            continue;
+        }
+        // The first-error pass only where it is cheap: the test stays within CI's time.
+        if explicit.trace.is_empty() || explicit.elapsed > FIRST_ERROR_PASS_UNDER {
+            continue;
+        }
+        let (first, symbolic_first) = (run(&model, false, false), run(&model, true, false));
+        if matches!(symbolic_first.verdict, Verdict::Incomplete(_)) {
+            declined.push(format!("{name} (stopping at the first error)"));
+            continue;
+        }
+        if (!both && kind(&first.verdict) != kind(&symbolic_first.verdict))
+            || first.trace.len() != symbolic_first.trace.len()
+        {
+            differ.push(format!(
+                "{name}, first error\n  explicit {:?} after {} steps\n  symbolic {:?} after {} steps",
+                first.verdict,
+                first.trace.len(),
+                symbolic_first.verdict,
+                symbolic_first.trace.len()
+            ));
+        }
+    }
+    eprintln!(
+        "{answered} machines answered alike; declined by the symbolic search:\n  {}",
+        declined.join("\n  ")
+    );
+    assert!(differ.is_empty(), "differences:\n{}", differ.join("\n"));
+    assert!(
+        answered >= MIN_ANSWERED,
+        "only {answered} machines answered symbolically"
+    );
+}
