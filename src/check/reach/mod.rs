@@ -99,6 +99,8 @@ struct Search<'m> {
     /// expanded (the explicit search's `processed`).
     processed: u128,
     partial_enumeration: bool,
+    /// More setups or initial states exist than MAX_INITIALISATIONS (`McResult::initialisations_cut`).
+    initialisations_cut: bool,
     setups_cut_for_time: bool,
     setups_up_to_symmetry: bool,
     deadlocked_states: u128,
@@ -125,6 +127,9 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
     }
     if options.por {
         unsupported = Some("partial-order reduction is an explicit-search option".to_string());
+    }
+    if machine.state_constraint.is_some() {
+        unsupported = Some("the model file's CONSTRAINT prunes states one by one".to_string());
     }
     let mut groups = Vec::new();
     for op in &machine.operations {
@@ -174,6 +179,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         transitions: 0,
         processed: 1,
         partial_enumeration: false,
+        initialisations_cut: false,
         setups_cut_for_time: false,
         setups_up_to_symmetry: false,
         deadlocked_states: 0,
@@ -228,11 +234,17 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         transitions: count(search.transitions),
         processed: count(search.processed),
         partial_enumeration: search.partial_enumeration,
+        initialisations_cut: search.initialisations_cut,
         ill_defined_operations: count(search.ill_defined_count),
         deadlocked_states: count(search.deadlocked_states),
         violating_states: count(search.violating_states),
         explored_all: search.explored_all,
         setups_up_to_symmetry: search.setups_up_to_symmetry,
+        setups: if search.has_setup_nodes {
+            search.setups.len()
+        } else {
+            0
+        },
         state_checks: search.stats.check_calls as usize,
         elapsed: start.elapsed(),
         reuse: None,
@@ -256,11 +268,15 @@ impl<'m> Search<'m> {
             } else {
                 Symmetry::Expanded
             };
-            let found = (ctx.setup_constants(max_inits, symmetry))
+            // One setup more than the limit tells a cut list from one of exactly `max_inits`.
+            let mut found = (ctx.setup_constants(max_inits.saturating_add(1), symmetry))
                 .map_err(|e| Halt(format!("constant setups: {e}")))?;
+            let beyond_limit = found.solutions.len() > max_inits;
+            found.solutions.truncate(max_inits);
             self.setups_up_to_symmetry = found.symmetry_reduced;
             self.setups_cut_for_time |= ctx.time_cuts() > time_cuts;
-            self.partial_enumeration |= !found.complete && found.solutions.len() < max_inits;
+            self.partial_enumeration |= !found.complete && !beyond_limit;
+            self.initialisations_cut |= beyond_limit;
             if found.solutions.is_empty() {
                 return Ok(Found::plain(Verdict::NoConstantSetup {
                     complete: found.complete,
@@ -289,8 +305,11 @@ impl<'m> Search<'m> {
         let mut initial = Vec::new();
         let mut filler = None;
         for setup in 0..self.setups.len() {
-            let states = (ctx.initial_states(&self.setups[setup], max_inits))
+            let listed = (ctx.initial_states_listed(&self.setups[setup], max_inits))
                 .map_err(|e| Halt(format!("INITIALISATION: {e}")))?;
+            self.partial_enumeration |= listed.search_cut;
+            self.initialisations_cut |= listed.beyond_limit;
+            let states = listed.states;
             if states.is_empty() {
                 return Ok(Found {
                     verdict: Verdict::NoInitialisation,
