@@ -1,9 +1,13 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
 use bsolve::check::budget::{Budget, MemoryLimit};
+use bsolve::check::mc::SymmetryStats;
 use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
 use bsolve::check::simulate::{SimVerdict, SimulateOptions};
-use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, temporal, unsat_core};
+use bsolve::check::symmetry::SymmetryMode;
+use bsolve::check::{
+    Model, Options, bench, evaluate, setup, solve_cmd, symmetric_mc, temporal, unsat_core,
+};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
 use bsolve::report::{self, Exit};
@@ -93,6 +97,13 @@ struct Global {
     verbose: bool,
 }
 
+/// `mc --symmetry`'s modes (`check::symmetry::SymmetryMode`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SymmetryArg {
+    Canon,
+    Hash,
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
     Auto,
@@ -179,6 +190,17 @@ enum Command {
         /// call, a WHILE loop or a local named like a variable is explored fully (the output says so).
         #[arg(long)]
         por: bool,
+        /// Symmetry reduction over the deferred sets: one state per orbit of the permutations of the
+        /// elements no constant holds. `canon` keys each state by its canonical form (exact: the
+        /// counts are orbit counts); `hash` by symmetry markers (cheaper, but states of different
+        /// orbits may share a marker, so states may be missed and "no error" is not a proof).
+        /// Deadlocks and violations are those of the full space; traces are replayed.
+        #[arg(long, value_enum, conflicts_with = "por")]
+        symmetry: Option<SymmetryArg>,
+        /// With --symmetry canon: also print the full state and transition counts, each orbit
+        /// counted by its number of distinct states.
+        #[arg(long, requires = "symmetry")]
+        full_count: bool,
     },
     /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
     /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
@@ -529,6 +551,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             all_setups,
             reuse,
             por,
+            symmetry,
+            full_count,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
@@ -555,8 +579,12 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 setup_symmetry: !all_setups,
                 reuse: *reuse,
                 por: *por,
+                symmetry: symmetry.map(|s| match s {
+                    SymmetryArg::Canon => SymmetryMode::Canon,
+                    SymmetryArg::Hash => SymmetryMode::Hash,
+                }),
             };
-            cmd_mc(model, &mc_options, g)
+            cmd_mc(model, &mc_options, *full_count, g)
         }
         Command::Ltl(args) | Command::Ctl(args) => {
             let logic = if matches!(cli.command, Command::Ltl(_)) {
@@ -1097,9 +1125,20 @@ fn tlc_states(model: &Model, states: usize) -> usize {
     }
 }
 
-fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
+fn cmd_mc(
+    model: &Model,
+    options: &McOptions,
+    full_count: bool,
+    g: &Global,
+) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
-    let result = mc::model_check(model, options)?;
+    let result = symmetric_mc::model_check(model, options)?;
+    // Symmetry markers may merge states of different orbits: an exploration without error under them
+    // is no proof.
+    let markers = result
+        .symmetry
+        .as_ref()
+        .is_some_and(|s| s.mode == SymmetryMode::Hash && s.not_applied.is_none());
     let printer = Printer::new(model.machine(), &[]);
     let notes = model.tla.as_ref().map_or(&[][..], |t| &t.notes[..]);
     let (mut status, detail, mut exit) = match &result.verdict {
@@ -1109,6 +1148,13 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
             "every state reached was explored, but some operation parameters or constants were \
              enumerated only in part (up to MAX_OPERATIONS, within MININT..MAXINT or as a few sample \
              strings): states reached only through the other values were not explored"
+                .to_string(),
+            Exit::Unknown,
+        ),
+        Verdict::NoErrorFound if markers => (
+            "NO ERROR FOUND IN THE EXPLORED PART".to_string(),
+            "all states explored up to symmetry markers (--symmetry hash), which may merge states of \
+             different orbits: states may have been missed"
                 .to_string(),
             Exit::Unknown,
         ),
@@ -1215,6 +1261,21 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "proviso_states": por.proviso_states,
             });
         }
+        if let Some(sym) = &result.symmetry {
+            let applied = sym.not_applied.is_none();
+            report["symmetry"] = json!({
+                "mode": match sym.mode { SymmetryMode::Canon => "canon", SymmetryMode::Hash => "hash" },
+                "applied": applied,
+                "not_applied_because": sym.not_applied,
+                "sets": sym.sets.iter().map(|(n, k)| json!({"set": n, "size": k})).collect::<Vec<_>>(),
+                "counts": if applied { "orbits: states and transitions of the quotient under symmetry" } else { "states" },
+                "orbits": applied.then_some(result.states),
+                "full_states": sym.full_states.map(|n| n.to_string()),
+                "full_transitions": sym.full_transitions.map(|n| n.to_string()),
+                "inexact_states": sym.inexact_states,
+                "may_miss_states": applied && sym.mode == SymmetryMode::Hash,
+            });
+        }
         println!("{report}");
     } else {
         println!("{status}: {detail}");
@@ -1224,8 +1285,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 println!("  {}: {}", i, printer.step(s));
             }
         }
+        let counted = match &result.symmetry {
+            Some(s) if s.not_applied.is_none() => "orbits under symmetry",
+            _ => "ProB's count",
+        };
         println!(
-            "states: {}, transitions: {} (ProB's count), processed: {}, time: {} ms",
+            "states: {}, transitions: {} ({counted}), processed: {}, time: {} ms",
             result.states,
             result.transitions,
             result.processed,
@@ -1259,6 +1324,9 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                     "partial-order reduction not applied, every state expanded fully: {why}"
                 ),
             }
+        }
+        if let Some(sym) = &result.symmetry {
+            print_symmetry(sym, result.states, result.transitions, full_count);
         }
         if result.setups_up_to_symmetry {
             println!(
@@ -1299,6 +1367,46 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         }
     }
     Ok(exit)
+}
+
+/// The symmetry lines of `mc`'s text report.
+fn print_symmetry(sym: &SymmetryStats, states: usize, transitions: usize, full_count: bool) {
+    if let Some(why) = &sym.not_applied {
+        println!("symmetry reduction not applied, every state explored: {why}");
+        return;
+    }
+    let sets: Vec<String> = sym.sets.iter().map(|(n, k)| format!("{n} ({k})")).collect();
+    match sym.mode {
+        SymmetryMode::Canon => println!(
+            "symmetry reduction (canon) over {}: the counts are orbit counts ({states} orbits, \
+             {transitions} transitions between them)",
+            sets.join(", ")
+        ),
+        SymmetryMode::Hash => println!(
+            "symmetry reduction (hash markers) over {}: the counts are of marker classes ({states} \
+             states, {transitions} transitions); states of different orbits may share a marker, so \
+             states may have been missed",
+            sets.join(", ")
+        ),
+    }
+    if sym.inexact_states > 0 {
+        println!(
+            "{} states had too many permutations to canonicalise exactly: an orbit may be counted \
+             more than once",
+            sym.inexact_states
+        );
+    }
+    if full_count {
+        match (sym.full_states, sym.full_transitions) {
+            (Some(s), Some(t)) => println!(
+                "full count: {s} states, {t} transitions (each orbit counted by its distinct states)"
+            ),
+            _ => println!(
+                "full count: not available (an orbit's size is unknown: hash markers, or a state \
+                 not canonicalised exactly)"
+            ),
+        }
+    }
 }
 
 fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> {
