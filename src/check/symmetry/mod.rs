@@ -11,6 +11,9 @@
 //! orbit, and each orbit's size for the full count); `Hash` — every free element replaced by the marker
 //! of its colour (`refine`, ProB's "hash" mode in spirit: invariant, cheaper, but two states of
 //! different orbits may share a key, so states may be missed).
+//!
+//! The node keeps the state the search reached, not its key (`mc::Target`): the key of `Hash` is no
+//! state, and a trace of reached states is a run of the machine.
 
 mod canon;
 mod refine;
@@ -116,10 +119,9 @@ struct FreeSet {
     free: Vec<u32>,
     /// Per element index, its position in `free`.
     position: Vec<Option<usize>>,
-    /// One marker per colour, and the marker of the element a signature is about (`refine`): elements
-    /// of this set with indices past its last, so that they never equal a real element.
+    /// One marker per colour (`refine::marker_key`): elements of this set with indices past its last,
+    /// so that they never equal a real element.
     markers: Vec<Value>,
-    focus: Value,
 }
 
 impl FreeSet {
@@ -152,8 +154,7 @@ impl FreeSet {
         };
         let n = elements.len();
         Some(FreeSet {
-            markers: (0..free.len()).map(|c| marker(n + 1 + c)).collect(),
-            focus: marker(n),
+            markers: (0..free.len()).map(|c| marker(n + c)).collect(),
             set,
             elements: elements.clone(),
             free,
@@ -185,7 +186,7 @@ pub struct Group {
 pub struct Reduced {
     pub key: Vec<Value>,
     /// The number of distinct images of the state (its orbit's size), when known: canonical forms
-    /// that were exact; never under `Hash`.
+    /// that were exact (and groups whose sizes fit in 128 bits); never under `Hash`.
     pub orbit: Option<u128>,
 }
 
@@ -211,7 +212,7 @@ impl Group {
             SymmetryMode::Canon => {
                 let c = canon::canonical(&self.sets, &colours, state);
                 let orbit = match (self.order, c.automorphisms) {
-                    (Some(order), Some(aut)) => Some(order / aut as u128),
+                    (Some(order), Some(aut)) => Some(order / aut),
                     _ => None,
                 };
                 Reduced { key: c.key, orbit }

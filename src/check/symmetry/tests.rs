@@ -143,3 +143,59 @@ fn elements_held_by_constants_are_not_moved() {
     let state = vec![d[2].clone()];
     assert_eq!(group.reduce(SymmetryMode::Canon, &state).key, state);
 }
+
+#[test]
+fn two_sets_are_permuted_independently() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let d = elements("D", 3);
+    let e = elements("E", 3);
+    let symmetric = SymmetricSets {
+        sets: vec![(Name::from("D"), d.clone()), (Name::from("E"), e.clone())],
+    };
+    let group = symmetric.group(&[]);
+    let perm = |set: &str, elements: &Arc<Vec<Value>>, perm: Vec<usize>| SetPermutation {
+        set: Arc::from(set),
+        elements: elements.clone(),
+        perm,
+    };
+    let all: Vec<Vec<SetPermutation>> = all_permutations(3)
+        .into_iter()
+        .flat_map(|p| all_permutations(3).into_iter().map(move |q| (p.clone(), q)))
+        .map(|(p, q)| vec![perm("D", &d, p), perm("E", &e, q)])
+        .collect();
+    for _ in 0..200 {
+        let state = vec![Value::set_from_vec(
+            (0..rng.usize(0..5))
+                .map(|_| Value::pair(d[rng.usize(0..3)].clone(), e[rng.usize(0..3)].clone()))
+                .collect(),
+        )];
+        let orbit: FxHashSet<Vec<Value>> = all.iter().map(|p| image(&state, p)).collect();
+        let reduced = group.reduce(SymmetryMode::Canon, &state);
+        assert_eq!(reduced.orbit, Some(orbit.len() as u128), "{state:?}");
+        for p in &all {
+            assert_eq!(
+                group.reduce(SymmetryMode::Canon, &image(&state, p)).key,
+                reduced.key
+            );
+        }
+    }
+}
+
+#[test]
+fn a_state_with_too_many_candidate_permutations_keeps_a_member_of_its_orbit() {
+    // An 8-cycle: colour refinement cannot tell its elements apart and they are no twins (a swap
+    // changes the cycle), so 8! candidates, more than are tried.
+    let d = elements("D", 8);
+    let symmetric = SymmetricSets {
+        sets: vec![(Name::from("D"), d.clone())],
+    };
+    let group = symmetric.group(&[]);
+    let cycle = (0..8).map(|i| Value::pair(d[i].clone(), d[(i + 1) % 8].clone()));
+    let state = vec![Value::set_from_vec(cycle.collect()), Value::int(1)];
+    let reduced = group.reduce(SymmetryMode::Canon, &state);
+    assert_eq!(reduced.orbit, None);
+    assert_eq!(reduced.key, state);
+    // The whole set, by contrast, is fixed by every permutation: exact, an orbit of one.
+    let all = vec![Value::set_from_vec(d.iter().cloned().collect())];
+    assert_eq!(group.reduce(SymmetryMode::Canon, &all).orbit, Some(1));
+}
