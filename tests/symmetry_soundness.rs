@@ -3,8 +3,7 @@
 //!   deadlock or not, and an invariant or assertion violation or not, alike; where the run without
 //!   reduction explored its whole state space, the reduced run's full count (each orbit counted by its
 //!   number of distinct states) equals its states and transitions, and the orbits are never more;
-//! * the same on the corpus machines of `corpus_mc_machines.txt` that have a deferred set (ignored by
-//!   default, about two minutes: `cargo test --release --test symmetry_soundness -- --ignored`;
+//! * the same on the corpus machines of `corpus_mc_machines.txt` that have a deferred set (about 10 s;
 //!   `python3 benchmarks/corpus.py symmetry` runs every machine of `expected.csv`);
 //! * models/SymmetricMutex.mch has the counts worked out by hand in its header;
 //! * a violation found in the quotient comes with a trace of real states that the interpreter replays
@@ -42,24 +41,6 @@ fn run(model: &Model, symmetry: Option<SymmetryMode>, go_on: bool) -> Result<McR
     model_check(model, &options).map_err(|d| d.to_string())
 }
 
-/// What must not depend on the reduction: the kind of verdict other than deadlock and violation
-/// (no setup, no initialisation, an error), and whether a deadlock and a violation exist.
-fn verdict(r: &McResult) -> String {
-    let kind = match &r.verdict {
-        Verdict::NoErrorFound
-        | Verdict::Deadlock
-        | Verdict::InvariantViolation(_)
-        | Verdict::AssertionViolation(_)
-        | Verdict::IllDefinedOperations { .. } => "explored".to_string(),
-        other => format!("{other:?}"),
-    };
-    format!(
-        "{kind}, deadlock {}, violation {}",
-        r.deadlocked_states > 0,
-        r.violating_states > 0
-    )
-}
-
 /// What comparing one machine gave.
 enum Compared {
     /// No symmetric deferred set, or the plain run was cut: nothing to compare.
@@ -88,8 +69,8 @@ fn compare(path: &Path) -> Result<Compared, String> {
             return Err(format!(
                 "{}: errors differ: {:?} / {:?}",
                 path.display(),
-                f.map(|f| verdict(&f)),
-                r.map(|r| verdict(&r))
+                f.map(|f| common::reduction_verdict(&f)),
+                r.map(|r| common::reduction_verdict(&r))
             ));
         }
     };
@@ -102,7 +83,7 @@ fn compare(path: &Path) -> Result<Compared, String> {
     let counts_differ = full_counts.0.is_some()
         && full_counts != (Some(full.states as u128), Some(full.transitions as u128));
     if !reduced.explored_all
-        || verdict(&full) != verdict(&reduced)
+        || common::reduction_verdict(&full) != common::reduction_verdict(&reduced)
         || reduced.states > full.states
         || counts_differ
         || stats.abandoned.is_some()
@@ -111,10 +92,10 @@ fn compare(path: &Path) -> Result<Compared, String> {
             "{}:\n  without --symmetry: {} ({} states, {} transitions)\n  with --symmetry:    {} \
              ({} orbits, complete {}, {stats:?})",
             path.display(),
-            verdict(&full),
+            common::reduction_verdict(&full),
             full.states,
             full.transitions,
-            verdict(&reduced),
+            common::reduction_verdict(&reduced),
             reduced.states,
             reduced.explored_all,
         ));
@@ -181,7 +162,6 @@ fn bundled_machines_keep_their_verdicts_and_counts_under_symmetry() {
 }
 
 #[test]
-#[ignore = "about two minutes: the corpus machines with deferred sets"]
 fn corpus_machines_keep_their_verdicts_and_counts_under_symmetry() {
     let Some(corpus) = common::corpus_models() else {
         eprintln!("corpus not found next to the repository");

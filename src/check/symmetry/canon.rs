@@ -160,7 +160,7 @@ fn factorial(n: usize) -> Option<usize> {
 }
 
 /// Every permutation of `0..n`, as the image of each position.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
+pub(super) fn permutations(n: usize) -> Vec<Vec<usize>> {
     if n == 0 {
         return vec![vec![]];
     }

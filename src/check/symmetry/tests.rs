@@ -19,25 +19,9 @@ fn elements(set: &str, n: u32) -> Arc<Vec<Value>> {
     )
 }
 
-/// Every permutation of 0..n.
-fn all_permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in all_permutations(n - 1) {
-        for pos in 0..n {
-            let mut q = p.clone();
-            q.insert(pos, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
-
 /// The permutations of `d` that fix the elements in `fixed`.
 fn group_elements(d: &Arc<Vec<Value>>, fixed: &[usize]) -> Vec<Vec<SetPermutation>> {
-    all_permutations(d.len())
+    canon::permutations(d.len())
         .into_iter()
         .filter(|p| fixed.iter().all(|&f| p[f] == f))
         .map(|perm| {
@@ -158,9 +142,13 @@ fn two_sets_are_permuted_independently() {
         elements: elements.clone(),
         perm,
     };
-    let all: Vec<Vec<SetPermutation>> = all_permutations(3)
+    let all: Vec<Vec<SetPermutation>> = canon::permutations(3)
         .into_iter()
-        .flat_map(|p| all_permutations(3).into_iter().map(move |q| (p.clone(), q)))
+        .flat_map(|p| {
+            canon::permutations(3)
+                .into_iter()
+                .map(move |q| (p.clone(), q))
+        })
         .map(|(p, q)| vec![perm("D", &d, p), perm("E", &e, q)])
         .collect();
     for _ in 0..200 {
