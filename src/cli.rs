@@ -1,8 +1,7 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
 use bsolve::check::budget::{Budget, MemoryLimit};
-use bsolve::check::mc::SymmetryStats;
-use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
+use bsolve::check::mc::{McOptions, McResult, SearchOrder, SymmetryStats, Verdict};
 use bsolve::check::simulate::{SimVerdict, SimulateOptions};
 use bsolve::check::symmetry::SymmetryMode;
 use bsolve::check::{
@@ -1326,7 +1325,7 @@ fn cmd_mc(
             }
         }
         if let Some(sym) = &result.symmetry {
-            print_symmetry(sym, result.states, result.transitions, full_count);
+            print_symmetry(sym, &result, full_count);
         }
         if result.setups_up_to_symmetry {
             println!(
@@ -1370,7 +1369,8 @@ fn cmd_mc(
 }
 
 /// The symmetry lines of `mc`'s text report.
-fn print_symmetry(sym: &SymmetryStats, states: usize, transitions: usize, full_count: bool) {
+fn print_symmetry(sym: &SymmetryStats, result: &McResult, full_count: bool) {
+    let (states, transitions) = (result.states, result.transitions);
     if let Some(why) = &sym.not_applied {
         println!("symmetry reduction not applied, every state explored: {why}");
         return;
@@ -1399,7 +1399,12 @@ fn print_symmetry(sym: &SymmetryStats, states: usize, transitions: usize, full_c
     if full_count {
         match (sym.full_states, sym.full_transitions) {
             (Some(s), Some(t)) => println!(
-                "full count: {s} states, {t} transitions (each orbit counted by its distinct states)"
+                "full count: {s} states, {t} transitions (each orbit counted by its distinct states{})",
+                if result.explored_all {
+                    ""
+                } else {
+                    "; of the part explored"
+                }
             ),
             _ => println!(
                 "full count: not available (an orbit's size is unknown: hash markers, or a state \

@@ -14,7 +14,7 @@
 
 mod common;
 
-use bsolve::check::mc::{McOptions, McResult, Verdict};
+use bsolve::check::mc::{McOptions, McResult, SearchOrder, Verdict};
 use bsolve::check::symmetric_mc::model_check;
 use bsolve::check::symmetry::{SymmetryMode, symmetric_sets};
 use bsolve::check::{Model, Options};
@@ -187,6 +187,22 @@ fn the_symmetric_mutex_has_its_hand_counted_orbits() {
         (stats.full_states, stats.full_transitions),
         (Some(651), Some(1296))
     );
+    // Parallel and depth-first searches store the same orbits.
+    for (workers, order) in [(2, SearchOrder::BreadthFirst), (2, SearchOrder::DepthFirst)] {
+        let options = McOptions {
+            workers: Some(workers),
+            order,
+            symmetry: Some(SymmetryMode::Canon),
+            ..McOptions::default()
+        };
+        let other = model_check(&model, &options).expect("runs");
+        assert_eq!((other.states, other.transitions), (11, 36), "{order:?}");
+        let stats = other.symmetry.expect("statistics");
+        assert_eq!(
+            (stats.full_states, stats.full_transitions),
+            (Some(651), Some(1296))
+        );
+    }
     // Markers tell these orbits apart too (but claim no full count).
     let hashed = run(&model, Some(SymmetryMode::Hash), false).expect("runs");
     assert_eq!((hashed.states, hashed.transitions), (11, 36));

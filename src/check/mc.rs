@@ -1112,8 +1112,11 @@ impl<'m> Explorer<'m> {
             add_full(&mut self.full_transitions, share);
         }
         for (t, target) in transitions.into_iter().zip(targets) {
-            // The batch's expansions checked each state new to them once (`expand_state`).
-            let check = self.batch_checks.remove(&target.key);
+            // The batch's expansions checked each state new to them once (`expand_state`). Under
+            // symmetry markers, states of different orbits may share a key: the state another expansion
+            // checked may not be the one kept here, so the kept one is checked below.
+            let markers = matches!(self.symmetry, Some((SymmetryMode::Hash, _)));
+            let check = (self.batch_checks.remove(&target.key)).filter(|_| !markers);
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
                 params: t.params,
