@@ -270,7 +270,37 @@ fn mc_says_when_a_machine_has_nothing_symmetric_and_runs_without() {
         text.contains("states: 8, transitions: 15 (ProB's count)"),
         "{text}"
     );
+    // CHOOSE picks the least element: a machine calling it is not reduced.
+    let dir = std::env::temp_dir().join(format!("bsolve-symmetry-choose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let path = dir.join("Chooser.mch");
+    std::fs::write(&path, CHOOSER).expect("written");
+    let (code, text, _) =
+        common::bsolve(&["mc", path.to_str().expect("utf-8"), "--symmetry", "canon"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("not applied, every state explored: the machine calls an external function"),
+        "{text}"
+    );
+    assert!(
+        text.contains("states: 4, transitions: 5 (ProB's count)"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A machine that adds the least element not yet taken: its states are not closed under permutations.
+const CHOOSER: &str = "MACHINE Chooser
+SETS D
+DEFINITIONS \"CHOOSE.def\"; SET_PREF_DEFAULT_SETSIZE == 3
+VARIABLES x
+INVARIANT x <: D
+INITIALISATION x := {}
+OPERATIONS
+  add = SELECT D - x /= {} THEN x := x \\/ {CHOOSE(D - x)} END;
+  reset = SELECT x = D THEN x := {} END
+END
+";
 
 #[test]
 fn mc_reports_orbit_counts_and_the_full_count_in_text_and_json() {
