@@ -190,7 +190,7 @@ enum Command {
         #[arg(long)]
         por: bool,
         /// Symmetry reduction over the deferred sets: one state per orbit of the permutations of the
-        /// elements the constants cannot tell apart. `canon` keys each state by its canonical form (exact: the
+        /// elements no constant holds. `canon` keys each state by its canonical form (exact: the
         /// counts are orbit counts); `hash` by symmetry markers (cheaper, but states of different
         /// orbits may share a marker, so states may be missed and "no error" is not a proof).
         /// Deadlocks and violations are those of the full space; traces are replayed.

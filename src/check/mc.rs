@@ -196,8 +196,7 @@ pub struct PorStats {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymmetryStats {
     pub mode: SymmetryMode,
-    /// Why no state was reduced (no symmetric deferred set, or constants that tell every element
-    /// apart), or None.
+    /// Why no state was reduced (no symmetric deferred set, or every element held by a constant), or None.
     pub not_applied: Option<String>,
     /// The deferred sets permuted, with their sizes.
     pub sets: Vec<(String, usize)>,
@@ -519,8 +518,7 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             let not_applied = match &symmetry {
                 Some(Err(why)) => Some(why.clone()),
                 _ if explorer.groups.iter().all(Group::is_trivial) => Some(
-                    "in every constant setup the constants tell the elements of each deferred set \
-                     apart"
+                    "every constant setup holds all elements of the deferred sets but one at most"
                         .into(),
                 ),
                 _ => None,

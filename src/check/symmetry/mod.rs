@@ -3,16 +3,14 @@
 //! B cannot name a deferred set's elements, so a permutation of them that fixes the constants maps
 //! every transition, invariant, assertion and SCOPE value of a state to those of its image: states of
 //! one orbit are interchangeable, and the model checker keeps one node per orbit. Which permutations:
-//! per constant setup, those within each class of a deferred set's elements that the constants cannot
-//! tell apart (twins: exchanging two leaves every constant's value unchanged; an element a constant
-//! holds alone is fixed). A machine that calls an external function (CHOOSE picks the least element,
-//! FORMAT_TO_STRING prints its name) is not reduced.
+//! per constant setup, those of each deferred set's elements that no constant's value mentions (an
+//! element a constant holds is told apart by that constant). A machine that calls an external
+//! function (CHOOSE picks the least element, FORMAT_TO_STRING prints its name) is not reduced.
 //!
-//! Two keys per state: `Canon` — the least image under the permutations that respect a colouring of
-//! the elements (`canon`, exact: one node per orbit, and each orbit's size for the full count);
-//! `Hash` — every free element replaced by the marker of its colour (`refine`, ProB's "hash" mode in
-//! spirit: invariant, cheaper, but two states of different orbits may share a key, so states may be
-//! missed).
+//! Two keys per state: `Canon` — the least image under the permutations (`canon`, exact: one node per
+//! orbit, and each orbit's size for the full count); `Hash` — every free element replaced by the marker
+//! of its colour (`refine`, ProB's "hash" mode in spirit: invariant, cheaper, but two states of
+//! different orbits may share a key, so states may be missed).
 //!
 //! The node keeps the state the search reached, not its key (`mc::Target`): the key of `Hash` is no
 //! state, and a trace of reached states is a run of the machine.
@@ -86,23 +84,25 @@ impl SymmetricSets {
             .collect()
     }
 
-    /// The permutation group of one constant setup: per set, the permutations within each class of
-    /// elements the constants cannot tell apart (twins: exchanging two of them leaves every constant's
-    /// value as it is). An element a constant holds alone is a class of one, fixed; two elements a
-    /// constant holds together (`c = {D1, D2}`) may still be twins. Twinship is an equivalence (the
-    /// swaps of a class generate all its permutations, each fixing the constants), so the group is the
-    /// product of the classes' symmetric groups: a subgroup of the constants' stabiliser, sound.
+    /// The permutation group of one constant setup: per set, the elements no constant mentions.
     pub fn group(&self, constants: &[Value]) -> Group {
-        let mut sets: Vec<FreeSet> = Vec::new();
-        let mut labels = 0;
-        for (_, elements) in &self.sets {
-            for class in twin_classes(elements, constants) {
-                if let Some(set) = FreeSet::new(elements, &class, labels) {
-                    labels += set.free.len();
-                    sets.push(set);
+        let mut fixed: Vec<Vec<bool>> = self
+            .sets
+            .iter()
+            .map(|(_, e)| vec![false; e.len()])
+            .collect();
+        for c in constants {
+            each_element(c, &mut |e| {
+                if let Some(s) = self.sets.iter().position(|(n, _)| **n == *e.set)
+                    && let Some(f) = fixed[s].get_mut(e.index as usize)
+                {
+                    *f = true;
                 }
-            }
+            });
         }
+        let sets: Vec<FreeSet> = (self.sets.iter().zip(&fixed))
+            .filter_map(|((_, elements), fixed)| FreeSet::new(elements, fixed))
+            .collect();
         let order = sets.iter().try_fold(1u128, |o, s| {
             (1..=s.free.len() as u128).try_fold(o, u128::checked_mul)
         });
@@ -110,64 +110,22 @@ impl SymmetricSets {
     }
 }
 
-/// The classes of twins among `elements` under `constants`, each in ascending index order.
-fn twin_classes(elements: &Arc<Vec<Value>>, constants: &[Value]) -> Vec<Vec<u32>> {
-    let Some(Value::Elem(first)) = elements.first() else {
-        return vec![];
-    };
-    // No constant holds an element of the set: one class, no swap to try.
-    let mentioned = constants.iter().any(|c| {
-        let mut found = false;
-        each_element(c, &mut |e| found |= e.set == first.set);
-        found
-    });
-    if !mentioned {
-        return vec![(0..elements.len() as u32).collect()];
-    }
-    let swap_fixes = |a: u32, b: u32| {
-        let swap = |e: &Element| {
-            let to = match e.index {
-                i if i == a => b,
-                i if i == b => a,
-                _ => return None,
-            };
-            let target = elements.get(to as usize)?;
-            matches!(target, Value::Elem(t) if t.set == e.set).then(|| target.clone())
-        };
-        constants
-            .iter()
-            .all(|c| relabel::relabel(c, &swap).is_none_or(|moved| moved == *c))
-    };
-    let mut classes: Vec<Vec<u32>> = Vec::new();
-    for i in 0..elements.len() as u32 {
-        match classes.iter_mut().find(|class| swap_fixes(class[0], i)) {
-            Some(class) => class.push(i),
-            None => classes.push(vec![i]),
-        }
-    }
-    classes
-}
-
-/// One class of interchangeable elements of a deferred set under one setup (at least two, else
-/// nothing moves).
+/// One deferred set's free elements under one setup (at least two, else nothing moves).
 struct FreeSet {
     set: Arc<str>,
     /// The set's elements by index.
     elements: Arc<Vec<Value>>,
-    /// Indices of the class's elements, ascending.
+    /// Indices of the free elements, ascending.
     free: Vec<u32>,
-    /// Per element index of the set, its position in `free` (None outside the class).
+    /// Per element index, its position in `free`.
     position: Vec<Option<usize>>,
-    /// The first colour label of this class: classes of one set get disjoint labels, so that
-    /// refinement and markers never confuse their elements.
-    labels: usize,
     /// One marker per colour (`refine::marker_key`): elements of this set with indices past its last,
     /// so that they never equal a real element.
     markers: Vec<Value>,
 }
 
 impl FreeSet {
-    fn new(elements: &Arc<Vec<Value>>, class: &[u32], labels: usize) -> Option<FreeSet> {
+    fn new(elements: &Arc<Vec<Value>>, fixed: &[bool]) -> Option<FreeSet> {
         let set = match elements.first()? {
             Value::Elem(e) => e.set.clone(),
             _ => return None,
@@ -177,10 +135,12 @@ impl FreeSet {
             .iter()
             .enumerate()
             .all(|(i, v)| matches!(v, Value::Elem(e) if e.index as usize == i && e.set == set));
-        if !indexed || class.len() < 2 {
+        let free: Vec<u32> = (0..elements.len() as u32)
+            .filter(|&i| !fixed[i as usize])
+            .collect();
+        if !indexed || free.len() < 2 {
             return None;
         }
-        let free = class.to_vec();
         let mut position = vec![None; elements.len()];
         for (k, &i) in free.iter().enumerate() {
             position[i as usize] = Some(k);
@@ -194,8 +154,7 @@ impl FreeSet {
         };
         let n = elements.len();
         Some(FreeSet {
-            markers: (0..free.len()).map(|c| marker(n + labels + c)).collect(),
-            labels,
+            markers: (0..free.len()).map(|c| marker(n + c)).collect(),
             set,
             elements: elements.clone(),
             free,
@@ -211,10 +170,9 @@ impl FreeSet {
 
 /// The set and position in its `free` list of a free element; None for anything else.
 fn locate(sets: &[FreeSet], e: &Element) -> Option<(usize, usize)> {
-    sets.iter().enumerate().find_map(|(s, set)| {
-        let k = (set.set == e.set).then(|| set.position.get(e.index as usize))??;
-        Some((s, (*k)?))
-    })
+    let s = sets.iter().position(|s| s.set == e.set)?;
+    let k = (*sets[s].position.get(e.index as usize)?)?;
+    Some((s, k))
 }
 
 /// The permutations of one setup's free elements.

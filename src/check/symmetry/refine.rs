@@ -51,7 +51,7 @@ pub(super) fn stable_colours(sets: &[FreeSet], state: &[Value]) -> Colours {
                         Some(if (s2, i2) == (s, i) {
                             FOCUS
                         } else {
-                            1 + (sets[s2].labels + colour[s2][i2] as usize) as u64
+                            1 + u64::from(colour[s2][i2])
                         })
                     };
                     let print = state
