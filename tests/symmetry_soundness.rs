@@ -337,9 +337,8 @@ fn mc_reports_orbit_counts_and_the_full_count_in_text_and_json() {
     assert_ne!(code, 0);
 }
 
-/// A route is started with an output left unassigned when the section is taken: an ill-defined instance,
-/// after which the interpreter tries no further instance of the operation, so the successors depend on
-/// the order of the elements.
+/// A route is started with an output left unassigned when the section is taken: an ill-defined instance
+/// (`check::symmetric_mc::order_free` says why such a run is not reduced).
 const UNASSIGNED_OUTPUT: &str = "MACHINE Unassigned
 SETS SECTION; ROUTE
 DEFINITIONS SET_PREF_DEFAULT_SETSIZE == 2

@@ -7,7 +7,7 @@
 //! operation re-executed with the trace's parameters, the error re-established in the last state), and
 //! should that ever fail — the machine would tell deferred-set elements apart in a way the symmetry
 //! analysis missed — the run is repeated without reduction and the output says why. So is a run that
-//! met an ill-defined operation instance or a parameter domain enumerated in part (`order_free`).
+//! met an ill-defined operation instance or a domain enumerated in part (`order_free`).
 
 use super::Model;
 use super::cbc::violated_conjuncts;
@@ -45,24 +45,24 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
     Ok(result)
 }
 
-/// Whether the reduced run met nothing that depends on the order of the elements. The interpreter's
-/// successors are closed under permutations only while every operation instance is well defined and
-/// every parameter domain is enumerated completely: an ill-defined instance ends its operation's
-/// enumeration (the instances after it in element order are not tried), and MAX_OPERATIONS keeps the
-/// first enablings in that order. (B/Daniel/stellwerk/switcher.mch, its sections left free: `start_route`
-/// leaves an output unassigned on failure, and the reduced run reached 4 orbits of 10.)
+/// Whether the reduced run met nothing known to break the symmetry of the interpreter's successors:
+/// * an ill-defined operation instance, invariant or assertion: B/Daniel/stellwerk/switcher.mch with its
+///   sections left free (its `start_route` leaves an output unassigned on failure) reached 4 orbits of
+///   10 under reduction, all 10 once the output was assigned — the interpreter's handling of such
+///   instances is not closed under permutations, for a reason not yet found;
+/// * a domain enumerated in part: MAX_OPERATIONS keeps the first enablings in element order.
 fn order_free(result: &McResult) -> Result<(), String> {
     if result.ill_defined_operations > 0 || matches!(result.verdict, Verdict::WellDefinedness(_)) {
         return Err(
-            "an operation instance, invariant or assertion was ill-defined, and which \
-                    instances the interpreter tries after one depends on the order of the elements"
+            "an operation instance, invariant or assertion was ill-defined, and the successors \
+             of such states are not known to be closed under permutations"
                 .into(),
         );
     }
     if result.partial_enumeration {
         return Err(
-            "some parameters or constants were enumerated only in part, and which values \
-                    are kept depends on the order of the elements"
+            "some parameters or constants were enumerated only in part, and which values are \
+             kept may depend on the order of the elements"
                 .into(),
         );
     }
