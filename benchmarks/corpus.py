@@ -11,6 +11,10 @@
     python3 benchmarks/corpus.py por     # mc with and without --por on every machine: same deadlock and
                                          # violation verdicts; states and times before/after (section of
                                          # benchmarks/RESULTS.md; per machine: benchmarks/corpus_por_results.csv)
+    python3 benchmarks/corpus.py symmetry  # mc with and without --symmetry canon on every machine with a
+                                         # symmetric deferred set: same verdicts, full count = plain count;
+                                         # orbits and times (section of benchmarks/RESULTS.md; per machine:
+                                         # benchmarks/corpus_symmetry_results.csv)
     python3 benchmarks/corpus.py cbc     # `cbc all` and `cbc-deadlock` on every machine with variables: no
                                          # crash, no contradiction of ProB's reachable verdicts
                                          # (per machine: benchmarks/corpus_cbc_results.csv)
@@ -557,20 +561,93 @@ def por_corpus():
         f"{sum(t[2] for t in table):,} with `--por`",
         "",
     ]
+    lines += best_and_worst(table, "with --por", "ms with --por")
+    write_section("por", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")
+
+
+SYMMETRY_TIMEOUT_MS = 5_000
+
+
+def symmetry_one(row):
+    """A short probe with --symmetry canon (does the machine have a symmetric deferred set?), then the
+    plain run and the reduced one, one after the other so that both meet the same load."""
+    path = MODELS / row["model"]
+    extra = ["--workers", "1", "--max-states", str(POR_MAX_STATES)]
+    probe = model_check(path, ["--workers", "1", "--max-states", "50", "--symmetry", "canon"], 2_000)
+    if not (probe.get("symmetry") or {}).get("applied"):
+        return row, None, None
+    full = model_check(path, extra, SYMMETRY_TIMEOUT_MS)
+    return row, full, model_check(path, [*extra, "--symmetry", "canon"], SYMMETRY_TIMEOUT_MS)
+
+
+def symmetry_corpus():
+    with open(CORPUS / "expected.csv") as f:
+        rows = list(csv.DictReader(f))
+    start = time.time()
+    results = list(map(symmetry_one, rows))
+    elapsed = time.time() - start
+    symmetric = [r for r in results if r[1] is not None]
+    compared, differ, counts_equal, counts_unknown, cut, table = 0, [], 0, 0, [], []
+    for row, full, sym in symmetric:
+        if not full.get("exploration_complete") or not sym.get("exploration_complete"):
+            cut.append(row["model"])
+            continue
+        compared += 1
+        info = sym.get("symmetry") or {}
+        if por_verdict(full) != por_verdict(sym) or info.get("abandoned"):
+            differ.append(f"{row['model']}: {por_verdict(full)} / {por_verdict(sym)}")
+            continue
+        if info.get("full_states") is None:
+            counts_unknown += 1
+        elif (int(info["full_states"]), int(info["full_transitions"])) == (full["states"], full["transitions"]):
+            counts_equal += 1
+        else:
+            differ.append(f"{row['model']}: full count {info['full_states']} / {info['full_transitions']} "
+                          f"against {full['states']} / {full['transitions']}")
+            continue
+        table.append((row["model"], full["states"], sym["states"], full["time_ms"], sym["time_ms"]))
+    with open(ROOT / "benchmarks" / "corpus_symmetry_results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "states", "orbits", "ms", "ms_symmetry"])
+        w.writerows(table)
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    lines = [
+        f"`python3 benchmarks/corpus.py symmetry` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {cpu}, "
+        f"shared with other jobs; {elapsed:.0f} s): `mc` with the recording's preferences, `--workers 1 "
+        f"--max-states {POR_MAX_STATES} --timeout {SYMMETRY_TIMEOUT_MS}`, then with `--symmetry canon`, on "
+        "every machine whose probe (`--symmetry canon --max-states 50`) found a symmetric deferred set; "
+        "the two runs of a machine one after the other.",
+        "",
+        f"- {len(rows)} machines, {len(symmetric)} with a symmetric deferred set, {compared} explored "
+        f"completely both ways and compared; **{len(differ)} differences** (verdicts, or full count against "
+        "the plain count)" + ("" if not differ else ": " + "; ".join(differ)),
+        f"- full count (orbits re-expanded) equal to the plain count on {counts_equal} machines; unknown "
+        f"(a state with too many permutations to canonicalise exactly) on {counts_unknown}",
+        f"- {len(cut)} not compared: a run hit the state or time limit"
+        + ("" if not cut else " (" + ", ".join(cut) + ")"),
+        f"- states over all compared machines: {sum(t[1] for t in table):,} without, "
+        f"{sum(t[2] for t in table):,} orbits with `--symmetry canon`",
+        "",
+    ]
+    lines += best_and_worst(table, "orbits", "ms with --symmetry")
+    write_section("symmetry", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")
+
+
+def best_and_worst(table, reduced, reduced_ms):
+    """The 10 machines (of >= 100 states) a reduction shrank most and the 10 it slowed most, as markdown
+    tables; `table` rows are (machine, states, reduced states, ms, reduced ms)."""
     big = [t for t in table if t[1] >= 100]
     def row_text(t):
-        ratio = t[2] / t[1]
         speed = f"{t[3] / t[4]:.1f}×" if t[4] else "–"
-        return f"| {t[0]} | {t[1]:,} | {t[2]:,} | {100 * ratio:.1f} % | {t[3]:,} | {t[4]:,} | {speed} |"
-    header = ["| machine | states | with --por | share | ms | ms with --por | speed-up |",
+        return f"| {t[0]} | {t[1]:,} | {t[2]:,} | {100 * t[2] / t[1]:.1f} % | {t[3]:,} | {t[4]:,} | {speed} |"
+    header = [f"| machine | states | {reduced} | share | ms | {reduced_ms} | speed-up |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     best = sorted(big, key=lambda t: t[2] / t[1])[:10]
     worst = sorted(big, key=lambda t: (t[4] + 1) / (t[3] + 1), reverse=True)[:10]
-    lines += ["10 best (smallest share of the states, machines with >= 100 states):", "", *header,
-              *map(row_text, best), "",
-              "10 worst (largest time ratio with/without, machines with >= 100 states):", "", *header,
-              *map(row_text, worst)]
-    write_section("por", "\n".join(lines), ROOT / "benchmarks" / "RESULTS.md")
+    return ["10 best (smallest share of the states, machines with >= 100 states):", "", *header,
+            *map(row_text, best), "",
+            "10 worst (largest time ratio with/without, machines with >= 100 states):", "", *header,
+            *map(row_text, worst)]
 
 
 def write_section(name, body, report=REPORT):
@@ -589,4 +666,5 @@ if __name__ == "__main__":
     if not BINARY.exists():
         sys.exit(f"build first: cargo build --release ({BINARY} missing)")
     {"check": check_corpus, "mc": mc_corpus, "speed": mc_speed, "cbc": cbc_corpus,
-     "temporal": temporal_corpus, "por": por_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()
+     "temporal": temporal_corpus, "por": por_corpus,
+     "symmetry": symmetry_corpus}[sys.argv[1] if len(sys.argv) > 1 else "check"]()

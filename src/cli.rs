@@ -1,9 +1,12 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
 use bsolve::check::budget::{Budget, MemoryLimit};
-use bsolve::check::mc::{McOptions, SearchOrder, Verdict};
+use bsolve::check::mc::{McOptions, McResult, SearchOrder, SymmetryStats, Verdict};
 use bsolve::check::simulate::{SimVerdict, SimulateOptions};
-use bsolve::check::{Model, Options, bench, evaluate, mc, setup, solve_cmd, temporal, unsat_core};
+use bsolve::check::symmetry::SymmetryMode;
+use bsolve::check::{
+    Model, Options, bench, evaluate, setup, solve_cmd, symmetric_mc, temporal, unsat_core,
+};
 use bsolve::diag::{DiagKind, Diagnostic, Span};
 use bsolve::report::text::Printer;
 use bsolve::report::{self, Exit};
@@ -91,6 +94,13 @@ struct Global {
     /// Print settings and statistics.
     #[arg(short, long, global = true)]
     verbose: bool,
+}
+
+/// `mc --symmetry`'s modes (`check::symmetry::SymmetryMode`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SymmetryArg {
+    Canon,
+    Hash,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,11 +193,22 @@ enum Command {
         /// by transition relations learned from the interpreter on the projections of states on each
         /// operation's read set. Counts as the explicit search's; what cannot be vectorised or a limit
         /// ends with UNKNOWN and the reason.
-        #[arg(long, conflicts_with_all = ["por", "dfs"])]
+        #[arg(long, conflicts_with_all = ["por", "dfs", "symmetry"])]
         symbolic: bool,
         /// With --symbolic: at most this many LDD nodes (default: sized from the memory available).
         #[arg(long, requires = "symbolic")]
         max_nodes: Option<usize>,
+        /// Symmetry reduction over the deferred sets: one state per orbit of the permutations of the
+        /// elements no constant holds. `canon` keys each state by its canonical form (exact: the
+        /// counts are orbit counts); `hash` by symmetry markers (cheaper, but states of different
+        /// orbits may share a marker, so states may be missed and "no error" is not a proof).
+        /// Deadlocks and violations are those of the full space; traces are replayed.
+        #[arg(long, value_enum, conflicts_with = "por")]
+        symmetry: Option<SymmetryArg>,
+        /// With --symmetry canon: also print the full state and transition counts, each orbit
+        /// counted by its number of distinct states.
+        #[arg(long, requires = "symmetry")]
+        full_count: bool,
     },
     /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
     /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
@@ -541,6 +562,8 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             por,
             symbolic,
             max_nodes,
+            symmetry,
+            full_count,
         } => {
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
@@ -569,8 +592,12 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 por: *por,
                 symbolic: *symbolic,
                 max_nodes: *max_nodes,
+                symmetry: symmetry.map(|s| match s {
+                    SymmetryArg::Canon => SymmetryMode::Canon,
+                    SymmetryArg::Hash => SymmetryMode::Hash,
+                }),
             };
-            cmd_mc(model, &mc_options, g)
+            cmd_mc(model, &mc_options, *full_count, g)
         }
         Command::Ltl(args) | Command::Ctl(args) => {
             let logic = if matches!(cli.command, Command::Ltl(_)) {
@@ -1117,7 +1144,7 @@ fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<
 /// TLC's count of distinct states: bsolve's states less the constant setups (TLC has no setup states;
 /// a TLA+ machine has constants only for its recursive definitions), none when the model is only its
 /// assumptions (bsolve then has one state, the empty valuation, where it checks them).
-fn tlc_states(model: &Model, result: &mc::McResult) -> usize {
+fn tlc_states(model: &Model, result: &McResult) -> usize {
     if model.tla.as_ref().is_some_and(|t| t.assumptions_only) {
         0
     } else {
@@ -1125,13 +1152,24 @@ fn tlc_states(model: &Model, result: &mc::McResult) -> usize {
     }
 }
 
-fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagnostic> {
+fn cmd_mc(
+    model: &Model,
+    options: &McOptions,
+    full_count: bool,
+    g: &Global,
+) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = if options.symbolic {
         bsolve::check::reach::symbolic_model_check(model, options)?
     } else {
-        mc::model_check(model, options)?
+        symmetric_mc::model_check(model, options)?
     };
+    // Symmetry markers may merge states of different orbits: an exploration without error under them
+    // is no proof.
+    let markers = result
+        .symmetry
+        .as_ref()
+        .is_some_and(|s| s.mode == SymmetryMode::Hash && s.not_applied.is_none());
     let printer = Printer::new(model.machine(), &[]);
     let notes = model.tla.as_ref().map_or(&[][..], |t| &t.notes[..]);
     let (mut status, detail, mut exit) = match &result.verdict {
@@ -1153,6 +1191,13 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                  them (-p MAX_INITIALISATIONS=N to raise it)",
                 model.context.settings().max_initialisations
             ),
+            Exit::Unknown,
+        ),
+        Verdict::NoErrorFound if markers => (
+            "NO ERROR FOUND IN THE EXPLORED PART".to_string(),
+            "all states explored up to symmetry markers (--symmetry hash), which may merge states of \
+             different orbits: states may have been missed"
+                .to_string(),
             Exit::Unknown,
         ),
         Verdict::NoErrorFound => (
@@ -1270,6 +1315,21 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 "proviso_states": por.proviso_states,
             });
         }
+        if let Some(sym) = &result.symmetry {
+            let applied = sym.not_applied.is_none();
+            report["symmetry"] = json!({
+                "mode": match sym.mode { SymmetryMode::Canon => "canon", SymmetryMode::Hash => "hash" },
+                "applied": applied,
+                "not_applied_because": sym.not_applied,
+                "sets": sym.sets.iter().map(|(n, k)| json!({"set": n, "size": k})).collect::<Vec<_>>(),
+                "counts": if applied { "orbits: states and transitions of the quotient under symmetry" } else { "states" },
+                "orbits": applied.then_some(result.states),
+                "full_states": sym.full_states.map(|n| n.to_string()),
+                "full_transitions": sym.full_transitions.map(|n| n.to_string()),
+                "inexact_states": sym.inexact_states,
+                "may_miss_states": applied && sym.mode == SymmetryMode::Hash,
+            });
+        }
         println!("{report}");
     } else {
         println!("{status}: {detail}");
@@ -1279,8 +1339,12 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 println!("  {}: {}", i, printer.step(s));
             }
         }
+        let counted = match &result.symmetry {
+            Some(s) if s.not_applied.is_none() => "orbits under symmetry",
+            _ => "ProB's count",
+        };
         println!(
-            "states: {}, transitions: {} (ProB's count), processed: {}, time: {} ms",
+            "states: {}, transitions: {} ({counted}), processed: {}, time: {} ms",
             result.states,
             result.transitions,
             result.processed,
@@ -1331,6 +1395,9 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
                 ),
             }
         }
+        if let Some(sym) = &result.symmetry {
+            print_symmetry(sym, &result, full_count);
+        }
         if result.setups_up_to_symmetry {
             println!(
                 "constant setups: one per class of permutations of deferred-set elements (ProB's \
@@ -1371,6 +1438,52 @@ fn cmd_mc(model: &Model, options: &McOptions, g: &Global) -> Result<Exit, Diagno
         }
     }
     Ok(exit)
+}
+
+/// The symmetry lines of `mc`'s text report.
+fn print_symmetry(sym: &SymmetryStats, result: &McResult, full_count: bool) {
+    let (states, transitions) = (result.states, result.transitions);
+    if let Some(why) = &sym.not_applied {
+        println!("symmetry reduction not applied, every state explored: {why}");
+        return;
+    }
+    let sets: Vec<String> = sym.sets.iter().map(|(n, k)| format!("{n} ({k})")).collect();
+    match sym.mode {
+        SymmetryMode::Canon => println!(
+            "symmetry reduction (canon) over {}: the counts are orbit counts ({states} orbits, \
+             {transitions} transitions between them)",
+            sets.join(", ")
+        ),
+        SymmetryMode::Hash => println!(
+            "symmetry reduction (hash markers) over {}: the counts are of marker classes ({states} \
+             states, {transitions} transitions); states of different orbits may share a marker, so \
+             states may have been missed",
+            sets.join(", ")
+        ),
+    }
+    if sym.inexact_states > 0 {
+        println!(
+            "{} states had too many permutations to canonicalise exactly: an orbit may be counted \
+             more than once",
+            sym.inexact_states
+        );
+    }
+    if full_count {
+        match (sym.full_states, sym.full_transitions) {
+            (Some(s), Some(t)) => println!(
+                "full count: {s} states, {t} transitions (each orbit counted by its distinct states{})",
+                if result.explored_all {
+                    ""
+                } else {
+                    "; of the part explored"
+                }
+            ),
+            _ => println!(
+                "full count: not available (an orbit's size is unknown: hash markers, or a state \
+                 not canonicalised exactly)"
+            ),
+        }
+    }
 }
 
 fn cmd_solve(model: &Model, pred: &str, g: &Global) -> Result<Exit, Diagnostic> {

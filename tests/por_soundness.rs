@@ -15,7 +15,7 @@
 
 mod common;
 
-use bsolve::check::mc::{McOptions, McResult, SearchOrder, Verdict, model_check};
+use bsolve::check::mc::{McOptions, McResult, SearchOrder, model_check};
 use bsolve::check::{Model, Options};
 use bsolve::eval::State;
 use std::collections::{HashSet, VecDeque};
@@ -47,24 +47,6 @@ fn run(model: &Model, por: bool, max_states: usize, timeout: Duration) -> Result
     model_check(model, &options).map_err(|d| d.to_string())
 }
 
-/// What must not depend on the reduction: the kind of verdict other than deadlock and violation
-/// (no setup, no initialisation, an error), and whether a deadlock and a violation exist.
-fn verdict(r: &McResult) -> String {
-    let kind = match &r.verdict {
-        Verdict::NoErrorFound
-        | Verdict::Deadlock
-        | Verdict::InvariantViolation(_)
-        | Verdict::AssertionViolation(_)
-        | Verdict::IllDefinedOperations { .. } => "explored".to_string(),
-        other => format!("{other:?}"),
-    };
-    format!(
-        "{kind}, deadlock {}, violation {}",
-        r.deadlocked_states > 0,
-        r.violating_states > 0
-    )
-}
-
 /// Compares the two runs of one machine; Ok(None) when the full run was cut (not comparable), else
 /// the two state counts (and prints them with the two times, for benchmarks/RESULTS.md).
 fn compare(
@@ -87,21 +69,23 @@ fn compare(
             return Err(format!(
                 "{}: errors differ: {:?} / {:?}",
                 path.display(),
-                f.map(|f| verdict(&f)),
-                r.map(|r| verdict(&r))
+                f.map(|f| common::reduction_verdict(&f)),
+                r.map(|r| common::reduction_verdict(&r))
             ));
         }
     };
-    if !reduced.explored_all || verdict(&full) != verdict(&reduced) || reduced.states > full.states
+    if !reduced.explored_all
+        || common::reduction_verdict(&full) != common::reduction_verdict(&reduced)
+        || reduced.states > full.states
     {
         return Err(format!(
             "{}:\n  without --por: {} ({} states, complete {})\n  with --por:    {} ({} states, \
              complete {}, {:?})",
             path.display(),
-            verdict(&full),
+            common::reduction_verdict(&full),
             full.states,
             full.explored_all,
-            verdict(&reduced),
+            common::reduction_verdict(&reduced),
             reduced.states,
             reduced.explored_all,
             reduced.por
@@ -175,7 +159,10 @@ fn concurrent_counters_are_explored_in_one_percent_of_their_states() {
     let full = run(&model, false, 1_000_000, Duration::from_secs(60)).expect("runs");
     let reduced = run(&model, true, 1_000_000, Duration::from_secs(60)).expect("runs");
     assert!(full.explored_all && reduced.explored_all);
-    assert_eq!(verdict(&full), verdict(&reduced));
+    assert_eq!(
+        common::reduction_verdict(&full),
+        common::reduction_verdict(&reduced)
+    );
     assert_eq!(full.states, 2 * 5usize.pow(6));
     assert!(
         reduced.states * 100 <= full.states,

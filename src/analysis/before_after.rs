@@ -501,6 +501,14 @@ fn still_unassigned_after<'s>(
 }
 
 /// Free names of the predicates and expressions of a substitution, and the roots of partial updates.
+/// Every free identifier a substitution reads (machine variables, constants, and anything else named,
+/// such as the variable an external function's call is lowered to).
+pub fn names_read(s: &Subst) -> BTreeSet<Name> {
+    let mut out = BTreeSet::new();
+    subst_reads(s, &mut out);
+    out
+}
+
 fn subst_reads(s: &Subst, out: &mut BTreeSet<Name>) {
     use crate::ir::free_names::{of_expr, of_pred};
     match &s.kind {

@@ -13,6 +13,7 @@ use super::Model;
 use super::invariant_memo::InvariantMemo;
 use super::setup::{Assignment, constant_names};
 use super::stubborn::{Enabled, Stubborn};
+use super::symmetry::{Group, SymmetricSets, SymmetryMode, symmetric_sets};
 use crate::diag::{DiagKind, Diagnostic, Span};
 use crate::eval::{Env, ReuseCache, ReuseStats, State, Successors, Transition};
 use crate::ir::Pred;
@@ -73,6 +74,10 @@ pub struct McOptions {
     /// search; at most this many LDD nodes (None: sized from the memory available).
     pub symbolic: bool,
     pub max_nodes: Option<usize>,
+    /// Symmetry reduction (`check::symmetry`): one node per orbit of the permutations of the deferred
+    /// sets' free elements; verdicts are preserved, counts are of orbits (`McResult::symmetry` has the
+    /// full counts where every orbit's size is known).
+    pub symmetry: Option<SymmetryMode>,
 }
 
 impl Default for McOptions {
@@ -93,6 +98,7 @@ impl Default for McOptions {
             por: false,
             symbolic: false,
             max_nodes: None,
+            symmetry: None,
         }
     }
 }
@@ -177,6 +183,8 @@ pub struct McResult {
     pub por: Option<PorStats>,
     /// With `McOptions::symbolic`: what the symbolic search did.
     pub symbolic: Option<SymbolicStats>,
+    /// With `McOptions::symmetry`: what the reduction did.
+    pub symmetry: Option<SymmetryStats>,
     /// The process's peak resident memory after the search, in KiB (where the OS reports it).
     pub peak_memory_kib: Option<u64>,
     /// CPU time the process used, all threads (where the OS reports it): beside `elapsed`, it shows
@@ -213,6 +221,28 @@ pub struct PorStats {
     /// States that had such subsets but were expanded fully by the cycle proviso (each subset had a
     /// successor found before).
     pub proviso_states: usize,
+}
+
+/// What symmetry reduction did (`McOptions::symmetry`). `McResult::states` and `transitions` then count
+/// orbits (nodes of the quotient graph) and the quotient's edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymmetryStats {
+    pub mode: SymmetryMode,
+    /// Why no state was reduced (no symmetric deferred set, or every element held by a constant), or None.
+    pub not_applied: Option<String>,
+    /// The deferred sets permuted, with their sizes.
+    pub sets: Vec<(String, usize)>,
+    /// States and transitions of the unreduced space, from each orbit's size: known when every stored
+    /// state's canonical form was exact (never under `Hash`). Equal to a run without reduction when
+    /// the exploration was complete.
+    pub full_states: Option<u128>,
+    pub full_transitions: Option<u128>,
+    /// Stored states whose canonical form was not exact (too many permutations to try): each is a member
+    /// of its orbit, but an orbit may then be stored more than once.
+    pub inexact_states: usize,
+    /// Set when the reduced run's trace could not be replayed and the run was repeated without
+    /// reduction (`check::symmetric_mc`).
+    pub abandoned: Option<String>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -252,6 +282,34 @@ impl Eq for Keyed {}
 impl Hash for Keyed {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
+    }
+}
+
+/// A node about to be added: its key in the visited set and, under symmetry, the state actually reached
+/// (kept in the node, so that every stored state and every trace is one the interpreter computed) and
+/// the size of its orbit.
+struct Target {
+    key: Keyed,
+    /// The state reached, when it differs from the key's values.
+    state: Option<Arc<Vec<Value>>>,
+    orbit: Option<u128>,
+}
+
+impl Target {
+    fn plain(key: NodeKey) -> Target {
+        Target {
+            key: Keyed::new(key),
+            state: None,
+            orbit: Some(1),
+        }
+    }
+
+    /// The values of the state reached (for a state node).
+    fn values(&self) -> Option<&Arc<Vec<Value>>> {
+        match (&self.state, &self.key.key) {
+            (Some(v), _) | (None, NodeKey::State(_, v)) => Some(v),
+            _ => None,
+        }
     }
 }
 
@@ -334,6 +392,14 @@ struct Explorer<'m> {
     /// `PorStats::reduced_states` and `proviso_states`, counted by the workers.
     por_reduced: AtomicUsize,
     por_proviso: AtomicUsize,
+    /// Symmetry reduction (`McOptions::symmetry`) when the machine has symmetric sets; per setup, its
+    /// group; per node, its orbit's size; the full counts summed so far.
+    symmetry: Option<(SymmetryMode, SymmetricSets)>,
+    groups: Vec<Group>,
+    orbits: Vec<Option<u128>>,
+    full_states: Option<u128>,
+    full_transitions: Option<u128>,
+    inexact_states: usize,
     progress: Option<indicatif::ProgressBar>,
 }
 
@@ -344,8 +410,11 @@ struct Expansion {
     in_scope: bool,
     /// The enabled transitions; their targets' values were moved into `targets`.
     transitions: Vec<Transition>,
-    /// Per transition, its target's node key.
-    targets: Vec<Keyed>,
+    /// Per transition, its target.
+    targets: Vec<Target>,
+    /// Distinct transitions by the states they reach (not by orbit): this state's share of the full
+    /// transition count under symmetry.
+    full_out: usize,
     /// The successors' parameters were enumerated completely.
     complete: bool,
     /// The checks of the targets this expansion claimed (not yet seen, and not claimed by another
@@ -379,6 +448,9 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         }
         Stubborn::new(machine, &checked, machine.scope.as_ref())
     });
+    let symmetry = options
+        .symmetry
+        .map(|mode| symmetric_sets(model).map(|sets| (mode, sets)));
     let invariant_reads = machine
         .invariant
         .conjuncts()
@@ -427,6 +499,12 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
         stubborn,
         por_reduced: AtomicUsize::new(0),
         por_proviso: AtomicUsize::new(0),
+        symmetry: symmetry.clone().and_then(Result::ok),
+        groups: vec![],
+        orbits: vec![],
+        full_states: Some(0),
+        full_transitions: Some(0),
+        inexact_states: 0,
     };
     let (verdict, at) = explorer.run(start);
     if let Some(bar) = &explorer.progress {
@@ -470,6 +548,37 @@ pub fn model_check(model: &Model, options: &McOptions) -> Result<McResult, Diagn
             proviso_states: explorer.por_proviso.load(AtomicOrdering::Relaxed),
         }),
         symbolic: None,
+        symmetry: options.symmetry.map(|mode| {
+            let not_applied = match &symmetry {
+                Some(Err(why)) => Some(why.clone()),
+                _ if explorer.groups.iter().all(Group::is_trivial) => Some(
+                    "every constant setup holds all elements of the deferred sets but one at most"
+                        .into(),
+                ),
+                _ => None,
+            };
+            let reduced = not_applied.is_none();
+            SymmetryStats {
+                mode,
+                sets: match &symmetry {
+                    Some(Ok((_, sets))) if reduced => sets.describe(),
+                    _ => vec![],
+                },
+                not_applied,
+                full_states: if reduced {
+                    explorer.full_states
+                } else {
+                    Some(states as u128)
+                },
+                full_transitions: if reduced {
+                    explorer.full_transitions
+                } else {
+                    Some(transitions as u128)
+                },
+                inexact_states: explorer.inexact_states,
+                abandoned: None,
+            }
+        }),
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
@@ -536,7 +645,7 @@ impl<'m> Explorer<'m> {
     /// Explores until an error, the end of the state space, or a limit. Returns the verdict and the node the
     /// trace leads to.
     fn run(&mut self, start: Instant) -> (Verdict, Option<u32>) {
-        self.add_node(Keyed::new(NodeKey::Root), None);
+        self.add_node(Target::plain(NodeKey::Root), None);
         loop {
             let batch = self.next_batch();
             if batch.is_empty() {
@@ -769,7 +878,7 @@ impl<'m> Explorer<'m> {
         match self.nodes[node as usize].key.clone() {
             NodeKey::Root if has_constants => self.expand_root(node),
             NodeKey::Root => {
-                self.setups.push(Arc::new(vec![]));
+                self.push_setup(vec![]);
                 // Without constants there is no setup node to check the static assertions in: they are
                 // checked here, once.
                 match self.check_static_assertions(&self.env(0, None)) {
@@ -823,10 +932,9 @@ impl<'m> Explorer<'m> {
             )));
         }
         for values in found.solutions {
-            let setup = self.setups.len() as u32;
-            self.setups.push(Arc::new(values));
+            let setup = self.push_setup(values);
             let edge = Edge::plain(Label::SetupConstants);
-            let (id, new) = self.add_edge(root, Keyed::new(NodeKey::Setup(setup)), edge);
+            let (id, new) = self.add_edge(root, Target::plain(NodeKey::Setup(setup)), edge);
             if new {
                 let env = self.env(setup, None);
                 match self.check_static_assertions(&env) {
@@ -863,11 +971,8 @@ impl<'m> Explorer<'m> {
                 continue;
             }
             let edge = Edge::plain(Label::Initialisation);
-            let (id, new) = self.add_edge(
-                from,
-                Keyed::new(NodeKey::State(setup, Arc::new(state.values))),
-                edge,
-            );
+            let target = self.target(setup, state.values);
+            let (id, new) = self.add_edge(from, target, edge);
             if new {
                 let verdict = self.check_node(id, None);
                 self.record_check(verdict, id)?;
@@ -907,12 +1012,25 @@ impl<'m> Explorer<'m> {
                 .successors_tolerant(&constants, &state, self.max_ops)?,
         };
         // The target's key is built once, here: the merge adds it to the graph as it is.
-        let mut targets: Vec<Keyed> = (transitions.iter_mut())
-            .map(|t| {
-                let values = Arc::new(std::mem::take(&mut t.target.values));
-                Keyed::new(NodeKey::State(setup, values))
-            })
+        let mut targets: Vec<Target> = (transitions.iter_mut())
+            .map(|t| self.target(setup, std::mem::take(&mut t.target.values)))
             .collect();
+        let full_out = if self.symmetry.is_some() {
+            (transitions.iter().zip(&targets))
+                .map(|(t, target)| {
+                    (
+                        t.operation,
+                        &t.params,
+                        &t.outputs,
+                        &t.any_values,
+                        target.values(),
+                    )
+                })
+                .collect::<FxHashSet<_>>()
+                .len()
+        } else {
+            0
+        };
         if let Some(Ok(stubborn)) = &self.stubborn
             && complete
             && ill_defined.is_empty()
@@ -921,10 +1039,13 @@ impl<'m> Explorer<'m> {
         }
         let constrained_out = self.drop_constrained(setup, &mut transitions, &mut targets)?;
         let mut checks = Vec::new();
-        for key in &targets {
+        for target in &targets {
             // A state several expansions of the batch lead to is checked once: siblings of a
             // breadth-first level share most successors (SetRelLaws' states have 12 predecessors).
-            if let NodeKey::State(_, values) = &key.key
+            // Under symmetry the state checked is the one reached (a key may be no state at all), and
+            // the verdict holds for its whole orbit.
+            let key = &target.key;
+            if let Some(values) = target.values()
                 && !self.index.contains_key(key)
                 && claims.lock().expect("claims lock").insert(key.clone())
             {
@@ -936,6 +1057,7 @@ impl<'m> Explorer<'m> {
             in_scope,
             transitions,
             targets,
+            full_out,
             complete,
             checks,
             ill_defined: ill_defined.into_iter().map(|(_, d)| d).collect(),
@@ -961,7 +1083,7 @@ impl<'m> Explorer<'m> {
         &self,
         setup: u32,
         transitions: &mut Vec<Transition>,
-        targets: &mut Vec<Keyed>,
+        targets: &mut Vec<Target>,
     ) -> Result<bool, Diagnostic> {
         if self.model.machine().state_constraint.is_none() {
             return Ok(false);
@@ -969,16 +1091,14 @@ impl<'m> Explorer<'m> {
         let mut dropped = false;
         let mut kept_transitions = Vec::with_capacity(transitions.len());
         let mut kept_targets = Vec::with_capacity(targets.len());
-        for (t, key) in std::mem::take(transitions)
+        for (t, target) in std::mem::take(transitions)
             .into_iter()
             .zip(std::mem::take(targets))
         {
-            let NodeKey::State(_, values) = &key.key else {
-                unreachable!("successors are states")
-            };
+            let values = target.values().expect("successors are states");
             if !self.outside_constraint(setup, values)? {
                 kept_transitions.push(t);
-                kept_targets.push(key);
+                kept_targets.push(target);
             } else {
                 dropped = true;
             }
@@ -1001,7 +1121,7 @@ impl<'m> Explorer<'m> {
         constants: &[Value],
         state: &State,
         transitions: &mut Vec<Transition>,
-        targets: &mut Vec<Keyed>,
+        targets: &mut Vec<Target>,
     ) {
         let machine = self.model.machine();
         let mut counts = vec![0; machine.operations.len()];
@@ -1025,7 +1145,7 @@ impl<'m> Explorer<'m> {
         }
         let all_new = |keep: &Vec<bool>| {
             (transitions.iter().zip(targets.iter()))
-                .all(|(t, key)| !keep[t.operation] || !self.index.contains_key(key))
+                .all(|(t, target)| !keep[t.operation] || !self.index.contains_key(&target.key))
         };
         let Some(keep) = candidates.into_iter().find(all_new) else {
             self.por_proviso.fetch_add(1, AtomicOrdering::Relaxed);
@@ -1033,10 +1153,10 @@ impl<'m> Explorer<'m> {
         };
         self.por_reduced.fetch_add(1, AtomicOrdering::Relaxed);
         let all = std::mem::take(transitions).into_iter();
-        for (t, key) in all.zip(std::mem::take(targets)) {
+        for (t, target) in all.zip(std::mem::take(targets)) {
             if keep[t.operation] {
                 transitions.push(t);
-                targets.push(key);
+                targets.push(target);
             }
         }
     }
@@ -1057,6 +1177,7 @@ impl<'m> Explorer<'m> {
             in_scope,
             transitions,
             targets,
+            full_out,
             complete,
             checks: _,
             ill_defined,
@@ -1097,16 +1218,23 @@ impl<'m> Explorer<'m> {
             } => Some(vars.clone()),
             _ => None,
         };
-        for (t, key) in transitions.into_iter().zip(targets) {
-            // The batch's expansions checked each state new to them once (`expand_state`).
-            let check = self.batch_checks.remove(&key);
+        if self.symmetry.is_some() {
+            let share = self.orbits[node as usize].map(|o| o * full_out as u128);
+            add_full(&mut self.full_transitions, share);
+        }
+        for (t, target) in transitions.into_iter().zip(targets) {
+            // The batch's expansions checked each state new to them once (`expand_state`). Under
+            // symmetry markers, states of different orbits may share a key: the state another expansion
+            // checked may not be the one kept here, so the kept one is checked below.
+            let markers = matches!(self.symmetry, Some((SymmetryMode::Hash, _)));
+            let check = (self.batch_checks.remove(&target.key)).filter(|_| !markers);
             let edge = Edge {
                 label: Label::Operation(t.operation as u32),
                 params: t.params,
                 outputs: t.outputs,
                 any_values: t.any_values,
             };
-            let (id, new) = self.add_edge(node, key, edge);
+            let (id, new) = self.add_edge(node, target, edge);
             if !new {
                 continue;
             }
@@ -1261,16 +1389,53 @@ impl<'m> Explorer<'m> {
             .collect()
     }
 
-    fn add_node(&mut self, key: Keyed, parent: Option<(u32, Edge)>) -> (u32, bool) {
+    /// Adds a constant setup (and its permutation group under symmetry); its number.
+    fn push_setup(&mut self, values: Vec<Value>) -> u32 {
+        if let Some((_, sets)) = &self.symmetry {
+            self.groups.push(sets.group(&values));
+        }
+        self.setups.push(Arc::new(values));
+        (self.setups.len() - 1) as u32
+    }
+
+    /// The node a state reached in `setup` is added as: under symmetry, keyed by its orbit's key.
+    fn target(&self, setup: u32, values: Vec<Value>) -> Target {
+        let (Some((mode, _)), Some(group)) = (&self.symmetry, self.groups.get(setup as usize))
+        else {
+            return Target::plain(NodeKey::State(setup, Arc::new(values)));
+        };
+        let reduced = group.reduce(*mode, &values);
+        let state = (reduced.key != values).then(|| Arc::new(values));
+        Target {
+            key: Keyed::new(NodeKey::State(setup, Arc::new(reduced.key))),
+            state,
+            orbit: reduced.orbit,
+        }
+    }
+
+    fn add_node(&mut self, target: Target, parent: Option<(u32, Edge)>) -> (u32, bool) {
         let id = self.nodes.len() as u32;
+        let Target { key, state, orbit } = target;
         let node_key = match self.index.entry(key) {
             Entry::Occupied(found) => return (*found.get(), false),
             Entry::Vacant(slot) => {
-                let key = slot.key().key.clone();
+                let key = match (state, &slot.key().key) {
+                    (Some(values), NodeKey::State(setup, _)) => NodeKey::State(*setup, values),
+                    (_, key) => key.clone(),
+                };
                 slot.insert(id);
                 key
             }
         };
+        if let Some((mode, _)) = &self.symmetry {
+            if !matches!(node_key, NodeKey::Root) {
+                add_full(&mut self.full_states, orbit);
+            }
+            if orbit.is_none() && *mode == SymmetryMode::Canon {
+                self.inexact_states += 1;
+            }
+            self.orbits.push(orbit);
+        }
         self.nodes.push(Node {
             key: node_key,
             invariant_holds: false,
@@ -1281,15 +1446,22 @@ impl<'m> Explorer<'m> {
     }
 
     /// Adds the edge `from --edge--> key` (and the node, if new).
-    fn add_edge(&mut self, from: u32, key: Keyed, edge: Edge) -> (u32, bool) {
+    fn add_edge(&mut self, from: u32, target: Target, edge: Edge) -> (u32, bool) {
         // Outputs distinguish transitions as parameters do: ProB counts `cc <-- query = cc :: cols` once
         // per colour returned (B/SchneiderBook/Chapter14/Colours.mch: 96 transitions).
         let label = edge.label.clone();
         let mut signature = edge.params.clone();
         signature.extend(edge.outputs.iter().cloned());
         signature.extend(edge.any_values.iter().cloned());
-        let (id, new) = self.add_node(key, Some((from, edge)));
-        self.edges.insert((from, label, signature, id));
+        let (id, new) = self.add_node(target, Some((from, edge)));
+        let new_edge = self.edges.insert((from, label.clone(), signature, id));
+        // Under symmetry, a setup's INITIALISATION edge to an orbit stands for one edge to each of its
+        // states (the initial states are closed under the permutations); operation edges are counted
+        // by the state they leave (`merge_state`).
+        if new_edge && self.symmetry.is_some() && !matches!(label, Label::Operation(_)) {
+            let orbit = self.orbits[id as usize];
+            add_full(&mut self.full_transitions, orbit);
+        }
         (id, new)
     }
 
@@ -1348,6 +1520,11 @@ impl<'m> Explorer<'m> {
             changed,
         }
     }
+}
+
+/// Adds `n` to a full count, which becomes unknown with an unknown `n`.
+fn add_full(total: &mut Option<u128>, n: Option<u128>) {
+    *total = total.zip(n).and_then(|(t, n)| t.checked_add(n));
 }
 
 impl Edge {

@@ -21,6 +21,8 @@ pub mod setup;
 pub mod simulate;
 pub mod solve_cmd;
 pub mod stubborn;
+pub mod symmetric_mc;
+pub mod symmetry;
 pub mod temporal;
 mod transition_pieces;
 pub mod transition_system;

@@ -189,3 +189,23 @@ pub fn options(backend: bsolve::solve::Backend, prefs: &[(&str, &str)]) -> Optio
         ..Options::default()
     }
 }
+
+/// What a state-space reduction (`mc --por`, `mc --symmetry`) must not change: the kind of verdict
+/// other than deadlock and violation (no setup, no initialisation, an error), and whether a deadlock and
+/// a violation exist.
+pub fn reduction_verdict(r: &bsolve::check::mc::McResult) -> String {
+    use bsolve::check::mc::Verdict;
+    let kind = match &r.verdict {
+        Verdict::NoErrorFound
+        | Verdict::Deadlock
+        | Verdict::InvariantViolation(_)
+        | Verdict::AssertionViolation(_)
+        | Verdict::IllDefinedOperations { .. } => "explored".to_string(),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "{kind}, deadlock {}, violation {}",
+        r.deadlocked_states > 0,
+        r.violating_states > 0
+    )
+}

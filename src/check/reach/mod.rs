@@ -250,6 +250,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         reuse: None,
         por: None,
         symbolic: Some(search.stats),
+        symmetry: None,
         peak_memory_kib: peak_memory_kib(),
         cpu_time: cpu_time(),
     })
