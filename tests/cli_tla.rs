@@ -312,3 +312,47 @@ fn a_false_tlc_assert_is_an_error_with_its_trace_not_a_disabled_step() {
     );
     assert_eq!(common::operations(&json["trace"]).len(), 4, "{json}");
 }
+
+#[test]
+fn community_modules_and_select_seq_are_shipped() {
+    // models/tla/Community.tla: 121 states, every law of Laws holds; SumBelowSix fails first where the
+    // range is {1, 2, 3}, after three steps.
+    let module = model_arg("tla/Community.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO ERROR FOUND");
+    assert_eq!(json["distinct_states"], 121, "{json}");
+    let cfg = model_arg("tla/CommunityViolated.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    // The setup of the folds' recursive functions, the initialisation, three steps.
+    assert_eq!(common::operations(&json["trace"]).len(), 5, "{json}");
+}
+
+#[test]
+fn a_lambda_argument_keeps_its_own_names_inside_a_shipped_fold() {
+    // The fold's own bound names must not capture the caller's `s` and `x`.
+    let module = module_with(
+        "capture",
+        "---- MODULE M ----\nEXTENDS Naturals, FiniteSetsExt\nVARIABLES s, x\n\
+         Init == s = {1, 2} /\\ x = 10\n\
+         Next == x < 50 /\\ x' = MapThenSumSet(LAMBDA y : y + x, s) /\\ UNCHANGED s\n\
+         Inv == x \\in {10, 23, 49, 101}\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+    );
+    // 10 -> (1 + 10) + (2 + 10) = 23 -> 49 -> 101, where Next is disabled: four states.
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+}
+
+#[test]
+fn an_unknown_community_module_is_still_a_file_error() {
+    let module = module_with(
+        "no-such-module",
+        "---- MODULE M ----\nEXTENDS Naturals, SequencesExtended\nVARIABLE x\nInit == x = 0\n\
+         Next == x' = x\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(3, &["mc", &module], "M.tla:2:", "FiniteSetsExt");
+}

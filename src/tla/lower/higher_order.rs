@@ -11,6 +11,7 @@
 use super::Role;
 use super::expr::ExprLowering;
 use crate::diag::{Diagnostic, Result, Span};
+use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::Rewriter;
 use crate::syntax::ast::{Name, Term};
 use crate::tla::parse::{SourceModule, children, field_children};
@@ -138,7 +139,14 @@ impl ExprLowering<'_> {
             op_args,
             depth: self.depth + 1,
         };
+        let defs_before = nested.g.defs.len();
         let (term, role) = nested.lower(body)?;
+        // The LET definitions of this instance (fresh names: each instance has its own) read the
+        // template's value parameters too: they are expanded in the instance's term before the
+        // arguments replace the parameters. Their own bodies stay as they are: a recursive one's
+        // wrapper is also used inside its constant, where the lifted parameters are bound.
+        let new_defs = self.g.defs[defs_before..].to_vec();
+        let term = Definitions::new(&new_defs).expand_term(&term)?;
         Ok((values.term(&term), role))
     }
 
@@ -161,8 +169,12 @@ impl ExprLowering<'_> {
             }
             "identifier_ref" => {
                 let name = self.m.text(arg);
-                match self.op_args.iter().rev().find(|(p, _)| **p == *name) {
-                    Some((_, passed)) => Ok(passed.clone()),
+                if let Some((_, passed)) = self.op_args.iter().rev().find(|(p, _)| **p == *name) {
+                    return Ok(passed.clone());
+                }
+                // A LET operator is known under its fresh name wherever the template is lowered.
+                match self.renamed.iter().rev().find(|(tla, _)| **tla == *name) {
+                    Some((_, renamed)) => Ok(OpArg::Named(renamed.clone())),
                     None => Ok(OpArg::Named(name.into())),
                 }
             }

@@ -7,6 +7,7 @@
 //! every term carrying its position in the TLA+ source.
 
 mod action;
+mod community;
 mod expr;
 mod higher_order;
 mod recursion;
@@ -241,6 +242,17 @@ impl Loader {
                 format!("cannot read `{}`: {e}", path.display()),
             )
         })?;
+        self.load_source(path, text)
+    }
+
+    /// A module bsolve ships (`community`), under a path naming it as bsolve's.
+    fn load_bundled(&mut self, name: &str, text: &str) -> Result<Ident> {
+        let path = PathBuf::from(format!("<bsolve>/{name}.tla"));
+        self.load_source(&path, text.to_string())
+    }
+
+    /// Parses and lowers the module `text` read from `path`; returns its name.
+    fn load_source(&mut self, path: &Path, text: String) -> Result<Ident> {
         let m = std::sync::Arc::new(SourceModule::parse(&path.display().to_string(), text)?);
         let previous = self.g.current_module.replace(m.clone());
         let name = self.lower_units(&m, path);
@@ -306,7 +318,12 @@ impl Loader {
     fn extend(&mut self, m: &SourceModule, e: Node<'_>, dir: &Path) -> Result<()> {
         let name = m.text(e).to_string();
         if standard::MODULES.contains(&name.as_str()) {
+            let sequences = name == "Sequences";
             self.g.standard.insert(name);
+            let (select_seq, text) = community::SELECT_SEQ;
+            if sequences && !self.loaded.contains(select_seq) {
+                self.load_bundled(select_seq, text)?;
+            }
             return Ok(());
         }
         if standard::PROOF_MODULES.contains(&name.as_str()) {
@@ -316,8 +333,18 @@ impl Loader {
             return Ok(());
         }
         let file = dir.join(format!("{name}.tla"));
+        if !file.is_file()
+            && let Some(text) = community::source(&name)
+        {
+            self.load_bundled(&name, text)?;
+            return Ok(());
+        }
         if !file.is_file() {
-            let known = standard::MODULES.join(", ");
+            let known = (standard::MODULES.iter())
+                .chain(community::EXTENDABLE)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
             return Err(Diagnostic::new(
                 DiagKind::File,
                 m.span(e),
@@ -797,11 +824,22 @@ fn is_temporal(n: Node<'_>) -> bool {
     })
 }
 
-/// Whether the subtree holds a step `[A]_v` or `<<A>>_v`.
-fn has_step(n: Node<'_>) -> bool {
-    any_node(n, &|c| {
-        matches!(c.kind(), "step_expr_or_stutter" | "step_expr_no_stutter")
-    })
+/// Whether the subtree holds a step `[A]_v` or `<<A>>_v` outside every `<>F` and `F ~> G`: a step
+/// under them (`<>[][A]_v`) only says what eventually happens — a liveness condition, like fairness,
+/// that leaves the reachable states alone.
+fn has_safety_step(n: Node<'_>) -> bool {
+    if matches!(n.kind(), "step_expr_or_stutter" | "step_expr_no_stutter") {
+        return true;
+    }
+    let symbol = n.child_by_field_name("symbol").map(|s| s.kind());
+    if matches!(
+        (n.kind(), symbol),
+        ("bound_prefix_op", Some("eventually")) | ("bound_infix_op", Some("leads_to"))
+    ) {
+        return false;
+    }
+    let mut cursor = n.walk();
+    n.children(&mut cursor).any(has_safety_step)
 }
 
 /// The parts of a specification formula: conjunctions of state predicates (the initial condition),
@@ -855,9 +893,9 @@ fn spec_parts(l: &mut ExprLowering<'_>, n: Node<'_>) -> Result<SpecParts> {
                     parts.next = other.next;
                 }
             }
-            // Fairness and other liveness conditions (`WF_vars(A)`, `\A p \in P : SF_vars(B(p))`): not
-            // needed to check invariants and deadlock.
-            _ if is_temporal(n) && !has_step(n) => {}
+            // Fairness and other liveness conditions (`WF_vars(A)`, `\A p \in P : SF_vars(B(p))`,
+            // `<>[][A]_v`): not needed to check invariants and deadlock.
+            _ if is_temporal(n) && !has_safety_step(n) => {}
             _ if is_temporal(n) => {
                 return Err(Diagnostic::unsupported(
                     l.m.span(n),

@@ -30,7 +30,7 @@ pub fn call(
     standard: &FxHashSet<String>,
 ) -> Result<Option<(Term, Role)>> {
     let module = match name {
-        "Seq" | "Len" | "Head" | "Tail" | "Append" | "SubSeq" | "SelectSeq" => "Sequences",
+        "Seq" | "Len" | "Head" | "Tail" | "Append" | "SubSeq" => "Sequences",
         "Cardinality" | "IsFiniteSet" => "FiniteSets",
         "Print" | "PrintT" | "Assert" | "ToString" | "JavaTime" | "Permutations" | "SortSeq"
         | "RandomElement" | "TLCGet" | "TLCSet" | "TLCEval" | "Any" => "TLC",
