@@ -356,3 +356,41 @@ fn an_unknown_community_module_is_still_a_file_error() {
     );
     rejected_with(3, &["mc", &module], "M.tla:2:", "FiniteSetsExt");
 }
+
+#[test]
+fn named_instances_substitute_their_constants_and_variables() {
+    // models/tla/TwoJugs.tla: Jug instantiated twice, a in {0, 3} and b in {0, 5}: 4 states.
+    let module = model_arg("tla/TwoJugs.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+    let cfg = model_arg("tla/TwoJugsViolated.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    // The initialisation, then one Fill of each jug.
+    assert_eq!(common::operations(&json["trace"]).len(), 3, "{json}");
+}
+
+#[test]
+fn an_instance_operator_the_module_does_not_define_is_refused_where_used() {
+    let jug = std::fs::read_to_string(model_arg("tla/Jug.tla")).expect("bundled model");
+    let module = module_with(
+        "instance-unknown-op",
+        "---- MODULE M ----\nVARIABLE a\nJ == INSTANCE Jug WITH Cap <- 3, contents <- a\n\
+         Init == J!Init\nNext == J!Drain\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let dir = std::path::Path::new(&module).parent().expect("a folder");
+    std::fs::write(dir.join("Jug.tla"), &jug).expect("writable");
+    rejected_with(3, &["mc", &module], "M.tla:5:9", "`J!Drain`");
+    // A constant of the instantiated module with neither a substitute nor a namesake.
+    let module = module_with(
+        "instance-no-substitute",
+        "---- MODULE M ----\nVARIABLE contents\nJ == INSTANCE Jug\nInit == J!Init\n\
+         Next == J!Next\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let dir = std::path::Path::new(&module).parent().expect("a folder");
+    std::fs::write(dir.join("Jug.tla"), &jug).expect("writable");
+    rejected_with(3, &["mc", &module], "Jug.tla:", "`Cap`");
+}

@@ -68,15 +68,15 @@ pub(super) fn conjunction(mut ts: Vec<Term>, span: Span) -> Term {
 }
 
 impl ExprLowering<'_> {
-    fn span(&self, n: Node<'_>) -> Span {
+    pub(super) fn span(&self, n: Node<'_>) -> Span {
         self.m.span(n)
     }
 
-    fn text(&self, n: Node<'_>) -> &str {
+    pub(super) fn text(&self, n: Node<'_>) -> &str {
         self.m.text(n)
     }
 
-    fn unsupported(&self, n: Node<'_>, what: &str) -> Diagnostic {
+    pub(super) fn unsupported(&self, n: Node<'_>, what: &str) -> Diagnostic {
         Diagnostic::unsupported(self.span(n), format!("{what} (TLA+)"))
     }
 
@@ -88,7 +88,7 @@ impl ExprLowering<'_> {
         Ok(coerce(self.lower(n)?, Role::Expr))
     }
 
-    fn field<'t>(&self, n: Node<'t>, name: &str) -> Result<Node<'t>> {
+    pub(super) fn field<'t>(&self, n: Node<'t>, name: &str) -> Result<Node<'t>> {
         n.child_by_field_name(name).ok_or_else(|| {
             Diagnostic::syntax(
                 self.span(n),
@@ -145,11 +145,15 @@ impl ExprLowering<'_> {
                         .apply_op_arg(name, op_arg, lowered)
                         .map(|(t, r)| (Term { span, ..t }, r));
                 }
-                if self.g.templates.contains_key(text.as_str())
+                // Inside an instance, its own templates go by their B names.
+                let key = (self.g.scope.as_ref())
+                    .and_then(|s| s.definitions.get(text.as_str()).cloned())
+                    .map_or_else(|| text.clone(), |b| b.to_string());
+                if self.g.templates.contains_key(key.as_str())
                     && !self.bound.contains(&text.as_str().into())
                 {
                     return self
-                        .instantiate(name, &text, &args)
+                        .instantiate(name, &key, &args)
                         .map(|(t, r)| (Term { span, ..t }, r));
                 }
                 let mut lowered = Vec::with_capacity(args.len());
@@ -417,7 +421,7 @@ impl ExprLowering<'_> {
                 Err(self.unsupported(n, "temporal formula outside the specification"))
             }
             "lambda" => Err(self.unsupported(n, "LAMBDA")),
-            "prefixed_op" => Err(self.unsupported(n, "instance-qualified operator `M!Op`")),
+            "prefixed_op" => self.instance_operator(n),
             "real_number" | "real_number_set" => Err(self.unsupported(n, "real numbers")),
             "label" => self.lower(self.field(n, "expression")?),
             other => Err(self.unsupported(n, &format!("construct `{other}`"))),
@@ -504,6 +508,19 @@ impl ExprLowering<'_> {
         let span = self.span(n);
         if self.bound.iter().any(|b| **b == *name) {
             return apply(ident(&name, span), args, Role::Expr, span);
+        }
+        // Inside an instantiated module: its own definitions and its constants' and variables'
+        // substitutes (`instance`).
+        if let Some(scope) = &self.g.scope {
+            if let Some(b_name) = scope.definitions.get(name.as_str()).cloned() {
+                return match self.g.symbol(&b_name) {
+                    Some(Symbol::Failed(d)) => Err(d),
+                    _ => apply(ident(&b_name, span), args, self.g.role_of(&b_name), span),
+                };
+            }
+            if let Some((substitute, role)) = scope.substitutes.get(name.as_str()).cloned() {
+                return apply(Term { span, ..substitute }, args, role, span);
+            }
         }
         if let Some(target) = self.g.renames.get(name.as_str()) {
             // Its role is not known yet (`Op` may come later): constants are values.
@@ -677,7 +694,22 @@ impl ExprLowering<'_> {
             return Ok((op(o, vec![element, set], span), Role::Pred));
         }
         let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+        self.infix_values(symbol, a, b, span)
+    }
+
+    /// `a op b` for an infix operator over values (not the logical connectives); `symbol` is the
+    /// operator's node.
+    pub(super) fn infix_values(
+        &self,
+        symbol: Node<'_>,
+        a: Term,
+        b: Term,
+        span: Span,
+    ) -> Result<(Term, Role)> {
+        let kind = symbol.kind();
         let (o, role) = match kind {
+            "in" => (Op::In, Role::Pred),
+            "notin" => (Op::NotIn, Role::Pred),
             "eq" => (Op::Eq, Role::Pred),
             "neq" => (Op::NotEq, Role::Pred),
             "lt" => (Op::Lt, Role::Pred),
@@ -893,7 +925,7 @@ enum Step {
 
 /// `f` applied to `args` when there are any; a definition call passes its arguments, anything else is
 /// function application.
-fn apply(f: Term, args: Vec<Term>, role: Role, span: Span) -> Result<(Term, Role)> {
+pub(super) fn apply(f: Term, args: Vec<Term>, role: Role, span: Span) -> Result<(Term, Role)> {
     if args.is_empty() {
         return Ok((f, role));
     }

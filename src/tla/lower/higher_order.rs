@@ -9,7 +9,8 @@
 //! evaluates them by substitution, as here.
 
 use super::Role;
-use super::expr::ExprLowering;
+use super::expr::{ExprLowering, ident};
+use super::instance::InstanceScope;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::Rewriter;
@@ -28,6 +29,9 @@ pub struct Template {
     /// The byte range of its `operator_definition` node.
     range: std::ops::Range<usize>,
     params: Vec<Param>,
+    /// The instance it belongs to, if its module was instantiated (`instance`): its names resolve
+    /// there at each use.
+    pub(super) scope: Option<Arc<InstanceScope>>,
 }
 
 enum Param {
@@ -71,6 +75,7 @@ pub fn template(module: &Arc<SourceModule>, d: Node<'_>) -> Option<Template> {
         module: module.clone(),
         range: d.byte_range(),
         params,
+        scope: None,
     })
 }
 
@@ -103,6 +108,7 @@ impl ExprLowering<'_> {
         }
         let module = template.module.clone();
         let range = template.range.clone();
+        let scope = template.scope.as_deref().cloned();
         let kinds: Vec<(Name, bool)> = (template.params.iter())
             .map(|p| match p {
                 Param::Value(n) => (n.clone(), false),
@@ -140,7 +146,12 @@ impl ExprLowering<'_> {
             depth: self.depth + 1,
         };
         let defs_before = nested.g.defs.len();
-        let (term, role) = nested.lower(body)?;
+        // The body's names resolve in the template's instance, the arguments (lowered above) where
+        // they were written.
+        let outer_scope = std::mem::replace(&mut nested.g.scope, scope);
+        let lowered = nested.lower(body);
+        nested.g.scope = outer_scope;
+        let (term, role) = lowered?;
         // The LET definitions of this instance (fresh names: each instance has its own) read the
         // template's value parameters too: they are expanded in the instance's term before the
         // arguments replace the parameters. Their own bodies stay as they are: a recursive one's
@@ -173,14 +184,36 @@ impl ExprLowering<'_> {
                     return Ok(passed.clone());
                 }
                 // A LET operator is known under its fresh name wherever the template is lowered.
-                match self.renamed.iter().rev().find(|(tla, _)| **tla == *name) {
-                    Some((_, renamed)) => Ok(OpArg::Named(renamed.clone())),
+                if let Some((_, renamed)) =
+                    self.renamed.iter().rev().find(|(tla, _)| **tla == *name)
+                {
+                    return Ok(OpArg::Named(renamed.clone()));
+                }
+                // So is an instance's definition under its B name.
+                match (self.g.scope.as_ref()).and_then(|s| s.definitions.get(name)) {
+                    Some(b_name) => Ok(OpArg::Named(b_name.clone())),
                     None => Ok(OpArg::Named(name.into())),
                 }
             }
+            // `\intersect` given for `op(_, _)`: `LAMBDA a, b : a \intersect b`.
+            "infix_op_symbol" => {
+                let symbol = children(arg)
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Diagnostic::syntax(self.m.span(arg), "empty operator symbol"))?;
+                let span = self.m.span(arg);
+                let params: Vec<Name> = vec!["bsolve_lhs".into(), "bsolve_rhs".into()];
+                let (body, role) = self.infix_values(
+                    symbol,
+                    ident(&params[0], span),
+                    ident(&params[1], span),
+                    span,
+                )?;
+                Ok(OpArg::Lambda { params, body, role })
+            }
             _ => Err(Diagnostic::unsupported(
                 self.m.span(arg),
-                "this argument for an operator parameter (TLA+: a LAMBDA or an operator's name)",
+                "this argument for an operator parameter (TLA+: a LAMBDA, an operator's name or an infix operator symbol)",
             )),
         }
     }

@@ -10,6 +10,7 @@ mod action;
 mod community;
 mod expr;
 mod higher_order;
+mod instance;
 mod recursion;
 pub mod standard;
 
@@ -81,6 +82,10 @@ pub(super) struct Globals {
     /// The constant functions recursive definitions stand for, each with its value (`recursion`).
     pub recursive_constants: Vec<(Ident, Term)>,
     lets: usize,
+    /// The instance whose module is being lowered (`instance`).
+    scope: Option<instance::InstanceScope>,
+    /// Each named instance's definitions: TLA+ name to B name (`N!Op`).
+    instances: FxHashMap<Name, FxHashMap<Name, Name>>,
 }
 
 impl Globals {
@@ -280,6 +285,14 @@ impl Loader {
                     }
                 }
                 "instance" => self.instance(m, unit, dir)?,
+                // An instance bsolve cannot lower is reported where it is used.
+                "module_definition" => {
+                    if let Err(d) = self.named_instance(m, unit, dir)
+                        && let Some(n) = unit.child_by_field_name("name")
+                    {
+                        self.g.failed.insert(m.text(n).into(), d);
+                    }
+                }
                 "local_definition" => {
                     for d in children(unit) {
                         self.definition(m, d)?;
@@ -358,6 +371,18 @@ impl Loader {
         Ok(())
     }
 
+    /// A lowering of terms of module `m` at module level.
+    fn lowering<'s>(&'s mut self, m: &'s SourceModule) -> ExprLowering<'s> {
+        ExprLowering {
+            m,
+            g: &mut self.g,
+            bound: Vec::new(),
+            renamed: Vec::new(),
+            op_args: Vec::new(),
+            depth: 0,
+        }
+    }
+
     /// One unit of a module: declarations and definitions are recorded; proofs, theorems and
     /// assumptions are not needed to check a model.
     fn definition(&mut self, m: &SourceModule, unit: Node<'_>) -> Result<()> {
@@ -416,9 +441,14 @@ impl Loader {
                 let Some(name_node) = unit.child_by_field_name("name") else {
                     return Ok(());
                 };
-                let name: Name = m.text(name_node).into();
+                let mut name: Name = m.text(name_node).into();
+                // Inside an instance: the definition's B name is the instance's (`N__Op`).
+                let instanced = lowering.g.scope.is_some();
+                if let Some(scope) = &mut lowering.g.scope {
+                    name = scope.define(&name);
+                }
                 let declared = lowering.g.constants.iter().any(|c| c.name == name);
-                if lowering.g.bound_constants.contains(&name) && !declared {
+                if lowering.g.bound_constants.contains(&name) && !declared && !instanced {
                     lowering.g.overridden.insert(name);
                     return Ok(());
                 }
@@ -438,9 +468,11 @@ impl Loader {
                     .keys()
                     .cloned()
                     .collect::<FxHashSet<Name>>();
+                let scope_names = lowering.g.scope.as_ref().map(|s| &s.definitions);
                 let names_temporal = |b: Node<'_>| {
                     any_node(b, &|c| {
-                        c.kind() == "identifier_ref" && temporal.contains(m.text(c))
+                        c.kind() == "identifier_ref"
+                            && temporal.contains(&instance_name(scope_names, m.text(c)))
                     })
                 };
                 if body.is_some_and(|b| is_temporal(b) || names_temporal(b)) {
@@ -464,6 +496,8 @@ impl Loader {
                     && let Some(module) = &lowering.g.current_module
                     && let Some(template) = higher_order::template(module, unit)
                 {
+                    let mut template = template;
+                    template.scope = lowering.g.scope.clone().map(std::sync::Arc::new);
                     lowering.g.templates.insert(name, template);
                     return Ok(());
                 }
@@ -496,15 +530,7 @@ impl Loader {
                     }
                 }
             }
-            "module_definition" => {
-                if let Some(n) = unit.child_by_field_name("name") {
-                    let d = Diagnostic::unsupported(
-                        m.span(unit),
-                        "module instance definition `M == INSTANCE ...` (TLA+)",
-                    );
-                    lowering.g.failed.insert(m.text(n).into(), d);
-                }
-            }
+
             _ => {}
         }
         Ok(())
@@ -824,6 +850,14 @@ fn is_temporal(n: Node<'_>) -> bool {
     })
 }
 
+/// The B name of the definition `name` where it is used: the instance's (`N__Op`) inside an
+/// instantiated module that defines it, the name itself elsewhere.
+fn instance_name(scope: Option<&FxHashMap<Name, Name>>, name: &str) -> Name {
+    scope
+        .and_then(|d| d.get(name).cloned())
+        .unwrap_or_else(|| name.into())
+}
+
 /// Whether the subtree holds a step `[A]_v` or `<<A>>_v` outside every `<>F` and `F ~> G`: a step
 /// under them (`<>[][A]_v`) only says what eventually happens — a liveness condition, like fairness,
 /// that leaves the reachable states alone.
@@ -886,8 +920,14 @@ fn spec_parts(l: &mut ExprLowering<'_>, n: Node<'_>) -> Result<SpecParts> {
                 parts.next = Some(l.pred(action)?);
             }
             "fairness" => {}
-            "identifier_ref" if l.g.temporal.contains_key(l.m.text(n)) => {
-                let other = l.g.temporal[l.m.text(n)].clone();
+            "identifier_ref"
+                if l.g.temporal.contains_key(&instance_name(
+                    l.g.scope.as_ref().map(|s| &s.definitions),
+                    l.m.text(n),
+                )) =>
+            {
+                let key = instance_name(l.g.scope.as_ref().map(|s| &s.definitions), l.m.text(n));
+                let other = l.g.temporal[&key].clone();
                 parts.init.extend(other.init);
                 if other.next.is_some() {
                     parts.next = other.next;
