@@ -18,7 +18,7 @@ fn a_complete_exploration_reports_probs_counts_and_the_symbolic_figures() {
         out.contains("states: 35, transitions: 121 (ProB's count)"),
         "{out}"
     );
-    assert!(out.contains("symbolic: "), "{out}");
+    assert!(out.contains("symbolic (bfs): "), "{out}");
     assert!(out.contains("next-state calls: "), "{out}");
     assert!(out.contains("LDD nodes: "), "{out}");
     assert!(out.contains("peak memory: "), "{out}");

@@ -6,11 +6,14 @@
 //!   `partial_enumeration` — or an UNKNOWN from the symbolic search that says why it declined (never a
 //!   different answer);
 //! * stopping at the first error: the same kind of error, and a replayed trace as long as the explicit
-//!   breadth-first one (both are shortest).
+//!   breadth-first one (both are shortest);
+//! * the other strategies (chaining, saturation) likewise: the same counts and verdict kinds going on
+//!   past errors, and at a first error the same kind with a replayed trace no shorter than the
+//!   breadth-first one (theirs is shortest only among the transitions learned by then).
 
 mod common;
 
-use bsolve::check::mc::{McOptions, McResult, Verdict, model_check};
+use bsolve::check::mc::{McOptions, McResult, SymbolicStrategy, Verdict, model_check};
 use bsolve::check::reach::symbolic_model_check;
 use bsolve::check::{Model, Options};
 use std::path::PathBuf;
@@ -41,12 +44,26 @@ fn machines() -> Vec<PathBuf> {
     out
 }
 
+/// The strategies other than breadth-first, compared with it.
+const OTHER_STRATEGIES: [SymbolicStrategy; 2] =
+    [SymbolicStrategy::Chaining, SymbolicStrategy::Saturation];
+
 fn run(model: &Model, symbolic: bool, keep_going: bool) -> McResult {
+    run_with(model, symbolic, keep_going, SymbolicStrategy::BreadthFirst)
+}
+
+fn run_with(
+    model: &Model,
+    symbolic: bool,
+    keep_going: bool,
+    strategy: SymbolicStrategy,
+) -> McResult {
     let options = McOptions {
         timeout: Some(TIMEOUT),
         stop_at_deadlock: !keep_going,
         stop_at_violation: !keep_going,
         symbolic,
+        strategy,
         ..McOptions::default()
     };
     let result = if symbolic {
@@ -111,6 +128,24 @@ fn symbolic_counts_and_verdicts_are_the_explicit_ones() {
             ));
             continue;
         }
+        for strategy in OTHER_STRATEGIES {
+            let other = run_with(&model, true, true, strategy);
+            if matches!(other.verdict, Verdict::Incomplete(_)) {
+                declined.push(format!("{name} ({strategy:?})"));
+                continue;
+            }
+            if counts(&other) != counts(&symbolic)
+                || (!both && kind(&other.verdict) != kind(&symbolic.verdict))
+            {
+                differ.push(format!(
+                    "{name}, {strategy:?}\n  bfs {:?}: {}\n  {strategy:?} {:?}: {}",
+                    symbolic.verdict,
+                    counts(&symbolic),
+                    other.verdict,
+                    counts(&other)
+                ));
+            }
+        }
         // The first-error pass only where it is cheap: the test stays within CI's time.
         if explicit.trace.is_empty() || explicit.elapsed > FIRST_ERROR_PASS_UNDER {
             continue;
@@ -130,6 +165,29 @@ fn symbolic_counts_and_verdicts_are_the_explicit_ones() {
                 symbolic_first.verdict,
                 symbolic_first.trace.len()
             ));
+        }
+        for strategy in OTHER_STRATEGIES {
+            let other = run_with(&model, true, false, strategy);
+            if matches!(other.verdict, Verdict::Incomplete(_)) {
+                declined.push(format!(
+                    "{name} ({strategy:?}, stopping at the first error)"
+                ));
+                continue;
+            }
+            // A trace is replayed before it is returned; it may be longer than a shortest one.
+            if (!both && kind(&first.verdict) != kind(&other.verdict))
+                || other.trace.len() < first.trace.len()
+                || (other.trace.is_empty() != first.trace.is_empty())
+            {
+                differ.push(format!(
+                    "{name}, first error, {strategy:?}\n  explicit {:?} after {} steps\n  {strategy:?} \
+                     {:?} after {} steps",
+                    first.verdict,
+                    first.trace.len(),
+                    other.verdict,
+                    other.trace.len()
+                ));
+            }
         }
     }
     eprintln!(
