@@ -172,6 +172,9 @@ fn mc_with_reuse_finds_what_mc_without_finds() {
 /// operation's diagnostics.
 type Outcome = (Vec<[Vec<Value>; 4]>, bool, Vec<String>);
 
+/// A guard conjunct in a projection: (operation, conjunct, setup, values of the variables it reads).
+type GuardKey = (usize, usize, usize, Vec<Value>);
+
 /// An operation's outcome in a projection, and the state it was first seen in.
 type FirstSeen = (Outcome, Vec<Value>);
 
@@ -233,8 +236,7 @@ fn check_matrix(model: &Model) -> Result<(), String> {
         })
         .collect();
     // (operation, conjunct, setup, projection) → its value and the state first seen in.
-    let mut guard_values: HashMap<(usize, usize, usize, Vec<Value>), (bool, Vec<Value>)> =
-        HashMap::new();
+    let mut guard_values: HashMap<GuardKey, (bool, Vec<Value>)> = HashMap::new();
     if rows.iter().all(Option::is_none) {
         return Ok(());
     }

@@ -1,11 +1,12 @@
-//! `bsolve mc --symbolic`: breadth-first symbolic reachability over list decision diagrams (Bendisposto,
+//! `bsolve mc --symbolic`: symbolic reachability over list decision diagrams (Bendisposto,
 //! Körner, Leuschel, Meijer, van de Pol, Treharne, Whitefield, "Symbolic Reachability Analysis of B
 //! through ProB and LTSmin", iFM 2016).
 //!
 //! States are vectors of slots (`vectors`); the reachable set and each breadth-first layer are LDDs
 //! (`crate::ldd`); each operation's transition relation is learned from the interpreter on the
-//! projections of the states met (`learn`), and a level's successors are the relational products of
-//! the level's new states with those relations. Invariant conjuncts and assertions are evaluated once
+//! projections of the states met (`learn`), and successors are the relational products of states with
+//! those relations, in the order the strategy gives (`strategy`: breadth-first levels, chaining or
+//! saturation; each (state, group) pair is expanded once whatever the order). Invariant conjuncts and assertions are evaluated once
 //! per new projection on the variables they read, deadlocks are the new states that no operation's
 //! enabled projections select, and a counterexample is found backwards through the layers (`trace`)
 //! and replayed by the interpreter.
