@@ -98,6 +98,9 @@ struct Search<'m> {
     layers: Vec<Ldd>,
     /// Per group, the states it has been applied to.
     expanded: Vec<Ldd>,
+    /// The violating and the deadlocked states judged so far.
+    violating_seen: Ldd,
+    deadlocked_seen: Ldd,
     states: u128,
     transitions: u128,
     /// Nodes whose successors were computed: the root, the setup nodes, the states of the levels
@@ -181,6 +184,8 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         checks,
         layers: Vec::new(),
         expanded: Vec::new(),
+        violating_seen: EMPTY,
+        deadlocked_seen: EMPTY,
         states: 0,
         transitions: 0,
         processed: 1,
@@ -425,6 +430,8 @@ impl<'m> Search<'m> {
             judged = self.table.union(judged, complete)?;
             let deadlocked = self.deadlocked(complete)?;
             self.processed = self.processed.saturating_add(self.table.count(complete));
+            self.violating_seen = self.table.union(self.violating_seen, violating)?;
+            self.deadlocked_seen = self.table.union(self.deadlocked_seen, deadlocked)?;
             if let Some(found) = self.errors_of_level(violating, deadlocked, level) {
                 return Ok(found);
             }
@@ -437,6 +444,15 @@ impl<'m> Search<'m> {
             self.layers.push(grown);
         }
         self.explored_all = true;
+        // Out of breadth-first order, the first error met need not be breadth-first's; with every
+        // state expanded, breadth-first's is found again over the learned transitions (kept as met if
+        // the node limit stops that).
+        if self.options.strategy != SymbolicStrategy::BreadthFirst
+            && self.first_error.is_some()
+            && let Ok(Some(found)) = self.first_error_in_bfs_order()
+        {
+            return Ok(found);
+        }
         if let Some(found) = self.first_error.take() {
             return Ok(found);
         }

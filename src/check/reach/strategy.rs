@@ -18,9 +18,9 @@
 //!   above are applied. One round reaches the fixpoint of all groups.
 
 use super::vectors::SETUP_SLOT;
-use super::{Halt, Search};
-use crate::check::mc::SymbolicStrategy;
-use crate::ldd::{EMPTY, Ldd};
+use super::{Found, Halt, Search};
+use crate::check::mc::{SymbolicStrategy, Verdict};
+use crate::ldd::{EMPTY, Ldd, NodeLimit};
 use crate::value::Value;
 
 impl<'m> Search<'m> {
@@ -83,5 +83,36 @@ impl<'m> Search<'m> {
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(top(k)));
         order
+    }
+
+    /// After the whole space was explored out of breadth-first order, the error breadth-first would
+    /// have reported first: the first breadth-first layer (over the transitions learned, now all of
+    /// them) holding a violating or deadlocked state, with the preference of `errors_of_level` within a
+    /// layer (a deadlock first, when the search went on past both). None when there is no error.
+    pub(super) fn first_error_in_bfs_order(&mut self) -> Result<Option<Found>, NodeLimit> {
+        let (violating, deadlocked) = (self.violating_seen, self.deadlocked_seen);
+        if violating == EMPTY && deadlocked == EMPTY {
+            return Ok(None);
+        }
+        let layers = self.bfs_layers(|table, layer| {
+            Ok(table.intersect(layer, violating)? != EMPTY
+                || table.intersect(layer, deadlocked)? != EMPTY)
+        })?;
+        let last = *layers.last().expect("the initial layer");
+        let level = layers.len() - 1;
+        let deadlocked = self.table.intersect(last, deadlocked)?;
+        if let Some(state) = self.table.any_tuple(deadlocked) {
+            return Ok(Some(Found {
+                verdict: Verdict::Deadlock,
+                at: Some((state, level)),
+                at_setup: None,
+            }));
+        }
+        let violating = self.table.intersect(last, violating)?;
+        Ok(self.table.any_tuple(violating).map(|state| Found {
+            verdict: self.violation_in(&state),
+            at: Some((state, level)),
+            at_setup: None,
+        }))
     }
 }

@@ -102,13 +102,16 @@ pub fn replays(
 
 impl<'m> Search<'m> {
     /// Breadth-first layers from the initial states over the transitions learned, up to the first
-    /// that holds `target` (the last layer holds it, unless no learned path leads there).
-    fn bfs_layers(&mut self, target: &[u32]) -> Result<Vec<Ldd>, NodeLimit> {
+    /// that `stop` accepts (the last layer is that one, unless no learned path leads to one).
+    pub(super) fn bfs_layers(
+        &mut self,
+        mut stop: impl FnMut(&mut Table, Ldd) -> Result<bool, NodeLimit>,
+    ) -> Result<Vec<Ldd>, NodeLimit> {
         let mut layers = vec![self.layers[0]];
         let mut seen = self.layers[0];
         loop {
             let last = *layers.last().expect("the initial layer");
-            if self.table.contains(last, target) {
+            if stop(&mut self.table, last)? {
                 return Ok(layers);
             }
             let mut next = EMPTY;
@@ -132,7 +135,7 @@ impl<'m> Search<'m> {
         let layers = match (&found.at, self.options.strategy) {
             (Some((_, level)), SymbolicStrategy::BreadthFirst) => self.layers[..=*level].to_vec(),
             (Some((target, _)), SymbolicStrategy::Chaining | SymbolicStrategy::Saturation) => {
-                match self.bfs_layers(target) {
+                match self.bfs_layers(|table, layer| Ok(table.contains(layer, target))) {
                     Ok(layers) => layers,
                     Err(limit) => {
                         return Ok(Err(format!(
