@@ -6,8 +6,9 @@
     python3 benchmarks/symbolic_corpus.py large [TIMEOUT_S] # one alternating round on every B machine
                                                              # of expected.csv with >= 10,000 states,
                                                              # going on past errors (ProB's counts)
-    python3 benchmarks/symbolic_corpus.py strategies [ROUNDS] # --strategy bfs, chaining, saturation
-                                                             # alternated on MEASURED, whole spaces
+    python3 benchmarks/symbolic_corpus.py strategies [ROUNDS [MACHINE...]] # --strategy bfs, chaining,
+                                                             # saturation alternated on MEASURED (or the
+                                                             # machines given), whole spaces
 
 `SYMBOLIC_STRATEGY=chaining` (or saturation) makes `compare` run the symbolic search with that strategy.
 
@@ -131,14 +132,14 @@ def measure(rounds):
               f"| {sym.get('next_state_calls')} | {sym.get('ldd_nodes')} | {s.get('peak_memory_kib')} |")
 
 
-def strategies(rounds):
+def strategies(rounds, machines=MEASURED):
     """The three strategies alternated (bfs, chaining, saturation, bfs, ...) on each MEASURED machine,
     going on past errors so that each explores the whole space; median wall ms as each run reports it."""
     names = ["bfs", "chaining", "saturation"]
     print("| machine | states / transitions (all three) | " + " | ".join(f"{n} ms" for n in names)
           + " | " + " | ".join(f"{n} rounds / LDD nodes / peak KiB" for n in names) + " |")
     print("|---|---|" + "---:|" * 6)
-    for name in MEASURED:
+    for name in machines:
         path = MODELS / name
         times = {n: [] for n in names}
         last = {}
@@ -192,7 +193,7 @@ if __name__ == "__main__":
     if mode == "compare":
         compare(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
     elif mode == "strategies":
-        strategies(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        strategies(int(sys.argv[2]) if len(sys.argv) > 2 else 3, sys.argv[3:] or MEASURED)
     elif mode == "large":
         large(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
     else:
