@@ -6,6 +6,11 @@
     python3 benchmarks/symbolic_corpus.py large [TIMEOUT_S] # one alternating round on every B machine
                                                              # of expected.csv with >= 10,000 states,
                                                              # going on past errors (ProB's counts)
+    python3 benchmarks/symbolic_corpus.py strategies [ROUNDS [MACHINE...]] # --strategy bfs, chaining,
+                                                             # saturation alternated on MEASURED (or the
+                                                             # machines given), whole spaces
+
+`SYMBOLIC_STRATEGY=chaining` (or saturation) makes `compare` run the symbolic search with that strategy.
 
 `compare` runs both checkers with --all-deadlocks --all-violations (counts of the whole state space,
 comparable whatever order an error is met in) on the machines of tests/corpus_mc_machines.txt, a few
@@ -49,6 +54,8 @@ def run(path, symbolic, timeout_ms, extra=()):
     args = [str(BINARY), "--json", "--timeout", str(timeout_ms), "mc", str(path), *extra]
     if symbolic:
         args.append("--symbolic")
+        if "--strategy" not in extra:
+            args += ["--strategy", os.environ.get("SYMBOLIC_STRATEGY", "bfs")]
     try:
         p = subprocess.run(args, capture_output=True, text=True, timeout=timeout_ms / 1000 + 30)
     except subprocess.TimeoutExpired:
@@ -125,6 +132,36 @@ def measure(rounds):
               f"| {sym.get('next_state_calls')} | {sym.get('ldd_nodes')} | {s.get('peak_memory_kib')} |")
 
 
+def strategies(rounds, machines=MEASURED):
+    """The three strategies alternated (bfs, chaining, saturation, bfs, ...) on each MEASURED machine,
+    going on past errors so that each explores the whole space; median wall ms as each run reports it."""
+    names = ["bfs", "chaining", "saturation"]
+    print("| machine | states / transitions (all three) | " + " | ".join(f"{n} ms" for n in names)
+          + " | " + " | ".join(f"{n} rounds / LDD nodes / peak KiB" for n in names) + " |")
+    print("|---|---|" + "---:|" * 6)
+    for name in machines:
+        path = MODELS / name
+        times = {n: [] for n in names}
+        last = {}
+        for _ in range(rounds):
+            for n in names:
+                r = run(path, True, 60_000, ["--all-deadlocks", "--all-violations", "--strategy", n])
+                if r is None or "time_ms" not in r:
+                    continue
+                times[n].append(r["time_ms"])
+                last[n] = r
+        counts = {(r.get("status"), r.get("states"), r.get("transitions")) for r in last.values()}
+        shown = " / ".join(f"{c[1]} / {c[2]} ({c[0]})" for c in sorted(counts, key=str))
+        if len(counts) > 1:
+            shown = "**DIFFER** " + shown
+        med = [f"{statistics.median(times[n]):.0f}" if times[n] else "-" for n in names]
+        figures = []
+        for n in names:
+            sym = last.get(n, {}).get("symbolic", {})
+            figures.append(f"{sym.get('levels')} / {sym.get('ldd_nodes')} / {last.get(n, {}).get('peak_memory_kib')}")
+        print(f"| {name} | {shown} | " + " | ".join(med) + " | " + " | ".join(figures) + " |", flush=True)
+
+
 def large(timeout_s):
     with open(EXPECTED) as f:
         rows = [r for r in csv.DictReader(f)
@@ -155,6 +192,8 @@ if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "compare"
     if mode == "compare":
         compare(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
+    elif mode == "strategies":
+        strategies(int(sys.argv[2]) if len(sys.argv) > 2 else 3, sys.argv[3:] or MEASURED)
     elif mode == "large":
         large(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
     else:

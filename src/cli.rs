@@ -1,7 +1,9 @@
 //! Argument parsing (clap) and dispatch of each subcommand to `check::` and `report::`.
 
 use bsolve::check::budget::{Budget, MemoryLimit};
-use bsolve::check::mc::{McOptions, McResult, SearchOrder, SymmetryStats, Verdict};
+use bsolve::check::mc::{
+    McOptions, McResult, SearchOrder, SymbolicStrategy, SymmetryStats, Verdict,
+};
 use bsolve::check::simulate::{SimVerdict, SimulateOptions};
 use bsolve::check::symmetry::SymmetryMode;
 use bsolve::check::{
@@ -94,6 +96,14 @@ struct Global {
     /// Print settings and statistics.
     #[arg(short, long, global = true)]
     verbose: bool,
+}
+
+/// `mc --symbolic --strategy` (`check::mc::SymbolicStrategy`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum StrategyArg {
+    Bfs,
+    Chaining,
+    Saturation,
 }
 
 /// `mc --symmetry`'s modes (`check::symmetry::SymmetryMode`).
@@ -198,6 +208,14 @@ enum Command {
         /// With --symbolic: at most this many LDD nodes (default: sized from the memory available).
         #[arg(long, requires = "symbolic")]
         max_nodes: Option<usize>,
+        /// With --symbolic: the order the operations' transition groups are applied in. `bfs` level by
+        /// level (shortest counterexamples); `chaining` each group on the states the previous ones
+        /// reached (LTSmin's chaining); `saturation` groups by their topmost variable, deepest first,
+        /// each to its fixpoint (a simple form of Ciardo's saturation). Counts and verdicts are the
+        /// same; with chaining or saturation a counterexample found before the whole space was
+        /// explored may not be a shortest one (the output says so).
+        #[arg(long, value_enum, requires = "symbolic", default_value = "bfs")]
+        strategy: StrategyArg,
         /// Symmetry reduction over the deferred sets: one state per orbit of the permutations of the
         /// elements no constant holds. `canon` keys each state by its canonical form (exact: the
         /// counts are orbit counts); `hash` by symmetry markers (cheaper, but states of different
@@ -562,6 +580,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             por,
             symbolic,
             max_nodes,
+            strategy,
             symmetry,
             full_count,
         } => {
@@ -592,6 +611,11 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 por: *por,
                 symbolic: *symbolic,
                 max_nodes: *max_nodes,
+                strategy: match strategy {
+                    StrategyArg::Bfs => SymbolicStrategy::BreadthFirst,
+                    StrategyArg::Chaining => SymbolicStrategy::Chaining,
+                    StrategyArg::Saturation => SymbolicStrategy::Saturation,
+                },
                 symmetry: symmetry.map(|s| match s {
                     SymmetryArg::Canon => SymmetryMode::Canon,
                     SymmetryArg::Hash => SymmetryMode::Hash,
@@ -1152,6 +1176,32 @@ fn tlc_states(model: &Model, result: &McResult) -> usize {
     }
 }
 
+/// The dependency matrix of `mc --symbolic --json`: per operation its read, write and must-write sets
+/// (`before_after::read_write`; None where they are not exact), and its guard conjuncts with their
+/// reads (`guard_split`).
+fn dependency_matrix(m: &bsolve::ir::Machine) -> serde_json::Value {
+    use bsolve::analysis::{before_after, guard_split};
+    let rows = m.operations.iter().map(|op| {
+        let names = |s: &std::collections::BTreeSet<bsolve::syntax::ast::Name>| {
+            s.iter().map(|n| n.to_string()).collect::<Vec<_>>()
+        };
+        let rw = before_after::exact_read_write(m, op);
+        let guards = guard_split::guard_conjuncts(m, op)
+            .into_iter()
+            .map(|g| json!({"reads": names(&g.reads), "parameter_free": g.parameter_free}))
+            .collect::<Vec<_>>();
+        json!({
+            "operation": op.name.to_string(),
+            "exact": rw.is_some(),
+            "reads": rw.as_ref().map(|rw| names(&rw.reads)),
+            "writes": rw.as_ref().map(|rw| names(&rw.writes)),
+            "must_writes": rw.as_ref().map(|rw| names(&rw.must_writes)),
+            "guards": guards,
+        })
+    });
+    serde_json::Value::Array(rows.collect())
+}
+
 fn cmd_mc(
     model: &Model,
     options: &McOptions,
@@ -1298,13 +1348,16 @@ fn cmd_mc(
         }
         if let Some(stats) = &result.symbolic {
             report["symbolic"] = json!({
+                "strategy": stats.strategy.name(),
                 "levels": stats.levels,
+                "trace_shortest": stats.trace_shortest,
                 "next_state_calls": stats.next_state_calls,
                 "reused": stats.reused,
                 "check_calls": stats.check_calls,
                 "ldd_nodes": stats.ldd_nodes,
                 "max_nodes": stats.max_nodes,
                 "ldd_cache_hits": stats.ldd_cache_hits,
+                "matrix": dependency_matrix(model.machine()),
             });
         }
         if let Some(por) = &result.por {
@@ -1367,10 +1420,24 @@ fn cmd_mc(
             );
         }
         if let Some(stats) = &result.symbolic {
+            if !result.trace.is_empty() && !stats.trace_shortest {
+                println!(
+                    "trace: a shortest path over the transitions learned when the error was found, \
+                     not necessarily a shortest counterexample ({} explores out of breadth-first \
+                     order; --strategy bfs gives a shortest one)",
+                    stats.strategy.name()
+                );
+            }
             println!(
-                "symbolic: {} levels, next-state calls: {} (reused for {} state-operation pairs), \
+                "symbolic ({}): {} {}, next-state calls: {} (reused for {} state-operation pairs), \
                  invariant evaluations: {}, LDD nodes: {} of {}, LDD cache hits: {}, peak memory: {}",
+                stats.strategy.name(),
                 stats.levels,
+                if stats.strategy == SymbolicStrategy::BreadthFirst {
+                    "levels"
+                } else {
+                    "rounds"
+                },
                 stats.next_state_calls,
                 stats.reused,
                 stats.check_calls,

@@ -18,7 +18,7 @@ fn a_complete_exploration_reports_probs_counts_and_the_symbolic_figures() {
         out.contains("states: 35, transitions: 121 (ProB's count)"),
         "{out}"
     );
-    assert!(out.contains("symbolic: "), "{out}");
+    assert!(out.contains("symbolic (bfs): "), "{out}");
     assert!(out.contains("next-state calls: "), "{out}");
     assert!(out.contains("LDD nodes: "), "{out}");
     assert!(out.contains("peak memory: "), "{out}");
@@ -124,4 +124,48 @@ fn a_machine_that_cannot_be_vectorised_is_declined_with_the_reason() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.contains("the symbolic search does not apply"), "{out}");
     assert!(out.contains("operation run"), "{out}");
+}
+
+#[test]
+fn every_strategy_reports_the_same_counts_and_says_which_it_used() {
+    for strategy in ["bfs", "chaining", "saturation"] {
+        let (code, json) = bsolve_json(&[
+            "mc",
+            "--symbolic",
+            "--strategy",
+            strategy,
+            &model_arg("ConcurrentCounters.mch"),
+        ]);
+        assert_eq!(code, 0, "{json}");
+        assert_eq!(json["states"], 31250, "{strategy}");
+        assert_eq!(json["transitions"], 150003, "{strategy}");
+        assert_eq!(json["symbolic"]["strategy"], strategy);
+    }
+    // Stopping at the first error, chaining's trace replays but need not be a shortest one.
+    let model = model_arg("MutexWrong.mch");
+    let (code, json) = bsolve_json(&["mc", "--symbolic", "--strategy", "chaining", &model]);
+    let (explicit_code, explicit) = bsolve_json(&["mc", &model]);
+    assert_eq!(code, explicit_code, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION");
+    assert!(json["symbolic"]["trace_shortest"].is_boolean(), "{json}");
+    assert!(operations(&json["trace"]).len() >= operations(&explicit["trace"]).len());
+}
+
+#[test]
+fn json_carries_the_dependency_matrix_with_must_writes_and_guard_conjuncts() {
+    let (_, json) = bsolve_json(&["mc", "--symbolic", &model_arg("MutexWrong.mch")]);
+    let rows = json["symbolic"]["matrix"].as_array().expect("matrix rows");
+    assert!(!rows.is_empty(), "{json}");
+    for row in rows {
+        assert!(row["operation"].is_string(), "{row}");
+        assert_eq!(row["exact"], true, "{row}");
+        for key in ["reads", "writes", "must_writes", "guards"] {
+            assert!(row[key].is_array(), "{key}: {row}");
+        }
+        // Must-write ⊆ write.
+        let writes = row["writes"].as_array().expect("writes");
+        for w in row["must_writes"].as_array().expect("must_writes") {
+            assert!(writes.contains(w), "{row}");
+        }
+    }
 }

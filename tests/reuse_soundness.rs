@@ -5,8 +5,12 @@
 //! * the dependency matrix reuse relies on holds in the explored states, checked by the interpreter
 //!   without the cache: a transition of a reusable operation changes only variables of its write set, and
 //!   two states with the same setup and the same values of the variables it reads or writes give it the
-//!   same transitions (parameters, outputs, ANY values, written values) and diagnostics; and the cache's
-//!   successors of each explored state are the interpreter's, transition for transition.
+//!   same transitions (parameters, outputs, ANY values, written values) and diagnostics — also when they
+//!   agree only on the variables read and those written but not on every path (must-write sets: a
+//!   variable assigned on every path is not read); each parameter-free guard conjunct
+//!   (`guard_split`) has one value in states that agree on the variables it reads, and where it is
+//!   false the operation has no transition; and the cache's successors of each explored state are the
+//!   interpreter's, transition for transition.
 //!
 //! Machines where a run hits its time limit are skipped and listed (a cut by time is not comparable).
 //! `BSOLVE_REUSE_MAX_STATES` raises the per-machine state limit (default `MAX_STATES`).
@@ -14,6 +18,7 @@
 mod common;
 
 use bsolve::analysis::before_after::read_write;
+use bsolve::analysis::guard_split::guard_conjuncts;
 use bsolve::check::mc::{McOptions, McResult, Verdict, model_check};
 use bsolve::check::{Model, Options};
 use bsolve::eval::{ReuseCache, Transition};
@@ -167,6 +172,9 @@ fn mc_with_reuse_finds_what_mc_without_finds() {
 /// operation's diagnostics.
 type Outcome = (Vec<[Vec<Value>; 4]>, bool, Vec<String>);
 
+/// A guard conjunct in a projection: (operation, conjunct, setup, values of the variables it reads).
+type GuardKey = (usize, usize, usize, Vec<Value>);
+
 /// An operation's outcome in a projection, and the state it was first seen in.
 type FirstSeen = (Outcome, Vec<Value>);
 
@@ -203,15 +211,32 @@ fn check_matrix(model: &Model) -> Result<(), String> {
             .map(|(i, _)| i)
             .collect()
     };
-    let rows: Vec<Option<(Vec<usize>, Vec<usize>)>> = (m.operations.iter().enumerate())
+    // Per reusable operation: its key (reads and writes), its writes, and its narrow key (reads, and
+    // writes not on every path).
+    let rows: Vec<Option<[Vec<usize>; 3]>> = (m.operations.iter().enumerate())
         .map(|(k, op)| {
             cache.is_reusable(k).then(|| {
                 let rw = read_write(m, op);
                 let key = indices(&|n| rw.reads.contains(n) || rw.writes.contains(n));
-                (key, indices(&|n| rw.writes.contains(n)))
+                let narrow = indices(&|n| {
+                    rw.reads.contains(n) || (rw.writes.contains(n) && !rw.must_writes.contains(n))
+                });
+                [key, indices(&|n| rw.writes.contains(n)), narrow]
             })
         })
         .collect();
+    // Per reusable operation, its parameter-free guard conjuncts with the indices they read.
+    let guards: Vec<Vec<(&bsolve::ir::Pred, Vec<usize>)>> = (m.operations.iter().enumerate())
+        .map(|(k, op)| {
+            let conjuncts = guard_conjuncts(m, op).into_iter();
+            conjuncts
+                .filter(|g| cache.is_reusable(k) && g.parameter_free)
+                .map(|g| (g.pred, indices(&|n| g.reads.contains(n))))
+                .collect()
+        })
+        .collect();
+    // (operation, conjunct, setup, projection) → its value and the state first seen in.
+    let mut guard_values: HashMap<GuardKey, (bool, Vec<Value>)> = HashMap::new();
     if rows.iter().all(Option::is_none) {
         return Ok(());
     }
@@ -276,8 +301,43 @@ fn check_matrix(model: &Model) -> Result<(), String> {
                 only(&found.transitions, &reused.transitions),
             ));
         }
+        let env = ctx
+            .state_env(&setups[s], &state)
+            .map_err(|e| format!("{e:?}"))?;
+        for (k, conjuncts) in guards.iter().enumerate() {
+            for (j, (pred, reads)) in conjuncts.iter().enumerate() {
+                // An ill-defined conjunct has no value to compare.
+                let Ok(holds) = ctx.eval_pred(pred, &env) else {
+                    continue;
+                };
+                let op = &m.operations[k].name;
+                if !holds && found.transitions.iter().any(|t| t.operation == k) {
+                    return Err(format!(
+                        "{op}: its guard conjunct {j} is false in {:?}, yet it has transitions",
+                        state.values
+                    ));
+                }
+                let projection: Vec<Value> =
+                    reads.iter().map(|&i| state.values[i].clone()).collect();
+                match guard_values.get(&(k, j, s, projection.clone())) {
+                    Some((before, first)) if *before != holds => {
+                        return Err(format!(
+                            "{op}: its guard conjunct {j} differs between {first:?} and {:?}, \
+                             which agree on the variables it reads",
+                            state.values
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        guard_values.insert((k, j, s, projection), (holds, state.values.clone()));
+                    }
+                }
+            }
+        }
         for (k, row) in rows.iter().enumerate() {
-            let Some((key, writes)) = row else { continue };
+            let Some([key, writes, narrow]) = row else {
+                continue;
+            };
             let op = &m.operations[k].name;
             let mine: Vec<_> = found
                 .transitions
@@ -322,18 +382,30 @@ fn check_matrix(model: &Model) -> Result<(), String> {
                     .map(|(_, d)| d.to_string())
                     .collect(),
             );
-            let projection: Vec<Value> = key.iter().map(|&i| state.values[i].clone()).collect();
-            match seen.get(&(k, s, projection.clone())) {
-                Some((before, first)) if before.0 != outcome.0 || before.2 != outcome.2 => {
-                    return Err(format!(
-                        "{op}: states {first:?} and {:?} agree on its reads and writes but its \
-                         transitions differ: {before:?} / {outcome:?}",
-                        state.values
-                    ));
-                }
-                Some(_) => {}
-                None => {
-                    seen.insert((k, s, projection), (outcome, state.values.clone()));
+            // Keyed on reads and writes, then on the narrow key (operation index shifted past the
+            // operations' count: one map for both).
+            for (slot, key) in [(k, key), (k + m.operations.len(), narrow)] {
+                let projection: Vec<Value> = key.iter().map(|&i| state.values[i].clone()).collect();
+                match seen.get(&(slot, s, projection.clone())) {
+                    Some((before, first)) if before.0 != outcome.0 || before.2 != outcome.2 => {
+                        return Err(format!(
+                            "{op}: states {first:?} and {:?} agree on its {} but its transitions \
+                             differ: {before:?} / {outcome:?}",
+                            state.values,
+                            if slot == k {
+                                "reads and writes"
+                            } else {
+                                "reads and the writes not made on every path"
+                            }
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen.insert(
+                            (slot, s, projection),
+                            (outcome.clone(), state.values.clone()),
+                        );
+                    }
                 }
             }
         }

@@ -175,11 +175,15 @@ pub fn enabling(m: &Machine, op: &Operation, at: usize) -> Result<Pred, Diagnost
 }
 
 /// The machine variables an operation reads (in guards, expressions, or as targets of a partial
-/// update such as `f(x) := E`) and writes: one row of LTSmin's dependency matrix.
+/// update such as `f(x) := E`) and writes: one row of LTSmin's dependency matrix. `must_writes` are the
+/// written variables assigned on every path that produces an outcome (Meijer, Kant, Blom & van de Pol,
+/// HVC 2014): the others (`IF c THEN w := 1 END`) keep their old value on some path, so a relation must
+/// read them (copy) as well.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadWrite {
     pub reads: BTreeSet<Name>,
     pub writes: BTreeSet<Name>,
+    pub must_writes: BTreeSet<Name>,
 }
 
 pub fn read_write(m: &Machine, op: &Operation) -> ReadWrite {
@@ -192,6 +196,52 @@ pub fn read_write(m: &Machine, op: &Operation) -> ReadWrite {
     ReadWrite {
         reads: reads.into_iter().filter(is_var).collect(),
         writes: writes(&op.body).into_iter().filter(is_var).collect(),
+        must_writes: must_writes(&op.body).into_iter().filter(is_var).collect(),
+    }
+}
+
+/// Names `s` assigns on every way it produces an outcome: a CHOICE, an IF or a CASE writes what all of
+/// its branches write (an IF or CASE without ELSE may take none: nothing), a SELECT what all of its
+/// guarded branches write (without ELSE it blocks when none applies), a WHILE nothing (its body may
+/// run zero times). A subset of `writes`.
+pub fn must_writes(s: &Subst) -> BTreeSet<Name> {
+    let common = |parts: &mut dyn Iterator<Item = &Subst>| -> BTreeSet<Name> {
+        let mut out: Option<BTreeSet<Name>> = None;
+        for p in parts {
+            let w = must_writes(p);
+            out = Some(match out {
+                None => w,
+                Some(o) => o.intersection(&w).cloned().collect(),
+            });
+        }
+        out.unwrap_or_default()
+    };
+    match &s.kind {
+        SubstKind::Skip | SubstKind::While { .. } => BTreeSet::new(),
+        SubstKind::Assign(_)
+        | SubstKind::BecomesElementOf(..)
+        | SubstKind::BecomesSuchThat(..)
+        | SubstKind::OpCall(..) => writes(s),
+        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) => {
+            parts.iter().flat_map(must_writes).collect()
+        }
+        SubstKind::Choice(parts) => common(&mut parts.iter()),
+        SubstKind::Any(_, _, body)
+        | SubstKind::Let(_, body)
+        | SubstKind::Pre(_, body)
+        | SubstKind::Assert(_, body) => must_writes(body),
+        SubstKind::Var(vars, body) => (must_writes(body).into_iter())
+            .filter(|n| vars.iter().all(|v| v.name != *n))
+            .collect(),
+        // Without ELSE, no branch may be taken: the IF does nothing then.
+        SubstKind::If(_, None) => BTreeSet::new(),
+        SubstKind::If(branches, otherwise) | SubstKind::Select(branches, otherwise) => {
+            common(&mut (branches.iter().map(|(_, b)| b)).chain(otherwise.as_deref()))
+        }
+        SubstKind::Case(_, _, None) => BTreeSet::new(),
+        SubstKind::Case(_, branches, otherwise) => {
+            common(&mut (branches.iter().map(|(_, b)| b)).chain(otherwise.as_deref()))
+        }
     }
 }
 

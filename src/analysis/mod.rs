@@ -10,11 +10,14 @@
 //!
 //! * `before_after`: before-after, enabling predicates and read/write sets of operations, for the
 //!   symbolic checks (not a conjunct analysis: it turns substitutions into predicates).
+//! * `guard_split`: an operation's guard as conjuncts, each with the variables it reads (the guard read
+//!   matrix beside `before_after`'s read, write and must-write sets).
 //!
 //! Both conjunct analyses are sound over-approximations: they never drop a solution.
 
 pub mod before_after;
 pub mod deterministic;
+pub mod guard_split;
 pub mod partition;
 
 #[cfg(test)]

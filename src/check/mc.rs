@@ -37,6 +37,29 @@ pub enum SearchOrder {
     DepthFirst,
 }
 
+/// The order in which `mc --symbolic` applies its transition groups (`check::reach::strategy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SymbolicStrategy {
+    /// Every group on the same frontier, level by level (shortest counterexamples).
+    #[default]
+    BreadthFirst,
+    /// LTSmin's chaining: within a round, each group on the states the previous groups reached.
+    Chaining,
+    /// Ciardo's saturation, simplified: groups by their topmost slot, deepest first, each applied until
+    /// it finds nothing new, and the deeper ones again after any that found new states.
+    Saturation,
+}
+
+impl SymbolicStrategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolicStrategy::BreadthFirst => "bfs",
+            SymbolicStrategy::Chaining => "chaining",
+            SymbolicStrategy::Saturation => "saturation",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct McOptions {
     /// Stop after this many nodes (root included).
@@ -74,6 +97,8 @@ pub struct McOptions {
     /// search; at most this many LDD nodes (None: sized from the memory available).
     pub symbolic: bool,
     pub max_nodes: Option<usize>,
+    /// With `symbolic`: the order in which the transition groups are applied.
+    pub strategy: SymbolicStrategy,
     /// Symmetry reduction (`check::symmetry`): one node per orbit of the permutations of the deferred
     /// sets' free elements; verdicts are preserved, counts are of orbits (`McResult::symmetry` has the
     /// full counts where every orbit's size is known).
@@ -98,6 +123,7 @@ impl Default for McOptions {
             por: false,
             symbolic: false,
             max_nodes: None,
+            strategy: SymbolicStrategy::BreadthFirst,
             symmetry: None,
         }
     }
@@ -195,8 +221,14 @@ pub struct McResult {
 /// What the symbolic search did (`McOptions::symbolic`, `check::reach`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SymbolicStats {
-    /// Breadth-first levels explored (the initial states are level 0).
+    /// The order the transition groups were applied in.
+    pub strategy: SymbolicStrategy,
+    /// Rounds of the strategy (breadth-first: levels; the initial states are level 0).
     pub levels: usize,
+    /// Whether the trace is a shortest counterexample: always breadth-first, and with the other
+    /// strategies when every reachable state was expanded before the trace was searched for (it is
+    /// found by a breadth-first search over the transitions learned).
+    pub trace_shortest: bool,
     /// Operation evaluations by the interpreter, one per new projection of a state on an operation's
     /// read set.
     pub next_state_calls: u64,

@@ -9,6 +9,8 @@ use bsolve::types::{Formula, check_formula};
 use bsolve::value::Value;
 use std::path::PathBuf;
 
+pub mod random_machine;
+
 /// Whether the optional SMT solver z3 is there for a test that needs it; without it the test's z3 part is
 /// skipped loudly (or fails under `BSOLVE_REQUIRE_SMT=1`, as in CI).
 pub fn smt(test: &str) -> bool {

@@ -1,11 +1,12 @@
-//! `bsolve mc --symbolic`: breadth-first symbolic reachability over list decision diagrams (Bendisposto,
+//! `bsolve mc --symbolic`: symbolic reachability over list decision diagrams (Bendisposto,
 //! Körner, Leuschel, Meijer, van de Pol, Treharne, Whitefield, "Symbolic Reachability Analysis of B
 //! through ProB and LTSmin", iFM 2016).
 //!
 //! States are vectors of slots (`vectors`); the reachable set and each breadth-first layer are LDDs
 //! (`crate::ldd`); each operation's transition relation is learned from the interpreter on the
-//! projections of the states met (`learn`), and a level's successors are the relational products of
-//! the level's new states with those relations. Invariant conjuncts and assertions are evaluated once
+//! projections of the states met (`learn`), and successors are the relational products of states with
+//! those relations, in the order the strategy gives (`strategy`: breadth-first levels, chaining or
+//! saturation; each (state, group) pair is expanded once whatever the order). Invariant conjuncts and assertions are evaluated once
 //! per new projection on the variables they read, deadlocks are the new states that no operation's
 //! enabled projections select, and a counterexample is found backwards through the layers (`trace`)
 //! and replayed by the interpreter.
@@ -23,13 +24,14 @@
 
 mod checks;
 mod learn;
+mod strategy;
 mod trace;
 mod vectors;
 
 use super::Model;
 use super::mc::{
-    McOptions, McResult, SymbolicStats, Verdict, cpu_time, has_setup_nodes, partition_assertions,
-    peak_memory_kib,
+    McOptions, McResult, SymbolicStats, SymbolicStrategy, Verdict, cpu_time, has_setup_nodes,
+    partition_assertions, peak_memory_kib,
 };
 use crate::analysis::before_after::exact_read_write;
 use crate::diag::{Diagnostic, Span};
@@ -92,7 +94,13 @@ struct Search<'m> {
     has_setup_nodes: bool,
     groups: Vec<Group>,
     checks: Vec<Check<'m>>,
+    /// The states each round added (breadth-first: the levels).
     layers: Vec<Ldd>,
+    /// Per group, the states it has been applied to.
+    expanded: Vec<Ldd>,
+    /// The violating and the deadlocked states judged so far.
+    violating_seen: Ldd,
+    deadlocked_seen: Ldd,
     states: u128,
     transitions: u128,
     /// Nodes whose successors were computed: the root, the setup nodes, the states of the levels
@@ -175,6 +183,9 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         groups,
         checks,
         layers: Vec::new(),
+        expanded: Vec::new(),
+        violating_seen: EMPTY,
+        deadlocked_seen: EMPTY,
         states: 0,
         transitions: 0,
         processed: 1,
@@ -190,6 +201,7 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         ill_defined_setup: None,
         explored_all: false,
         stats: SymbolicStats {
+            strategy: options.strategy,
             max_nodes,
             ..SymbolicStats::default()
         },
@@ -209,11 +221,10 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
         }),
     };
     let (verdict, trace) = match search.trace(&found)? {
-        Some(trace) => (found.verdict, trace),
-        None => (
+        Ok(trace) => (found.verdict, trace),
+        Err(why) => (
             Verdict::Incomplete(format!(
-                "the symbolic search found {}, but the time budget ran out before the interpreter \
-                 could replay its trace",
+                "the symbolic search found {}, but {why}",
                 match found.verdict {
                     Verdict::Deadlock => "a deadlock",
                     Verdict::InvariantViolation(_) => "an invariant violation",
@@ -224,6 +235,8 @@ pub fn symbolic_model_check(model: &Model, options: &McOptions) -> Result<McResu
             vec![],
         ),
     };
+    search.stats.trace_shortest =
+        options.strategy == SymbolicStrategy::BreadthFirst || search.explored_all;
     search.stats.ldd_nodes = search.table.nodes();
     search.stats.ldd_cache_hits = search.table.cache_hits();
     let count = |n: u128| usize::try_from(n).unwrap_or(usize::MAX);
@@ -382,96 +395,64 @@ impl<'m> Search<'m> {
         Ok(())
     }
 
-    /// Breadth-first levels from `initial` until no new state, an error that stops the search or a
-    /// limit.
+    /// Rounds of the strategy from `initial` until no new state, an error that stops the search or a
+    /// limit. Each round checks the states not checked before, applies the groups in the strategy's
+    /// order (`strategy`: each group to the states it has not expanded yet, so every (state, group)
+    /// pair is expanded, and its transitions counted, exactly once), then judges the states every
+    /// group has expanded (deadlocks). Breadth-first, a round is a level; the images of a level join
+    /// the reachable set only after its errors are judged, so that counts at an error are those of the
+    /// levels explored.
     fn explore(&mut self, initial: Ldd, filler: &[Value]) -> Result<Found, Halt> {
         let mut reach = initial;
-        let mut frontier = initial;
+        let (mut checked, mut judged) = (EMPTY, EMPTY);
         self.layers.push(initial);
-        let machine = self.model.machine();
-        let max_per_op = self.model.context.settings().max_operations;
-        while frontier != EMPTY {
-            let (options, model, start, states) =
-                (self.options, self.model, self.start, self.states);
-            let go_on = move || Self::go_on(options, model, start, states);
-            go_on()?;
+        self.expanded = vec![EMPTY; self.groups.len()];
+        loop {
+            Self::go_on(self.options, self.model, self.start, self.states)?;
             let level = self.layers.len() - 1;
-            // Checks of the level's new states.
-            let (violating, checks_ill_defined) = self.check_level(frontier, filler, &go_on)?;
-            // Transitions of projections not met before.
-            let oracle = Oracle {
-                context: &self.model.context,
-                machine,
-                setups: &self.setups,
-                filler,
-                max_per_op,
+            let new = self.table.minus(reach, checked)?;
+            let (violating, checks_ill_defined) = {
+                let (options, model, start, states) =
+                    (self.options, self.model, self.start, self.states);
+                let go_on = move || Self::go_on(options, model, start, states);
+                self.check_level(new, filler, &go_on)?
             };
-            let frontier_states = self.table.count(frontier);
-            for (k, group) in self.groups.iter_mut().enumerate() {
-                let calls = group.learn(
-                    k,
-                    &mut self.table,
-                    frontier,
-                    &oracle,
-                    &mut self.interner,
-                    &go_on,
-                )?;
-                self.stats.next_state_calls += calls;
-                let reused = frontier_states.saturating_sub(u128::from(calls));
-                let reused = u64::try_from(reused).unwrap_or(u64::MAX);
-                self.stats.reused = self.stats.reused.saturating_add(reused);
+            self.note_checks_ill_defined(checks_ill_defined, level);
+            checked = reach;
+            let before = reach;
+            let pending = self.round(&mut reach, filler, level)?;
+            // States are judged once checked (a violation in a deadlocked state is reported first,
+            // as the explicit search reports it) and expanded by every group.
+            let mut complete = self.table.minus(checked, judged)?;
+            for k in 0..self.expanded.len() {
+                complete = self.table.intersect(complete, self.expanded[k])?;
             }
-            self.note_ill_defined(frontier, checks_ill_defined, level)?;
-            let mut enabled = EMPTY;
-            let mut partial = EMPTY;
-            let mut next = EMPTY;
-            for group in &self.groups {
-                if self.options.check_deadlock {
-                    let some = self
-                        .table
-                        .rel_prod(frontier, group.enabled, group.read_meta)?;
-                    enabled = self.table.union(enabled, some)?;
-                }
-                if group.partial != EMPTY {
-                    self.partial_enumeration = true;
-                    let cut = self
-                        .table
-                        .rel_prod(frontier, group.partial, group.read_meta)?;
-                    partial = self.table.union(partial, cut)?;
-                }
-                let image = self.table.rel_prod(frontier, group.relation, group.meta)?;
-                next = self.table.union(next, image)?;
-                let edges = self.table.count_pairs(frontier, group.relation, group.meta);
-                self.transitions = self.transitions.saturating_add(edges);
-            }
-            let mut deadlocked = if self.options.check_deadlock {
-                self.table.minus(frontier, enabled)?
-            } else {
-                EMPTY
-            };
-            // No transition among parameters enumerated in part proves no deadlock (`check::mc`).
-            if self.table.intersect(deadlocked, partial)? != EMPTY {
-                return Err(Halt(
-                    "no operation is enabled for the parameter values enumerated, but some parameter \
-                     domains could only be enumerated partially"
-                        .into(),
-                ));
-            }
-            deadlocked = self.table.minus(deadlocked, partial)?;
-            self.processed = self.processed.saturating_add(frontier_states);
+            judged = self.table.union(judged, complete)?;
+            let deadlocked = self.deadlocked(complete)?;
+            self.processed = self.processed.saturating_add(self.table.count(complete));
+            self.violating_seen = self.table.union(self.violating_seen, violating)?;
+            self.deadlocked_seen = self.table.union(self.deadlocked_seen, deadlocked)?;
             if let Some(found) = self.errors_of_level(violating, deadlocked, level) {
                 return Ok(found);
             }
-            let new = self.table.minus(next, reach)?;
-            reach = self.table.union(reach, new)?;
-            self.states = self.states.saturating_add(self.table.count(new));
+            reach = self.grow(reach, pending)?;
+            let grown = self.table.minus(reach, before)?;
             self.stats.levels += 1;
-            if new != EMPTY {
-                self.layers.push(new);
+            if grown == EMPTY {
+                break;
             }
-            frontier = new;
+            self.layers.push(grown);
         }
         self.explored_all = true;
+        // Out of breadth-first order, the first error met need not be breadth-first's; with every
+        // state expanded, breadth-first's is found again over the learned transitions (kept as met if
+        // the node limit stops that).
+        if self.options.strategy != SymbolicStrategy::BreadthFirst
+            && self.first_error.is_some()
+            && let Ok(Some(found)) = self.first_error_in_bfs_order()
+        {
+            return Ok(found);
+        }
         if let Some(found) = self.first_error.take() {
             return Ok(found);
         }
@@ -501,14 +482,107 @@ impl<'m> Search<'m> {
         Ok(Found::plain(Verdict::NoErrorFound))
     }
 
-    /// Counts the ill-defined operation instances and checks of a level (`level`, its states
-    /// `frontier`, those with an ill-defined check `checks_ill_defined`) and keeps the first met.
-    fn note_ill_defined(
+    /// `reach` with the states of `image`, counted.
+    fn grow(&mut self, reach: Ldd, image: Ldd) -> Result<Ldd, NodeLimit> {
+        let new = self.table.minus(image, reach)?;
+        self.states = self.states.saturating_add(self.table.count(new));
+        self.table.union(reach, new)
+    }
+
+    /// Applies group `k` to `front` (states it has not expanded): learns the projections not met
+    /// before, counts the transitions and ill-defined instances leaving `front`, and returns their
+    /// targets. `level` is the round, kept with the first ill-defined instance for its trace.
+    fn expand(
         &mut self,
-        frontier: Ldd,
-        checks_ill_defined: Ldd,
+        k: usize,
+        front: Ldd,
+        filler: &[Value],
         level: usize,
-    ) -> Result<(), Halt> {
+    ) -> Result<Ldd, Halt> {
+        if front == EMPTY {
+            return Ok(EMPTY);
+        }
+        let (options, model, start, states) = (self.options, self.model, self.start, self.states);
+        let go_on = move || Self::go_on(options, model, start, states);
+        let oracle = Oracle {
+            context: &self.model.context,
+            machine: self.model.machine(),
+            setups: &self.setups,
+            filler,
+            max_per_op: self.model.context.settings().max_operations,
+        };
+        let group = &mut self.groups[k];
+        let calls = group.learn(
+            k,
+            &mut self.table,
+            front,
+            &oracle,
+            &mut self.interner,
+            &go_on,
+        )?;
+        self.stats.next_state_calls += calls;
+        let reused = self.table.count(front).saturating_sub(u128::from(calls));
+        let reused = u64::try_from(reused).unwrap_or(u64::MAX);
+        self.stats.reused = self.stats.reused.saturating_add(reused);
+        let group = &self.groups[k];
+        if group.ill_defined != EMPTY {
+            let instances = self
+                .table
+                .count_pairs(front, group.ill_defined, group.read_meta);
+            self.ill_defined_count = self.ill_defined_count.saturating_add(instances);
+            if self.ill_defined_first.is_none() {
+                let at = (self.table).rel_prod(front, group.ill_defined, group.read_meta)?;
+                if let Some(state) = self.table.any_tuple(at)
+                    && let Some(d) = group.ill_defined_in(&state)
+                {
+                    self.ill_defined_first = Some((d.clone(), state, level));
+                }
+            }
+        }
+        self.partial_enumeration |= group.partial != EMPTY;
+        let edges = self.table.count_pairs(front, group.relation, group.meta);
+        self.transitions = self.transitions.saturating_add(edges);
+        let image = self.table.rel_prod(front, group.relation, group.meta)?;
+        self.expanded[k] = self.table.union(self.expanded[k], front)?;
+        Ok(image)
+    }
+
+    /// The deadlocked states of `complete` (states every group has expanded): those no group's
+    /// enabled projections select. No transition among parameters enumerated in part proves no
+    /// deadlock (`check::mc`): such a state stops the search.
+    fn deadlocked(&mut self, complete: Ldd) -> Result<Ldd, Halt> {
+        if complete == EMPTY {
+            return Ok(EMPTY);
+        }
+        let (mut enabled, mut partial) = (EMPTY, EMPTY);
+        for group in &self.groups {
+            if self.options.check_deadlock {
+                let some = (self.table).rel_prod(complete, group.enabled, group.read_meta)?;
+                enabled = self.table.union(enabled, some)?;
+            }
+            if group.partial != EMPTY {
+                let cut = (self.table).rel_prod(complete, group.partial, group.read_meta)?;
+                partial = self.table.union(partial, cut)?;
+            }
+        }
+        let deadlocked = if self.options.check_deadlock {
+            self.table.minus(complete, enabled)?
+        } else {
+            EMPTY
+        };
+        if self.table.intersect(deadlocked, partial)? != EMPTY {
+            return Err(Halt(
+                "no operation is enabled for the parameter values enumerated, but some parameter \
+                 domains could only be enumerated partially"
+                    .into(),
+            ));
+        }
+        Ok(self.table.minus(deadlocked, partial)?)
+    }
+
+    /// Counts the states of a round whose checks are ill-defined (`checks_ill_defined`) and keeps
+    /// the first met.
+    fn note_checks_ill_defined(&mut self, checks_ill_defined: Ldd, level: usize) {
         let states = self.table.count(checks_ill_defined);
         self.ill_defined_count = self.ill_defined_count.saturating_add(states);
         if self.ill_defined_first.is_none()
@@ -522,30 +596,8 @@ impl<'m> Search<'m> {
                 self.ill_defined_first = Some((d, state, level));
             }
         }
-        for group in &self.groups {
-            if group.ill_defined == EMPTY {
-                continue;
-            }
-            let instances = self
-                .table
-                .count_pairs(frontier, group.ill_defined, group.read_meta);
-            self.ill_defined_count = self.ill_defined_count.saturating_add(instances);
-        }
-        if self.ill_defined_first.is_none() {
-            for group in &self.groups {
-                let at = self
-                    .table
-                    .rel_prod(frontier, group.ill_defined, group.read_meta)?;
-                if let Some(state) = self.table.any_tuple(at)
-                    && let Some(d) = group.ill_defined_in(&state)
-                {
-                    self.ill_defined_first = Some((d.clone(), state, level));
-                    break;
-                }
-            }
-        }
-        Ok(())
     }
+
     /// The error that ends the search at this level, if any; errors the search goes past are counted
     /// and the first kept.
     ///

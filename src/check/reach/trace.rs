@@ -2,16 +2,23 @@
 //! layer d - 1 by some learned transition, and so on down to an initial state (every state new in
 //! layer i has one in layer i - 1, since layer i holds the states first reached in i steps). The trace
 //! is then replayed by the interpreter on whole states (`replays`) before it is printed.
+//!
+//! Chaining and saturation add states several steps away in one round, so their rounds are not such
+//! layers: the layers are rebuilt by a breadth-first search from the initial states over the
+//! transitions learned (`bfs_layers`), which reach the error state since the search reached it by
+//! them. The trace is then a shortest one among the transitions learned: a shortest counterexample
+//! when every reachable state was expanded, not necessarily one at a first error.
 
 use super::learn::Group;
 use super::vectors::SETUP_SLOT;
 use super::{Found, Search};
 use crate::check::Model;
 use crate::check::mc::Step;
+use crate::check::mc::SymbolicStrategy;
 use crate::check::setup::constant_names;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::{EvalError, State};
-use crate::ldd::{Ldd, Table};
+use crate::ldd::{EMPTY, Ldd, NodeLimit, Table};
 use crate::value::Value;
 
 /// One step back: the operation, its label in that operation's group, the state before.
@@ -94,9 +101,51 @@ pub fn replays(
 }
 
 impl<'m> Search<'m> {
-    /// The replayed trace to what `found` ends at (empty when nothing), or None when the time budget
-    /// ran out before the replay could confirm it.
-    pub(super) fn trace(&self, found: &Found) -> Result<Option<Vec<Step>>, Diagnostic> {
+    /// Breadth-first layers from the initial states over the transitions learned, up to the first
+    /// that `stop` accepts (the last layer is that one, unless no learned path leads to one).
+    pub(super) fn bfs_layers(
+        &mut self,
+        mut stop: impl FnMut(&mut Table, Ldd) -> Result<bool, NodeLimit>,
+    ) -> Result<Vec<Ldd>, NodeLimit> {
+        let mut layers = vec![self.layers[0]];
+        let mut seen = self.layers[0];
+        loop {
+            let last = *layers.last().expect("the initial layer");
+            if stop(&mut self.table, last)? {
+                return Ok(layers);
+            }
+            let mut next = EMPTY;
+            for g in &self.groups {
+                let image = self.table.rel_prod(last, g.relation, g.meta)?;
+                next = self.table.union(next, image)?;
+            }
+            next = self.table.minus(next, seen)?;
+            if next == EMPTY {
+                return Ok(layers);
+            }
+            seen = self.table.union(seen, next)?;
+            layers.push(next);
+        }
+    }
+
+    /// The replayed trace to what `found` ends at (empty when nothing), or why there is none: the time
+    /// budget ran out before the replay could confirm it, or the node limit before the layers were
+    /// rebuilt.
+    pub(super) fn trace(&mut self, found: &Found) -> Result<Result<Vec<Step>, String>, Diagnostic> {
+        let layers = match (&found.at, self.options.strategy) {
+            (Some((_, level)), SymbolicStrategy::BreadthFirst) => self.layers[..=*level].to_vec(),
+            (Some((target, _)), SymbolicStrategy::Chaining | SymbolicStrategy::Saturation) => {
+                match self.bfs_layers(|table, layer| Ok(table.contains(layer, target))) {
+                    Ok(layers) => layers,
+                    Err(limit) => {
+                        return Ok(Err(format!(
+                            "the {limit} (--max-nodes) before its trace was found"
+                        )));
+                    }
+                }
+            }
+            (None, _) => Vec::new(),
+        };
         let machine = self.model.machine();
         let setup_step = |setup: u32| Step {
             label: "SETUP_CONSTANTS".into(),
@@ -107,10 +156,10 @@ impl<'m> Search<'m> {
                 .collect(),
         };
         if let Some(setup) = found.at_setup {
-            return Ok(Some(vec![setup_step(setup)]));
+            return Ok(Ok(vec![setup_step(setup)]));
         }
-        let Some((target, level)) = &found.at else {
-            return Ok(Some(vec![]));
+        let Some((target, _)) = &found.at else {
+            return Ok(Ok(vec![]));
         };
         let not_replayed = |why: &str| {
             Diagnostic::new(
@@ -119,13 +168,8 @@ impl<'m> Search<'m> {
                 format!("the symbolic search's counterexample {why}"),
             )
         };
-        let (initial, backs) = path_to(
-            &self.table,
-            &self.layers[..=*level],
-            &self.groups,
-            target.clone(),
-        )
-        .ok_or_else(|| not_replayed("has no path back through the layers"))?;
+        let (initial, backs) = path_to(&self.table, &layers, &self.groups, target.clone())
+            .ok_or_else(|| not_replayed("has no path back through the layers"))?;
         let mut steps = Vec::new();
         if self.has_setup_nodes {
             steps.push(setup_step(initial[SETUP_SLOT as usize]));
@@ -171,9 +215,11 @@ impl<'m> Search<'m> {
             })
             .collect();
         match replays(self.model, constants, &initial_values, &replayed) {
-            Ok(true) => Ok(Some(steps)),
+            Ok(true) => Ok(Ok(steps)),
             // The search spent the budget: the error stands unconfirmed, which is no answer.
-            Err(e) if e.is_timeout() => Ok(None),
+            Err(e) if e.is_timeout() => Ok(Err(
+                "the time budget ran out before the interpreter could replay its trace".into(),
+            )),
             Ok(false) => Err(not_replayed("does not replay")),
             Err(e) => Err(not_replayed(&format!("does not replay ({e})"))),
         }
