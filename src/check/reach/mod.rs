@@ -287,6 +287,8 @@ impl<'m> Search<'m> {
                 .map_err(|e| Halt(format!("constant setups: {e}")))?;
             let beyond_limit = found.solutions.len() > max_inits;
             found.solutions.truncate(max_inits);
+            // In value order, as the explicit search takes them (`check::mc`).
+            found.solutions.sort();
             self.setups_up_to_symmetry = found.symmetry_reduced;
             self.setups_cut_for_time |= ctx.time_cuts() > time_cuts;
             self.partial_enumeration |= !found.complete && !beyond_limit;
