@@ -62,7 +62,16 @@ fn compare(
         Ok(full) if !full.explored_all => return Ok(None),
         full => full,
     };
-    let (full, reduced) = match (full, run(&model, true, max_states, timeout)) {
+    let reduced = match run(&model, true, max_states, timeout) {
+        Ok(r) if common::timed_out(&r) => run(
+            &model,
+            true,
+            max_states,
+            timeout * common::RETRY_BUDGET_FACTOR,
+        ),
+        reduced => reduced,
+    };
+    let (full, reduced) = match (full, reduced) {
         (Ok(f), Ok(r)) => (f, r),
         (Err(f), Err(r)) if f == r => return Ok(None),
         (f, r) => {

@@ -19,7 +19,7 @@ mod common;
 
 use bsolve::analysis::before_after::read_write;
 use bsolve::analysis::guard_split::guard_conjuncts;
-use bsolve::check::mc::{McOptions, McResult, Verdict, model_check};
+use bsolve::check::mc::{McOptions, McResult, model_check};
 use bsolve::check::{Model, Options};
 use bsolve::eval::{ReuseCache, Transition};
 use bsolve::solve::Symmetry;
@@ -72,10 +72,6 @@ fn run(model: &Model, reuse: bool) -> Result<McResult, String> {
     model_check(model, &options).map_err(|d| d.to_string())
 }
 
-fn timed_out(r: &McResult) -> bool {
-    matches!(&r.verdict, Verdict::Incomplete(why) if why.contains("timeout"))
-}
-
 /// What must not depend on reuse.
 fn summary(r: &McResult) -> String {
     format!(
@@ -104,7 +100,7 @@ fn plain_varies(model: &Model, plain: &McResult, reused: &McResult) -> bool {
     for _ in 0..8 {
         for (reuse, seen) in [(false, &mut plain_seen), (true, &mut reused_seen)] {
             match run(model, reuse) {
-                Ok(again) if !timed_out(&again) => seen.push(summary(&again)),
+                Ok(again) if !common::timed_out(&again) => seen.push(summary(&again)),
                 _ => {}
             }
         }
@@ -135,7 +131,7 @@ fn mc_with_reuse_finds_what_mc_without_finds() {
                 continue;
             }
         };
-        if timed_out(&plain) || timed_out(&reused) {
+        if common::timed_out(&plain) || common::timed_out(&reused) {
             skipped.push(path.display().to_string());
             continue;
         }

@@ -28,10 +28,29 @@ const MAX_STATES: usize = 20_000;
 /// Per machine and run.
 const TIMEOUT: Duration = Duration::from_secs(5);
 
+/// A run within TIMEOUT; a reduced run that timed out is repeated once with a larger budget.
 fn run(model: &Model, symmetry: Option<SymmetryMode>, go_on: bool) -> Result<McResult, String> {
+    match run_within(model, symmetry, go_on, TIMEOUT) {
+        Ok(r) if symmetry.is_some() && common::timed_out(&r) => run_within(
+            model,
+            symmetry,
+            go_on,
+            TIMEOUT * common::RETRY_BUDGET_FACTOR,
+        ),
+        result => result,
+    }
+}
+
+/// One run within `timeout`.
+fn run_within(
+    model: &Model,
+    symmetry: Option<SymmetryMode>,
+    go_on: bool,
+    timeout: Duration,
+) -> Result<McResult, String> {
     let options = McOptions {
         max_states: Some(MAX_STATES),
-        timeout: Some(TIMEOUT),
+        timeout: Some(timeout),
         stop_at_deadlock: !go_on,
         stop_at_violation: !go_on,
         workers: Some(1),

@@ -195,6 +195,17 @@ pub fn options(backend: bsolve::solve::Backend, prefs: &[(&str, &str)]) -> Optio
 /// What a state-space reduction (`mc --por`, `mc --symmetry`) must not change: the kind of verdict
 /// other than deadlock and violation (no setup, no initialisation, an error), and whether a deadlock and
 /// a violation exist.
+/// Whether a model-checking run stopped at its time budget (not at a state limit or an error): on this
+/// shared machine a budget can run out under load, so such a run is repeated with a larger one before
+/// it is compared.
+pub fn timed_out(r: &bsolve::check::mc::McResult) -> bool {
+    matches!(&r.verdict, bsolve::check::mc::Verdict::Incomplete(why) if why.contains("timeout"))
+}
+
+/// How much longer the repeat of a timed-out reduced run may take: the reduction must still finish,
+/// only not within the first budget.
+pub const RETRY_BUDGET_FACTOR: u32 = 10;
+
 pub fn reduction_verdict(r: &bsolve::check::mc::McResult) -> String {
     use bsolve::check::mc::Verdict;
     let kind = match &r.verdict {
