@@ -394,3 +394,20 @@ fn an_instance_operator_the_module_does_not_define_is_refused_where_used() {
     std::fs::write(dir.join("Jug.tla"), &jug).expect("writable");
     rejected_with(3, &["mc", &module], "Jug.tla:", "`Cap`");
 }
+
+#[test]
+fn operators_capture_no_argument_and_let_definitions_see_their_parameters() {
+    // models/tla/Boats.tla: 6 states by hand; NoCapture holds only if `Has(i)` under NoneAbove's own
+    // `i` means that `i`, and the split action `Cross(S, boat)` needs its LET definitions' `b`.
+    let module = model_arg("tla/Boats.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["status"], "NO ERROR FOUND", "{json}");
+    assert_eq!(json["distinct_states"], 6, "{json}");
+    // Everyone across: (0, 3) -2-> (1, 1) -1-> (0, 2) -2-> (1, 0), shortest.
+    let cfg = model_arg("tla/BoatsAllAcross.cfg");
+    let (code, json) = bsolve_json(&["mc", &module, "--config", &cfg]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION");
+    assert_eq!(common::operations(&json["trace"]).len(), 4, "{json}");
+}

@@ -56,6 +56,11 @@ pub struct Definitions<'a> {
 
 impl<'a> Definitions<'a> {
     pub fn new(list: &'a [Definition]) -> Definitions<'a> {
+        Definitions::of(list)
+    }
+
+    /// The definitions `list` holds, by name (the first definition of a name wins).
+    pub fn of(list: impl IntoIterator<Item = &'a Definition>) -> Definitions<'a> {
         let mut defs = FxHashMap::default();
         for d in list {
             defs.entry(d.name.name.clone()).or_insert(d);

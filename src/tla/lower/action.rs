@@ -10,7 +10,7 @@
 //! every variable is set in one place.
 
 use super::Globals;
-use super::expr::{conjunction, ident, op};
+use super::expr::{LOCAL_MARK, conjunction, ident, is_local, op};
 use crate::diag::{Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::{Rewriter, free_idents};
@@ -86,12 +86,17 @@ fn unfold(g: &Globals, t: &Term) -> Option<(Term, String)> {
     if def.params.len() != args.len() {
         return None;
     }
+    // The LET definitions the body uses may mention the parameters about to be replaced: they are
+    // expanded first, as a full expansion would.
+    let body = Definitions::of(g.defs.iter().filter(|d| is_local(&d.name.name)))
+        .expand_term(body)
+        .ok()?;
     let mut rewriter = Rewriter::default();
     for (p, a) in def.params.iter().zip(args) {
         rewriter.idents.insert(p.name.clone(), a.clone());
     }
-    let base = name.split("__let").next().unwrap_or(name).to_string();
-    Some((rewriter.term(body), base))
+    let base = name.split(LOCAL_MARK).next().unwrap_or(name).to_string();
+    Some((rewriter.term(&body), base))
 }
 
 /// Whether `t` changes variables (mentions a primed one, through definitions).

@@ -18,12 +18,42 @@ use crate::tla::parse::{SourceModule, any_node, children, field_children};
 use num_bigint::BigInt;
 use tree_sitter::Node;
 
-/// Lowers the expressions of one module; `bound` holds the identifiers bound around the current node and
-/// `renamed` the LET definitions in scope, by their TLA+ name and their B definition's name.
+/// What the B name of a LET definition has after its TLA+ name (`new__let3`).
+pub(super) const LOCAL_MARK: &str = "__let";
+
+/// Whether a B definition name is that of a LET definition.
+pub(super) fn is_local(name: &str) -> bool {
+    name.contains(LOCAL_MARK)
+}
+
+/// What the B name of a bound identifier renamed apart has after its TLA+ name (`i__h7`).
+const HYGIENE_MARK: &str = "__h";
+
+/// The TLA+ name of a bound identifier's B name.
+fn tla_name(b_name: &str) -> &str {
+    match b_name.rsplit_once(HYGIENE_MARK) {
+        Some((tla, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => tla,
+        _ => b_name,
+    }
+}
+
+/// Lowers the expressions of one module; `bound` holds the identifiers bound around the current node (by
+/// their B names) and `renamed` the LET definitions in scope, by their TLA+ name and their B definition's
+/// name.
+///
+/// B expands definitions as macros: an argument is substituted into the body as it is. A TLA+ operator
+/// is no macro: in `Has(v) == \E i \in S : i = v`, the use `Has(i)` under another `i` means that outer
+/// `i`, which textual substitution would capture. TLA+ forbids a bound identifier to hide another one in
+/// scope (SANY's "multiply-defined symbol"), so capture arises only where a body is substituted into:
+/// inside an operator with parameters (`hygienic`), each bound identifier gets a B name of its own
+/// (`i__h7`), which no argument can mention, and every use in its scope (LET definitions included) is
+/// lowered to that name.
 pub(super) struct ExprLowering<'a> {
     pub m: &'a SourceModule,
     pub g: &'a mut Globals,
     pub bound: Vec<Name>,
+    /// Inside the body of an operator with parameters: bound identifiers are renamed apart.
+    pub hygienic: bool,
     pub renamed: Vec<(Name, Name)>,
     /// The operator parameters of the template being lowered, with what each stands for
     /// (`higher_order`).
@@ -149,9 +179,7 @@ impl ExprLowering<'_> {
                 let key = (self.g.scope.as_ref())
                     .and_then(|s| s.definitions.get(text.as_str()).cloned())
                     .map_or_else(|| text.clone(), |b| b.to_string());
-                if self.g.templates.contains_key(key.as_str())
-                    && !self.bound.contains(&text.as_str().into())
-                {
+                if self.g.templates.contains_key(key.as_str()) && self.bound_name(&text).is_none() {
                     return self
                         .instantiate(name, &key, &args)
                         .map(|(t, r)| (Term { span, ..t }, r));
@@ -226,7 +254,7 @@ impl ExprLowering<'_> {
                     "exists" => Quant::Exists,
                     _ => return Err(self.unsupported(quant, "temporal quantifier")),
                 };
-                let ids: Vec<Ident> = field_children(n, "intro")
+                let mut ids: Vec<Ident> = field_children(n, "intro")
                     .into_iter()
                     .filter(|c| c.kind() == "identifier")
                     .map(|c| Ident {
@@ -235,7 +263,7 @@ impl ExprLowering<'_> {
                     })
                     .collect();
                 let depth = self.bound.len();
-                self.bound.extend(ids.iter().map(|i| i.name.clone()));
+                self.bind(&mut ids);
                 let body = self.pred(self.field(n, "expression")?);
                 self.bound.truncate(depth);
                 pred(term(TermKind::Quantifier(q, ids, Box::new(body?)), span))
@@ -474,7 +502,7 @@ impl ExprLowering<'_> {
     /// the membership.
     fn binder(&mut self, intro: Node<'_>, set: Term) -> Result<(Vec<Ident>, Term)> {
         let span = self.span(intro);
-        let ids: Vec<Ident> = match intro.kind() {
+        let mut ids: Vec<Ident> = match intro.kind() {
             "identifier" => vec![Ident {
                 name: self.text(intro).into(),
                 span,
@@ -489,13 +517,28 @@ impl ExprLowering<'_> {
                 .collect(),
             other => return Err(self.unsupported(intro, &format!("binder `{other}`"))),
         };
-        self.bound.extend(ids.iter().map(|i| i.name.clone()));
+        self.bind(&mut ids);
         let element = if intro.kind() == "identifier" {
             ident(&ids[0].name, span)
         } else {
             tuple_of(&ids, span)
         };
         Ok((ids, op(Op::In, vec![element, set], span)))
+    }
+
+    /// Brings `ids` into scope (onto `bound`), renamed apart when `hygienic`.
+    fn bind(&mut self, ids: &mut [Ident]) {
+        for id in ids {
+            if self.hygienic {
+                id.name = format!("{}{HYGIENE_MARK}{}", id.name, self.g.next_let()).into();
+            }
+            self.bound.push(id.name.clone());
+        }
+    }
+
+    /// The B name of the bound identifier `name` in scope, if one is.
+    pub(super) fn bound_name(&self, name: &str) -> Option<&Name> {
+        self.bound.iter().rev().find(|b| tla_name(b) == name)
     }
 
     /// A use of `name`, applied to `args` (already lowered) when it is an operator call.
@@ -506,8 +549,8 @@ impl ExprLowering<'_> {
         args: Vec<Term>,
     ) -> Result<(Term, Role)> {
         let span = self.span(n);
-        if self.bound.iter().any(|b| **b == *name) {
-            return apply(ident(&name, span), args, Role::Expr, span);
+        if let Some(b_name) = self.bound_name(&name) {
+            return apply(ident(b_name, span), args, Role::Expr, span);
         }
         // Inside an instantiated module: its own definitions and its constants' and variables'
         // substitutes (`instance`).
@@ -557,7 +600,7 @@ impl ExprLowering<'_> {
         }
         let name_node = self.field(d, "name")?;
         let name: Name = self.text(name_node).into();
-        let fresh: Name = format!("{name}__let{}", self.g.next_let()).into();
+        let fresh: Name = format!("{name}{LOCAL_MARK}{}", self.g.next_let()).into();
         // In scope in its own body, for a recursive definition.
         self.renamed.push((name.clone(), fresh.clone()));
         let def = match d.kind() {
@@ -594,7 +637,10 @@ impl ExprLowering<'_> {
         }
         let depth = self.bound.len();
         self.bound.extend(params.iter().map(|p| p.name.clone()));
+        let hygienic = self.hygienic;
+        self.hygienic = hygienic || !params.is_empty();
         let body = self.lower(self.field(d, "definition")?);
+        self.hygienic = hygienic;
         self.bound.truncate(depth);
         let (body, role) = body?;
         let def = Definition {

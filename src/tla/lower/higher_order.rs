@@ -141,6 +141,8 @@ impl ExprLowering<'_> {
             m: &module,
             g: &mut *self.g,
             bound,
+            // Arguments are substituted into the instance's term.
+            hygienic: true,
             renamed: Vec::new(),
             op_args,
             depth: self.depth + 1,
