@@ -411,3 +411,17 @@ fn operators_capture_no_argument_and_let_definitions_see_their_parameters() {
     assert_eq!(json["status"], "INVARIANT VIOLATION");
     assert_eq!(common::operations(&json["trace"]).len(), 4, "{json}");
 }
+
+#[test]
+fn a_parameter_from_inside_an_operator_keeps_its_tla_name_in_traces() {
+    // `k` is bound inside Step, whose bound identifiers are renamed apart: the trace still says `k`.
+    let module = module_with(
+        "parameter-name",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nStep(n) == \\E k \\in 1..n : x' = x + k\n\
+         Init == x = 0\nNext == x < 3 /\\ Step(2)\nSmall == x < 2\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Small\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["trace"][1]["parameters"]["k"], "2", "{json}");
+}

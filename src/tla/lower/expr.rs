@@ -30,7 +30,7 @@ pub(super) fn is_local(name: &str) -> bool {
 const HYGIENE_MARK: &str = "__h";
 
 /// The TLA+ name of a bound identifier's B name.
-fn tla_name(b_name: &str) -> &str {
+pub(super) fn tla_name(b_name: &str) -> &str {
     match b_name.rsplit_once(HYGIENE_MARK) {
         Some((tla, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => tla,
         _ => b_name,
