@@ -425,3 +425,36 @@ fn a_parameter_from_inside_an_operator_keeps_its_tla_name_in_traces() {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["trace"][1]["parameters"]["k"], "2", "{json}");
 }
+
+#[test]
+fn a_recursive_function_inside_a_template_reads_names_bound_where_the_template_is_used() {
+    // CR is a constant function; the operator Edge passed to Reach reads E, bound around the use.
+    let module = module_with(
+        "template-enclosing",
+        "---- MODULE M ----\nEXTENDS Naturals, FiniteSets\nVARIABLE x\n\
+         Reach(R(_, _), S, s, t) ==\n  LET CR[n \\in Nat, v \\in S] ==\n\
+         \x20         IF n = 0 THEN R(s, v)\n\
+         \x20         ELSE CR[n - 1, v] \\/ \\E u \\in S : CR[n - 1, u] /\\ R(u, v)\n\
+         \x20 IN CR[Cardinality(S) - 1, t]\n\
+         Init == x = 0\nNext == x < 1 /\\ x' = x + 1\n\
+         Inv == \\A E \\in {{<<1, 2>>, <<2, 3>>}} :\n\
+         \x20 LET Edge(a, b) == <<a, b>> \\in E\n\
+         \x20 IN Reach(Edge, {1, 2, 3}, 1, 3) /\\ ~Reach(Edge, {1, 2, 3}, 3, 1)\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 2, "{json}");
+    // 3 is not reachable from 1 without the edge 2 -> 3.
+    let unreachable = std::fs::read_to_string(&module)
+        .expect("written")
+        .replace("<<2, 3>>", "<<3, 2>>");
+    let module = module_with(
+        "template-enclosing-violated",
+        &unreachable,
+        "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "INVARIANT VIOLATION", "{json}");
+}

@@ -54,6 +54,9 @@ pub(super) struct ExprLowering<'a> {
     pub bound: Vec<Name>,
     /// Inside the body of an operator with parameters: bound identifiers are renamed apart.
     pub hygienic: bool,
+    /// Inside a template's instance (`higher_order`): the names bound around its use, which the
+    /// operators passed to it may read.
+    pub enclosing: Vec<Name>,
     pub renamed: Vec<(Name, Name)>,
     /// The operator parameters of the template being lowered, with what each stands for
     /// (`higher_order`).

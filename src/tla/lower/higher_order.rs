@@ -143,6 +143,7 @@ impl ExprLowering<'_> {
             bound,
             // Arguments are substituted into the instance's term.
             hygienic: true,
+            enclosing: self.bound.iter().chain(&self.enclosing).cloned().collect(),
             renamed: Vec::new(),
             op_args,
             depth: self.depth + 1,

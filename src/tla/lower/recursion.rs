@@ -34,8 +34,9 @@ impl ExprLowering<'_> {
         tla_name: &str,
     ) -> Result<(Definition, Role)> {
         let span = self.m.span(d);
-        // The names bound around a LET definition, which its body may read.
-        let around = self.bound.clone();
+        // The names bound around a LET definition, which its body may read (directly, or through an
+        // operator passed to the template it is in).
+        let around: Vec<Name> = self.bound.iter().chain(&self.enclosing).cloned().collect();
         // Known as an operator of values while the body is lowered: its own uses are applications.
         self.g.roles.insert(name.clone(), Role::Expr);
         let function = d.kind() == "function_definition";
