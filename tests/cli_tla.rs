@@ -458,3 +458,22 @@ fn a_recursive_function_inside_a_template_reads_names_bound_where_the_template_i
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["status"], "INVARIANT VIOLATION", "{json}");
 }
+
+#[test]
+fn an_instance_takes_a_constant_operator_from_a_definition_of_the_same_name() {
+    // TLA+'s implicit substitution `Limit(_) <- Limit`: Inner's x runs 0, 1, 2, 3 and stops.
+    temp_file(
+        "implicit-operator",
+        "Inner.tla",
+        "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Limit(_)\nVARIABLE x\n\
+         Init == x = 0\nNext == ~Limit(x) /\\ x' = x + 1\n====\n",
+    );
+    let module = module_with(
+        "implicit-operator",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nLimit(n) == n >= 3\nINSTANCE Inner\n====\n",
+        "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+}

@@ -414,6 +414,11 @@ impl Loader {
                     if lowering.g.constants.iter().any(|c| c.name == id.name) {
                         continue;
                     }
+                    // So does a definition of the instantiating module (TLA+'s implicit `c <- c`),
+                    // also for a constant operator (`IsQuorum(_)` by `IsQuorum(Q) == ...`).
+                    if lowering.g.roles.contains_key(&id.name) {
+                        continue;
+                    }
                     if arity > 0 && !lowering.g.renames.contains_key(&id.name) {
                         let d = Diagnostic::unsupported(
                             m.span(c),
