@@ -477,3 +477,24 @@ fn an_instance_takes_a_constant_operator_from_a_definition_of_the_same_name() {
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["distinct_states"], 4, "{json}");
 }
+
+#[test]
+fn a_user_defined_infix_operator_is_a_definition() {
+    // x runs 0, 3, 2, 1 (each step adds 3 modulo 4): 4 states.
+    let module = module_with(
+        "user-infix",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\na ++ b == (a + b) % 4\n\
+         Init == x = 0\nNext == x' = x ++ 3\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+    // An infix symbol nothing defines is still refused as unsupported, with its position.
+    let module = module_with(
+        "user-infix-unknown",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = x ++ 3\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    rejected_with(2, &["mc", &module], "M.tla:5:16", "infix operator `++`");
+}

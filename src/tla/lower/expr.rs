@@ -749,7 +749,7 @@ impl ExprLowering<'_> {
     /// `a op b` for an infix operator over values (not the logical connectives); `symbol` is the
     /// operator's node.
     pub(super) fn infix_values(
-        &self,
+        &mut self,
         symbol: Node<'_>,
         a: Term,
         b: Term,
@@ -794,10 +794,21 @@ impl ExprLowering<'_> {
             "compose" if self.g.standard.contains("TLC") => {
                 return Ok((op(Op::Override, vec![b, a], span), Role::Expr));
             }
+            // An operator the module defines (`x & y == ...`), or a standard one bsolve lacks.
             _ => {
-                return Err(
-                    self.unsupported(symbol, &format!("infix operator `{}`", self.text(symbol)))
-                );
+                let name = self.text(symbol).to_string();
+                let defined = self.renamed.iter().any(|(tla, _)| **tla == *name)
+                    || (self.g.scope.as_ref()).is_some_and(|s| s.definitions.contains_key(&*name))
+                    || matches!(
+                        self.g.symbol(&name),
+                        Some(Symbol::Definition(_) | Symbol::Failed(_))
+                    );
+                if !defined {
+                    return Err(self.unsupported(symbol, &format!("infix operator `{name}`")));
+                }
+                return self
+                    .reference(symbol, name, vec![a, b])
+                    .map(|(t, r)| (Term { span, ..t }, r));
             }
         };
         Ok((op(o, vec![a, b], span), role))

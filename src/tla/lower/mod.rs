@@ -461,10 +461,11 @@ impl Loader {
                     lowering.g.overridden.insert(name);
                     return Ok(());
                 }
-                if name_node.kind() != "identifier" {
+                // An infix operator (`x & y == ...`) is a definition named by its symbol.
+                if !matches!(name_node.kind(), "identifier" | "infix_op_symbol") {
                     let d = Diagnostic::unsupported(
                         m.span(name_node),
-                        "user-defined infix or prefix operator (TLA+)",
+                        "user-defined prefix or postfix operator (TLA+)",
                     );
                     lowering.g.failed.insert(name, d);
                     return Ok(());
