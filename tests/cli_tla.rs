@@ -498,3 +498,21 @@ fn a_user_defined_infix_operator_is_a_definition() {
     );
     rejected_with(2, &["mc", &module], "M.tla:5:16", "infix operator `++`");
 }
+
+#[test]
+fn sequences_ext_operators_have_their_documented_values() {
+    // models/tla/SeqExt.tla: every ASSUME holds (values by hand); x runs 0, 1, 2.
+    let module = model_arg("tla/SeqExt.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 3, "{json}");
+    // A wrong expected value is an assertion violation.
+    let wrong = std::fs::read_to_string(&module)
+        .expect("bundled model")
+        .replace("<<5, 3, 1>>, 0) = 3", "<<5, 3, 1>>, 0) = 1");
+    let cfg = std::fs::read_to_string(model_arg("tla/SeqExt.cfg")).expect("bundled model");
+    let module = module_with("sequences-ext-wrong", &wrong.replace("SeqExt", "M"), &cfg);
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "ASSERTION VIOLATION", "{json}");
+}
