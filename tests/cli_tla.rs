@@ -516,3 +516,43 @@ fn sequences_ext_operators_have_their_documented_values() {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["status"], "ASSERTION VIOLATION", "{json}");
 }
+
+#[test]
+fn bags_operators_have_their_standard_values() {
+    // models/tla/BagsOps.tla: every ASSUME holds (values by hand); x runs 0, 1.
+    let module = model_arg("tla/BagsOps.tla");
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 2, "{json}");
+    let wrong = std::fs::read_to_string(&module)
+        .expect("bundled model")
+        .replace(
+            "BagCardinality(EmptyBag) = 0",
+            "BagCardinality(EmptyBag) = 1",
+        );
+    let cfg = std::fs::read_to_string(model_arg("tla/BagsOps.cfg")).expect("bundled model");
+    let module = module_with("bags-wrong", &wrong.replace("BagsOps", "M"), &cfg);
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "ASSERTION VIOLATION", "{json}");
+}
+
+#[test]
+fn a_model_file_replaces_a_definition_of_a_named_module_by_a_value() {
+    // `None = [Inner] NoVal`: Inner's unbounded CHOOSE is never evaluated; x holds NoVal or Other.
+    temp_file(
+        "module-override",
+        "Inner.tla",
+        "---- MODULE Inner ----\nEXTENDS Naturals\nNone == CHOOSE v : v \\notin Nat\n====\n",
+    );
+    let module = module_with(
+        "module-override",
+        "---- MODULE M ----\nEXTENDS Inner, Naturals\nCONSTANTS NoVal, Other\nVARIABLE x\n\
+         Init == x = None\nNext == x' = Other\nTypeOK == x \\in {Other, NoVal}\n====\n",
+        "CONSTANTS\n  NoVal = NoVal\n  Other = Other\n  None = [Inner] NoVal\n\
+         INIT Init\nNEXT Next\nINVARIANT TypeOK\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 2, "{json}");
+}

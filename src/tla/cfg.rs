@@ -50,6 +50,9 @@ pub struct Config {
     pub constraints: Vec<Ident>,
     /// Sections bsolve does not implement, by keyword and position.
     pub unsupported: Vec<(String, Span)>,
+    /// `D = [M] value`: the definition `D` of module `M` replaced by a value (also where `M` is
+    /// instantiated), by module, definition and value.
+    pub module_overrides: Vec<(Ident, Ident, CfgValue)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -200,6 +203,21 @@ pub fn parse(path: &str, text: &str) -> Result<Config> {
                 let name = ident(name, *span);
                 match toks.get(i + 1) {
                     Some((Tok::Sym("="), _)) => {
+                        if let (Some((Tok::Sym("["), _)), Some((Tok::Word(module), mspan))) =
+                            (toks.get(i + 2), toks.get(i + 3))
+                        {
+                            if !matches!(toks.get(i + 4), Some((Tok::Sym("]"), _))) {
+                                return Err(Diagnostic::syntax(
+                                    *mspan,
+                                    "expected `]` after the module name",
+                                ));
+                            }
+                            let (value, next) = value(&toks, i + 5, *span)?;
+                            let module = ident(module, *mspan);
+                            config.module_overrides.push((module, name, value));
+                            i = next;
+                            continue;
+                        }
                         let (value, next) = value(&toks, i + 2, *span)?;
                         let vspan = span.to(toks[next - 1].1);
                         config

@@ -47,6 +47,12 @@ impl SourceModule {
         Span::new(self.file, node.start_byte(), node.end_byte())
     }
 
+    /// The name of the file's (first) module.
+    pub fn name(&self) -> Option<&str> {
+        let module = self.module().ok()?;
+        Some(self.text(module.child_by_field_name("name")?))
+    }
+
     /// The `module` node: the first one of the file (a file may hold further modules after it; TLC reads
     /// the first).
     pub fn module(&self) -> Result<Node<'_>> {

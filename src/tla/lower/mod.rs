@@ -62,6 +62,9 @@ pub(super) struct Globals {
     /// Definitions the model file replaces by a value (TLC allows `Faded = Faded` for a definition
     /// `Faded == CHOOSE c : c \notin Color`): never lowered, used as the value.
     pub overridden: FxHashSet<Name>,
+    /// `D = [M] value` in the model file: the definition `D` of module `M` is that value, by module
+    /// and definition name.
+    pub module_overrides: FxHashMap<(String, Name), Term>,
     /// `C <- Op` in the model file: every use of `C` (a constant, a constant operator, or a standard
     /// operator such as `Seq`) is a use of `Op`, which may be defined later (in the model's own module).
     pub renames: FxHashMap<Name, Name>,
@@ -219,6 +222,13 @@ pub fn load(path: &Path, config: &Config, config_span: Span) -> Result<Lowered> 
         if matches!(&*name.name, "Nat" | "Int") {
             loader.g.overridden.insert(name.name.clone());
         }
+    }
+    for (module, name, value) in &config.module_overrides {
+        let value = loader.cfg_value(value);
+        loader
+            .g
+            .module_overrides
+            .insert((module.name.to_string(), name.name.clone()), value);
     }
     let root = loader.load_module(path, None)?;
     loader.bind_constants(config)?;
@@ -451,10 +461,28 @@ impl Loader {
                     return Ok(());
                 };
                 let mut name: Name = m.text(name_node).into();
+                let overriding = m
+                    .name()
+                    .and_then(|module| {
+                        (lowering.g.module_overrides).get(&(module.to_string(), name.clone()))
+                    })
+                    .cloned();
                 // Inside an instance: the definition's B name is the instance's (`N__Op`).
                 let instanced = lowering.g.scope.is_some();
                 if let Some(scope) = &mut lowering.g.scope {
                     name = scope.define(&name);
+                }
+                if let Some(value) = overriding {
+                    let def = Definition {
+                        name: Ident {
+                            name,
+                            span: m.span(name_node),
+                        },
+                        params: vec![],
+                        body: DefinitionBody::Term(value),
+                    };
+                    lowering.g.add_definition(def, Role::Expr);
+                    return Ok(());
                 }
                 let declared = lowering.g.constants.iter().any(|c| c.name == name);
                 if lowering.g.bound_constants.contains(&name) && !declared && !instanced {
