@@ -556,3 +556,22 @@ fn a_model_file_replaces_a_definition_of_a_named_module_by_a_value() {
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["distinct_states"], 2, "{json}");
 }
+
+#[test]
+fn a_constant_operator_replaced_by_a_predicate_defined_later_is_a_predicate() {
+    // `Limit <- LimitImpl`, LimitImpl defined in the model's module after Inner's use: x runs 0..3.
+    temp_file(
+        "rename-predicate",
+        "Inner.tla",
+        "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Limit(_)\nVARIABLE x\n\
+         Init == x = 0\nNext == ~Limit(x) /\\ x' = x + 1\n====\n",
+    );
+    let module = module_with(
+        "rename-predicate",
+        "---- MODULE M ----\nEXTENDS Inner\nLimitImpl(n) == n >= 3\n====\n",
+        "CONSTANT Limit <- LimitImpl\nINIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["distinct_states"], 4, "{json}");
+}

@@ -569,8 +569,10 @@ impl ExprLowering<'_> {
             }
         }
         if let Some(target) = self.g.renames.get(name.as_str()) {
-            // Its role is not known yet (`Op` may come later): constants are values.
-            return apply(ident(target, span), args, Role::Expr, span);
+            // `Op` may be lowered later: its role as its text shows it (`rename_roles`), else that of
+            // a value, as constants are.
+            let role = (self.g.rename_roles.get(target).copied()).unwrap_or(Role::Expr);
+            return apply(ident(target, span), args, role, span);
         }
         if let Some((_, renamed)) = self.renamed.iter().rev().find(|(tla, _)| **tla == *name) {
             let role = self.g.role_of(renamed);

@@ -65,6 +65,9 @@ pub(super) struct Globals {
     /// `D = [M] value` in the model file: the definition `D` of module `M` is that value, by module
     /// and definition name.
     pub module_overrides: FxHashMap<(String, Name), Term>,
+    /// The roles of `renames`' targets the root module's text shows (`syntactic_role`): a use of `C`
+    /// is lowered before `Op` (in the model's own module) is.
+    pub rename_roles: FxHashMap<Name, Role>,
     /// `C <- Op` in the model file: every use of `C` (a constant, a constant operator, or a standard
     /// operator such as `Seq`) is a use of `Op`, which may be defined later (in the model's own module).
     pub renames: FxHashMap<Name, Name>,
@@ -230,6 +233,7 @@ pub fn load(path: &Path, config: &Config, config_span: Span) -> Result<Lowered> 
             .module_overrides
             .insert((module.name.to_string(), name.name.clone()), value);
     }
+    loader.g.rename_roles = rename_roles(path, &loader.g.renames);
     let root = loader.load_module(path, None)?;
     loader.bind_constants(config)?;
     loader.machine(root, config, config_span)
@@ -985,4 +989,82 @@ fn spec_parts(l: &mut ExprLowering<'_>, n: Node<'_>) -> Result<SpecParts> {
     }
     parts.init.reverse();
     Ok(parts)
+}
+
+/// The roles of the renames' targets defined in the root module, as far as their text shows.
+fn rename_roles(path: &Path, renames: &FxHashMap<Name, Name>) -> FxHashMap<Name, Role> {
+    let mut roles = FxHashMap::default();
+    if renames.is_empty() {
+        return roles;
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return roles;
+    };
+    let Ok(m) = SourceModule::parse(&path.display().to_string(), text) else {
+        return roles;
+    };
+    let Ok(module) = m.module() else {
+        return roles;
+    };
+    let targets: FxHashSet<&Name> = renames.values().collect();
+    for unit in children(module) {
+        if unit.kind() != "operator_definition" {
+            continue;
+        }
+        let (Some(name), Some(body)) = (
+            unit.child_by_field_name("name"),
+            unit.child_by_field_name("definition"),
+        ) else {
+            continue;
+        };
+        let name: Name = m.text(name).into();
+        if targets.contains(&name)
+            && let Some(role) = syntactic_role(body)
+        {
+            roles.insert(name, role);
+        }
+    }
+    roles
+}
+
+/// Whether an expression is a predicate by its outermost syntax (a comparison, a connective, a
+/// quantifier), where that decides it; `None` where only lowering would tell.
+fn syntactic_role(n: Node<'_>) -> Option<Role> {
+    match n.kind() {
+        "conj_list"
+        | "disj_list"
+        | "bounded_quantification"
+        | "unbounded_quantification"
+        | "boolean" => Some(Role::Pred),
+        "parentheses" => syntactic_role(children(n).into_iter().next()?),
+        "if_then_else" => syntactic_role(n.child_by_field_name("then")?),
+        "let_in" => syntactic_role(n.child_by_field_name("expression")?),
+        "bound_prefix_op" => {
+            let symbol = n.child_by_field_name("symbol")?;
+            (symbol.kind() == "lnot").then_some(Role::Pred)
+        }
+        "bound_infix_op" => {
+            let symbol = n.child_by_field_name("symbol")?;
+            let predicate = matches!(
+                symbol.kind(),
+                "eq" | "neq"
+                    | "lt"
+                    | "gt"
+                    | "leq"
+                    | "geq"
+                    | "in"
+                    | "notin"
+                    | "subseteq"
+                    | "subset"
+                    | "supseteq"
+                    | "land"
+                    | "lor"
+                    | "implies"
+                    | "iff"
+                    | "equiv"
+            );
+            Some(if predicate { Role::Pred } else { Role::Expr })
+        }
+        _ => None,
+    }
 }
