@@ -10,7 +10,7 @@
 //! every variable is set in one place.
 
 use super::Globals;
-use super::expr::{LOCAL_MARK, conjunction, ident, is_local, op, tla_name};
+use super::expr::{LOCAL_MARK, conjunction, ident, is_local, op};
 use crate::diag::{Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::{Rewriter, free_idents};
@@ -48,7 +48,7 @@ pub(super) fn operations(g: &Globals, next: Term) -> Result<Vec<Operation>> {
         for c in part.conjuncts {
             flatten(defs.expand_term(&c)?, &mut conjuncts);
         }
-        let (params, conjuncts) = named_as_written(part.params, conjuncts);
+        let (params, conjuncts) = named_as_written(g, part.params, conjuncts);
         let body = before_after(g, conjuncts, span);
         let mut name = part.name.clone();
         let mut k = 1;
@@ -71,12 +71,16 @@ pub(super) fn operations(g: &Globals, next: Term) -> Result<Vec<Operation>> {
 }
 
 /// The operation's parameters under their TLA+ names where a bound identifier renamed apart
-/// (`expr::bound_name`) became one, as traces show them: kept renamed only where the TLA+ name would
+/// (`Globals::renamed_apart`) became one, as traces show them: kept renamed only where the TLA+ name would
 /// be another parameter's or a name the conjuncts mention.
-fn named_as_written(params: Vec<Ident>, conjuncts: Vec<Term>) -> (Vec<Ident>, Vec<Term>) {
+fn named_as_written(
+    g: &Globals,
+    params: Vec<Ident>,
+    conjuncts: Vec<Term>,
+) -> (Vec<Ident>, Vec<Term>) {
     let mentioned: FxHashSet<Name> = conjuncts.iter().flat_map(free_idents).collect();
     let mut rewriter = Rewriter::default();
-    let written: Vec<&str> = params.iter().map(|p| tla_name(&p.name)).collect();
+    let written: Vec<&str> = params.iter().map(|p| &**g.tla_name(&p.name)).collect();
     let params: Vec<Ident> = params
         .iter()
         .zip(&written)

@@ -29,14 +29,6 @@ pub(super) fn is_local(name: &str) -> bool {
 /// What the B name of a bound identifier renamed apart has after its TLA+ name (`i__h7`).
 const HYGIENE_MARK: &str = "__h";
 
-/// The TLA+ name of a bound identifier's B name.
-pub(super) fn tla_name(b_name: &str) -> &str {
-    match b_name.rsplit_once(HYGIENE_MARK) {
-        Some((tla, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => tla,
-        _ => b_name,
-    }
-}
-
 /// Lowers the expressions of one module; `bound` holds the identifiers bound around the current node (by
 /// their B names) and `renamed` the LET definitions in scope, by their TLA+ name and their B definition's
 /// name.
@@ -533,7 +525,9 @@ impl ExprLowering<'_> {
     fn bind(&mut self, ids: &mut [Ident]) {
         for id in ids {
             if self.hygienic {
-                id.name = format!("{}{HYGIENE_MARK}{}", id.name, self.g.next_let()).into();
+                let b_name: Name = format!("{}{HYGIENE_MARK}{}", id.name, self.g.next_let()).into();
+                self.g.renamed_apart.insert(b_name.clone(), id.name.clone());
+                id.name = b_name;
             }
             self.bound.push(id.name.clone());
         }
@@ -541,7 +535,10 @@ impl ExprLowering<'_> {
 
     /// The B name of the bound identifier `name` in scope, if one is.
     pub(super) fn bound_name(&self, name: &str) -> Option<&Name> {
-        self.bound.iter().rev().find(|b| tla_name(b) == name)
+        self.bound
+            .iter()
+            .rev()
+            .find(|b| &**self.g.tla_name(b) == name)
     }
 
     /// A use of `name`, applied to `args` (already lowered) when it is an operator call.

@@ -65,6 +65,9 @@ pub(super) struct Globals {
     /// `D = [M] value` in the model file: the definition `D` of module `M` is that value, by module
     /// and definition name.
     pub module_overrides: FxHashMap<(String, Name), Term>,
+    /// The bound identifiers renamed apart (`expr::ExprLowering::hygienic`): their TLA+ names by their
+    /// B names.
+    pub renamed_apart: FxHashMap<Name, Name>,
     /// The roles of `renames`' targets the root module's text shows (`syntactic_role`): a use of `C`
     /// is lowered before `Op` (in the model's own module) is.
     pub rename_roles: FxHashMap<Name, Role>,
@@ -131,6 +134,11 @@ impl Globals {
     pub fn next_let(&mut self) -> usize {
         self.lets += 1;
         self.lets
+    }
+
+    /// The TLA+ name of a bound identifier's B name.
+    pub fn tla_name<'n>(&'n self, b_name: &'n Name) -> &'n Name {
+        self.renamed_apart.get(b_name).unwrap_or(b_name)
     }
 
     pub fn add_definition(&mut self, def: Definition, role: Role) {
