@@ -165,6 +165,10 @@ fn declared_names(m: &Machine) -> FxHashSet<Name> {
             known.insert(e.name.clone());
         }
     }
+    for f in &m.freetypes {
+        known.insert(f.name.name.clone());
+        known.extend(f.constructors.iter().map(|c| c.name.name.clone()));
+    }
     known.extend(m.params.iter().map(|p| p.name.clone()));
     known.extend(m.constants.iter().map(|(c, _)| c.name.clone()));
     known.extend(m.variables.iter().map(|(v, _)| v.name.clone()));
@@ -261,6 +265,7 @@ pub(super) fn merge(target: &mut Machine, child: Machine) -> Vec<Operation> {
     target.assertions = assertions;
     merge_definitions(target, &child);
     target.initialisation = sequence(child.initialisation, target.initialisation.take());
+    merge_named(&mut target.freetypes, &child.freetypes, |f| &f.name.name);
     target.unsupported_clauses.extend(child.unsupported_clauses);
     child.operations
 }
@@ -304,6 +309,7 @@ pub(super) fn refine(target: &mut Machine, mut abs: Machine) -> Result<()> {
         .collect();
     merge_named(&mut target.variables, &kept, |v| &v.0.name);
     merge_definitions(target, &abs);
+    merge_named(&mut target.freetypes, &abs.freetypes, |f| &f.name.name);
     target.unsupported_clauses.extend(abs.unsupported_clauses);
     expand_own_definitions(target)?;
     let known = known_names(target);

@@ -343,6 +343,21 @@ pub struct SetDecl {
     pub elements: Option<Vec<Ident>>,
 }
 
+/// One free type of a `FREETYPES` clause (a ProB extension): `F = c1, c2(T), ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FreeType {
+    pub name: Ident,
+    pub constructors: Vec<Constructor>,
+}
+
+/// A constructor of a free type: `c1` (a constant of the free type) or `c2(T)`, whose argument type `T` is
+/// a type expression that may name free types of the clause, the constructor's own among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constructor {
+    pub name: Ident,
+    pub argument: Option<Term>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Operation {
     pub name: Ident,
@@ -372,6 +387,8 @@ pub struct Machine {
     pub promotes: Vec<Ident>,
     pub constraints: Option<Term>,
     pub sets: Vec<SetDecl>,
+    /// The `FREETYPES` clause: free types, in order.
+    pub freetypes: Vec<FreeType>,
     /// `CONSTANTS` / `ABSTRACT_CONSTANTS` / `CONCRETE_CONSTANTS`, in order; the flag is true for concrete.
     pub constants: Vec<(Ident, bool)>,
     pub properties: Option<Term>,
@@ -389,7 +406,7 @@ pub struct Machine {
     pub definition_files: Vec<(String, Span)>,
     /// The VALUES clause of an implementation: `x = E` for a concrete constant or a deferred set.
     pub values: Vec<(Ident, Term)>,
-    /// Clauses bsolve parses but does not support (FREETYPES, VALUES, ...): name and span, reported by the
+    /// Clauses bsolve parses but does not support (REFERENCES, EXPRESSIONS, ...): name and span, reported by the
     /// type checker as "unsupported: ...".
     pub unsupported_clauses: Vec<(String, Span)>,
     /// ProB standard-library `.def` files (`LibraryIO.def`, `CHOOSE.def` ...) that the machine includes and
@@ -416,6 +433,7 @@ impl Machine {
             promotes: vec![],
             constraints: None,
             sets: vec![],
+            freetypes: vec![],
             constants: vec![],
             properties: None,
             variables: vec![],

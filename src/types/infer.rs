@@ -306,6 +306,10 @@ fn check_flattened(
     if let Some((clause, span)) = m.unsupported_clauses.first() {
         return Err(Diagnostic::unsupported(*span, format!("clause {clause}")));
     }
+    // The FREETYPES clause is parsed, but free types have no type, value or evaluation yet.
+    if let Some(f) = m.freetypes.first() {
+        return Err(Diagnostic::unsupported(f.name.span, "clause FREETYPES"));
+    }
     let settings = definitions::settings(&Definitions::new(&m.definitions), &m.definitions)?;
     let (visible, externals) = visible_and_externals(m);
     let defs = Definitions::new(&visible);

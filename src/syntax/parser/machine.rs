@@ -3,8 +3,8 @@
 use super::{PResult, Parser, SeqContext};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
-    Definition, DefinitionBody, DefinitionsItem, Ident, Machine, MachineKind, MachineRef, Op,
-    Operation, SetDecl, Term, TermKind,
+    Constructor, Definition, DefinitionBody, DefinitionsItem, FreeType, Ident, Machine,
+    MachineKind, MachineRef, Op, Operation, SetDecl, Term, TermKind,
 };
 use crate::syntax::lexer::PragmaKind;
 use crate::syntax::token::Tok;
@@ -217,7 +217,13 @@ impl Parser {
             },
             // ProB's EXPRESSIONS and PREDICATES clauses are reported as unsupported: their meaning is
             // not documented.
-            "FREETYPES" | "REFERENCES" | "EXPRESSIONS" | "PREDICATES" => {
+            "FREETYPES" => loop {
+                m.freetypes.push(self.free_type()?);
+                if !self.separator_before_more() {
+                    break;
+                }
+            },
+            "REFERENCES" | "EXPRESSIONS" | "PREDICATES" => {
                 self.skip_clause_content();
                 m.unsupported_clauses
                     .push((k.to_string(), clause_span.to(self.span_from(self.pos))));
@@ -261,6 +267,31 @@ impl Parser {
             }
             self.advance();
         }
+    }
+
+    /// `F = c1, c2(T), ...`: a free type and its constructors (at least one).
+    fn free_type(&mut self) -> PResult<FreeType> {
+        let name = self.ident("as a free type name")?;
+        self.expect_sym("=", "after the name of a free type")?;
+        let mut constructors = vec![];
+        loop {
+            let cname = self.ident("as a constructor of a free type")?;
+            let argument = if self.eat_sym("(") {
+                let t = self.term()?;
+                self.expect_sym(")", "after the argument type of a constructor")?;
+                Some(t)
+            } else {
+                None
+            };
+            constructors.push(Constructor {
+                name: cname,
+                argument,
+            });
+            if !self.eat_sym(",") {
+                break;
+            }
+        }
+        Ok(FreeType { name, constructors })
     }
 
     /// `S` or `S = {a, b}`.
@@ -542,7 +573,7 @@ mod tests {
     fn composition_clauses_and_unsupported_ones() {
         let m = parse(
             "REFINEMENT R REFINES M SEES A, p.B(1, 2) INCLUDES C EXTENDS D USES E PROMOTES op, p.q\n\
-             FREETYPES F = c1, c2(INTEGER)\nLOCAL_OPERATIONS l = BEGIN skip END\nVALUES x = 1\nEND",
+             REFERENCES X\nLOCAL_OPERATIONS l = BEGIN skip END\nVALUES x = 1\nEND",
         );
         assert_eq!(m.kind, MachineKind::Refinement);
         assert_eq!(
@@ -563,10 +594,52 @@ mod tests {
                 .iter()
                 .map(|(c, _)| c.as_str())
                 .collect::<Vec<_>>(),
-            vec!["FREETYPES"]
+            vec!["REFERENCES"]
         );
         assert_eq!(m.local_operations.len(), 1);
         assert_eq!(m.values.len(), 1);
+    }
+
+    #[test]
+    fn freetypes_are_parsed_with_their_constructors() {
+        let m = parse(
+            "MACHINE M\nFREETYPES Tree = leaf, node(Tree*Tree); L = nil, cons(INTEGER*L)\nEND",
+        );
+        let shape: Vec<(String, Vec<(String, bool)>)> = m
+            .freetypes
+            .iter()
+            .map(|f| {
+                let cs = f
+                    .constructors
+                    .iter()
+                    .map(|c| (c.name.name.to_string(), c.argument.is_some()))
+                    .collect();
+                (f.name.name.to_string(), cs)
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (
+                    "Tree".into(),
+                    vec![("leaf".into(), false), ("node".into(), true)]
+                ),
+                (
+                    "L".into(),
+                    vec![("nil".into(), false), ("cons".into(), true)]
+                ),
+            ]
+        );
+        assert!(m.unsupported_clauses.is_empty());
+    }
+
+    #[test]
+    fn a_free_type_needs_an_equals_sign() {
+        let e = parse_machine(FileId(0), "MACHINE M\nFREETYPES Tree leaf\nEND").unwrap_err();
+        assert!(
+            e.to_string().contains("after the name of a free type"),
+            "{e}"
+        );
     }
 
     #[test]
