@@ -140,14 +140,37 @@ fn constant_without_a_value_is_rejected() {
     );
 }
 
+/// Integers, strings and model values mix (a TLA+ value of mixed kind), but booleans and sets do not.
 #[test]
 fn heterogeneous_set_is_a_type_error() {
     let module = module_with(
         "heterogeneous",
-        "---- MODULE M ----\nVARIABLE x\nInit == x = {1, \"a\"}\nNext == x' = x\n====\n",
+        "---- MODULE M ----\nVARIABLE x\nInit == x = {1, {2}}\nNext == x' = x\n====\n",
         "INIT Init\nNEXT Next\n",
     );
     rejected_with(3, &["mc", &module], "M.tla:3:", "type");
+}
+
+#[test]
+fn values_of_mixed_kind_are_checked_as_tlc_does() {
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/MixedValues.tla")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND"), "{out}");
+    assert!(out.contains("distinct states: 8 (TLC's count)"), "{out}");
+}
+
+#[test]
+fn arithmetic_on_a_model_value_is_an_error_at_its_position() {
+    let module = module_with(
+        "model-value-arithmetic",
+        "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT Nil\nVARIABLE x\nInit == x = Nil\n\
+         Next == x' = x + 1 \\/ x' = x\n====\n",
+        "CONSTANT Nil = Nil\nINIT Init\nNEXT Next\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{out}");
+    assert!(out.contains("M.tla:6:14: Nil is not an integer"), "{out}");
 }
 
 #[test]

@@ -1351,6 +1351,9 @@ impl Context {
             }
             Type::Bool => (Arc::new(vec![Value::Bool(false), Value::Bool(true)]), true),
             Type::String => (Arc::new(Vec::new()), false),
+            // A TLA+ value of mixed kind is enumerated only from the values a predicate gives, as TLC
+            // does: the type itself is too large (every integer and string) to list.
+            Type::TlaValue => return Err(too_large()),
             Type::Given(name) => (self.given_set(name, span)?, true),
             Type::Set(inner) => {
                 let (items, complete) = self.type_values(inner, span)?;
@@ -1436,7 +1439,7 @@ fn type_mentions(ty: &Type, set: &str) -> bool {
 /// Whether `type_values` lists every value of the type (no INTEGER or STRING inside).
 fn type_is_enumerable(ty: &Type) -> bool {
     match ty {
-        Type::Integer | Type::String | Type::Var(_) => false,
+        Type::Integer | Type::String | Type::TlaValue | Type::Var(_) => false,
         Type::Bool | Type::Given(_) => true,
         Type::Set(t) => type_is_enumerable(t),
         Type::Pair(a, b) => type_is_enumerable(a) && type_is_enumerable(b),

@@ -55,6 +55,12 @@ impl Context {
     pub(crate) fn eval_int(&self, e: &Expr, env: &mut Env) -> Result<Int, EvalError> {
         match self.eval(e, env)? {
             Val::Value(Value::Int(i)) => Ok(i),
+            // Only a TLA+ value of mixed kind (`Type::TlaValue`) can be a string or model value here:
+            // arithmetic on it is undefined in that state, an honest error rather than a wrong value.
+            Val::Value(v @ (Value::Str(_) | Value::Elem(_))) => Err(super::wd_error(
+                e.span,
+                format!("{v} is not an integer (a TLA+ value of another kind)"),
+            )),
             _ => Err(internal_error(e.span, "expected an integer")),
         }
     }

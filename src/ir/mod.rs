@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub mod free_names;
 pub mod strict;
+pub mod tla_value;
 mod ty;
 pub use ty::Type;
 

@@ -17,6 +17,9 @@ pub enum Type {
     Pair(Box<Type>, Box<Type>),
     /// `struct(f1: T1, ...)`, fields sorted by name.
     Struct(Vec<(Name, Type)>),
+    /// A TLA+ value of mixed kind: an integer, a string or a model value (an element of `MODEL_VALUES`),
+    /// the meet of two of those kinds in a TLA+ machine (`types::tla_value`). Never in a B machine.
+    TlaValue,
     /// An inference variable; never present in a checked `ir::Machine`.
     Var(u32),
 }
@@ -44,14 +47,25 @@ impl Type {
         }
     }
 
-    /// Whether the type has finitely many values: no INTEGER or STRING anywhere in it.
+    /// Whether the type has finitely many values: no INTEGER, STRING or TLA+ value anywhere in it.
     pub fn is_finite(&self) -> bool {
         match self {
-            Type::Integer | Type::String | Type::Var(_) => false,
+            Type::Integer | Type::String | Type::TlaValue | Type::Var(_) => false,
             Type::Bool | Type::Given(_) => true,
             Type::Set(t) => t.is_finite(),
             Type::Pair(a, b) => a.is_finite() && b.is_finite(),
             Type::Struct(fields) => fields.iter().all(|(_, t)| t.is_finite()),
+        }
+    }
+
+    /// Whether a TLA+ value of mixed kind occurs anywhere in the type.
+    pub fn contains_tla_value(&self) -> bool {
+        match self {
+            Type::TlaValue => true,
+            Type::Set(t) => t.contains_tla_value(),
+            Type::Pair(a, b) => a.contains_tla_value() || b.contains_tla_value(),
+            Type::Struct(fields) => fields.iter().any(|(_, t)| t.contains_tla_value()),
+            _ => false,
         }
     }
 }
@@ -83,6 +97,7 @@ impl fmt::Display for Type {
                 }
                 write!(f, ")")
             }
+            Type::TlaValue => write!(f, "TLA_VALUE"),
             Type::Var(i) => write!(f, "?{i}"),
         }
     }

@@ -213,7 +213,7 @@ fn type_size(ctx: &Context, ty: &crate::types::Type) -> Option<usize> {
         Type::Struct(fields) => fields
             .iter()
             .try_fold(1usize, |acc, (_, t)| acc.checked_mul(type_size(ctx, t)?)),
-        Type::Integer | Type::String | Type::Var(_) => None,
+        Type::Integer | Type::String | Type::TlaValue | Type::Var(_) => None,
     }
 }
 

@@ -412,6 +412,9 @@ pub struct Machine {
     /// ProB standard-library `.def` files (`LibraryIO.def`, `CHOOSE.def` ...) that the machine includes and
     /// bsolve does not provide; identifiers they would define are reported as unsupported, not unknown.
     pub skipped_libraries: Vec<(String, Span)>,
+    /// Lowered from a TLA+ module: the type checker lets scalars of distinct kinds meet in a TLA+ value of
+    /// mixed kind (`types::tla_value`), as TLA+ is untyped; false for every B machine.
+    pub tla_values: bool,
 }
 
 impl Machine {
@@ -447,6 +450,7 @@ impl Machine {
             values: vec![],
             unsupported_clauses: vec![],
             skipped_libraries: vec![],
+            tla_values: false,
         }
     }
 }

@@ -315,6 +315,7 @@ fn check_flattened(
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
     c.externals = externals;
+    c.u.tla_values = m.tla_values;
 
     let mut sets = Vec::new();
     for s in &m.sets {
@@ -573,6 +574,7 @@ pub fn check_formula(m_ast: &ast::Machine, m: &ir::Machine, term: &ast::Term) ->
     let defs = Definitions::new(&visible);
     let mut c = Checker::new();
     c.externals = externals;
+    c.u.tla_values = m_ast.tla_values;
     let global = |c: &mut Checker, name: &Name, span: Span, ty: Type, kind: GlobalKind| {
         c.declare(
             &ast::Ident {

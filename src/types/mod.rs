@@ -9,6 +9,7 @@ pub mod infer;
 mod lower;
 mod lower_subst;
 mod resolve;
+mod tla_value;
 mod unify;
 
 pub use infer::{Formula, check_formula, check_machine, check_machine_taking_bodies};

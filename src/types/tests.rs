@@ -438,3 +438,20 @@ fn b_toolkit_true_as_a_predicate_is_explained() {
     .expect_err("`true` is no B predicate");
     assert!(err.message.contains("write `btrue`"), "{}", err.message);
 }
+
+#[test]
+fn mixing_integer_and_string_is_a_b_type_error_and_a_tla_value() {
+    let text = "MACHINE M\nVARIABLES x, s\nINVARIANT x = 1 or x = \"a\"\n\
+                INITIALISATION x := 1 || s := {1, \"a\"}\nEND";
+    let err = check("mixed.mch", text).expect_err("B keeps kinds apart");
+    assert_eq!(
+        err.to_string(),
+        "mixed.mch:3:20: type mismatch: expected INTEGER, found STRING in `x = \"a\"`"
+    );
+    // The same machine lowered from TLA+ types both as TLA+ values of mixed kind.
+    let mut m = load_text("mixed.mch", text, Path::new(".")).expect("parses");
+    m.tla_values = true;
+    let typed = check_machine(&m).expect("TLA+ values mix");
+    assert_eq!(type_of(&typed.variables, "x"), &Type::TlaValue);
+    assert_eq!(type_of(&typed.variables, "s"), &Type::set(Type::TlaValue));
+}

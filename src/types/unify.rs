@@ -1,14 +1,20 @@
 //! Inference variables and unification over `Type`.
 //!
 //! Invariant: a variable is bound at most once, and a binding never mentions the variable itself (occurs
-//! check), so `resolve` always terminates.
+//! check), so `resolve` always terminates. The one exception is TLA+ mode (`tla_values`): a variable bound
+//! to a scalar kind is rebound to `TlaValue` when it meets another kind (`tla_value::meet`); to make every
+//! scalar of a binding reachable that way, a compound type is bound with each of its scalar leaves behind a
+//! variable of its own (`boxed`).
 
 use super::Type;
+use super::tla_value;
 
 /// A substitution from inference variables to types.
 #[derive(Default)]
 pub struct Unifier {
     bindings: Vec<Option<Type>>,
+    /// True for a TLA+ machine: distinct scalar kinds meet in `TlaValue` instead of failing.
+    pub tla_values: bool,
 }
 
 /// Two types that cannot be made equal (both fully resolved, for the error message).
@@ -55,6 +61,47 @@ impl Unifier {
         }
     }
 
+    /// The last variable of the binding chain at the top of `t`, if `t` is a variable.
+    fn last_var(&self, t: &Type) -> Option<u32> {
+        let mut cur = t;
+        let mut last = None;
+        while let Type::Var(v) = cur {
+            last = Some(*v);
+            match self.bindings.get(*v as usize).and_then(|b| b.as_ref()) {
+                Some(bound) => cur = bound,
+                None => break,
+            }
+        }
+        last
+    }
+
+    /// `t` with each scalar leaf inside a compound type replaced by a fresh variable bound to it, so that
+    /// a later meet can rebind that leaf to `TlaValue` (a leaf copied into a binding could not be).
+    fn boxed(&mut self, t: &Type) -> Type {
+        match t {
+            Type::Set(e) => Type::set(self.boxed_leaf(e)),
+            Type::Pair(a, b) => {
+                let a = self.boxed_leaf(a);
+                Type::pair(a, self.boxed_leaf(b))
+            }
+            Type::Struct(fs) => Type::Struct(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), self.boxed_leaf(t)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    fn boxed_leaf(&mut self, t: &Type) -> Type {
+        if tla_value::is_mixable(t) {
+            self.bindings.push(Some(t.clone()));
+            Type::Var((self.bindings.len() - 1) as u32)
+        } else {
+            self.boxed(t)
+        }
+    }
+
     fn occurs(&self, v: u32, t: &Type) -> bool {
         match self.head(t) {
             Type::Var(w) => v == *w,
@@ -77,8 +124,8 @@ impl Unifier {
         }
     }
 
-    fn unify_inner(&mut self, a: &Type, b: &Type) -> bool {
-        let (a, b) = (self.head(a), self.head(b));
+    fn unify_inner(&mut self, a_top: &Type, b_top: &Type) -> bool {
+        let (a, b) = (self.head(a_top), self.head(b_top));
         match (a, b) {
             (Type::Var(x), Type::Var(y)) if x == y => true,
             (Type::Var(x), t) | (t, Type::Var(x)) => {
@@ -86,7 +133,13 @@ impl Unifier {
                 if self.occurs(x, t) {
                     return false;
                 }
-                self.bindings[x as usize] = Some(t.clone());
+                let bound = if self.tla_values {
+                    let t = t.clone();
+                    self.boxed(&t)
+                } else {
+                    t.clone()
+                };
+                self.bindings[x as usize] = Some(bound);
                 true
             }
             // The components may live in `bindings`, which the recursive calls extend: copied first.
@@ -111,7 +164,20 @@ impl Unifier {
                         .zip(f2.iter())
                         .all(|((n1, t1), (n2, t2))| n1 == n2 && self.unify_inner(t1, t2))
             }
-            (x, y) => x == y,
+            (x, y) if x == y => true,
+            (x, y) => match tla_value::meet(x, y).filter(|_| self.tla_values) {
+                Some(met) => {
+                    // Both sides now hold values of either kind: every variable that reached a kind is
+                    // rebound to the meet (a side without a variable is a type built for this one use).
+                    for side in [a_top, b_top] {
+                        if let Some(v) = self.last_var(side) {
+                            self.bindings[v as usize] = Some(met.clone());
+                        }
+                    }
+                    true
+                }
+                None => false,
+            },
         }
     }
 
@@ -157,5 +223,60 @@ mod tests {
         assert_eq!(err.expected, Type::Integer);
         assert_eq!(err.found, Type::set(Type::Integer));
         assert!(u.unify(&a, &Type::set(a.clone())).is_err());
+    }
+
+    #[test]
+    fn b_mode_keeps_scalar_kinds_apart() {
+        let mut u = Unifier::default();
+        let a = u.fresh();
+        assert!(u.unify(&a, &Type::Integer).is_ok());
+        let err = u
+            .unify(&a, &Type::String)
+            .expect_err("INTEGER against STRING");
+        assert_eq!(err.expected, Type::Integer);
+        assert_eq!(err.found, Type::String);
+    }
+
+    #[test]
+    fn tla_mode_meets_scalar_kinds_in_tla_value() {
+        let mut u = Unifier {
+            tla_values: true,
+            ..Unifier::default()
+        };
+        let model_values = Type::Given("MODEL_VALUES".into());
+        let x = u.fresh();
+        assert!(u.unify(&x, &Type::Integer).is_ok());
+        assert!(u.unify(&x, &model_values).is_ok());
+        assert_eq!(u.resolve(&x), Type::TlaValue);
+        // Later uses as an integer keep the meet.
+        assert!(u.unify(&Type::Integer, &x).is_ok());
+        assert_eq!(u.resolve(&x), Type::TlaValue);
+        // BOOL does not mix.
+        assert!(u.unify(&x, &Type::Bool).is_err());
+    }
+
+    #[test]
+    fn tla_mode_meets_inside_compound_bindings() {
+        let mut u = Unifier {
+            tla_values: true,
+            ..Unifier::default()
+        };
+        let s = u.fresh();
+        let t = u.fresh();
+        assert!(u.unify(&s, &Type::set(Type::Integer)).is_ok());
+        assert!(
+            u.unify(&t, &Type::relation(Type::Integer, Type::Integer))
+                .is_ok()
+        );
+        assert!(u.unify(&s, &Type::set(Type::String)).is_ok());
+        assert!(
+            u.unify(&t, &Type::relation(Type::Integer, Type::String))
+                .is_ok()
+        );
+        assert_eq!(u.resolve(&s), Type::set(Type::TlaValue));
+        assert_eq!(u.resolve(&t), Type::relation(Type::Integer, Type::TlaValue));
+        // Structure still has to agree.
+        assert!(u.unify(&s, &Type::Integer).is_err());
+        assert!(u.unify(&t, &Type::set(Type::Integer)).is_err());
     }
 }

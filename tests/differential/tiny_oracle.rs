@@ -101,6 +101,6 @@ fn values(model: &Model, ty: &Type) -> Option<Vec<Value>> {
             sets.sort();
             Some(sets)
         }
-        Type::String | Type::Struct(_) | Type::Var(_) => None,
+        Type::String | Type::TlaValue | Type::Struct(_) | Type::Var(_) => None,
     }
 }

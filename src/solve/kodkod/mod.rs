@@ -306,6 +306,12 @@ fn prepare_deriving<'a>(
     ctx: &'a Context,
     problem: &Problem<'_>,
 ) -> Result<(Option<Prepared<'a>>, Option<derived::Derived>), Diagnostic> {
+    if crate::ir::tla_value::in_names(problem.vars) || crate::ir::tla_value::in_pred(problem.pred) {
+        return Err(Diagnostic::unsupported(
+            problem.pred.span,
+            "SAT backend: a TLA+ value of mixed kind",
+        ));
+    }
     match prepare(ctx, problem) {
         Err(d) if d.kind != crate::diag::DiagKind::Limit => {
             let Some(split) = derived::split(problem) else {

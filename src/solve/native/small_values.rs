@@ -56,7 +56,7 @@ pub(crate) fn listed_size(ctx: &Context, ty: &Type, span: Span) -> Option<u64> {
         Type::Struct(fields) => fields.iter().try_fold(1u64, |acc, (_, t)| {
             acc.checked_mul(listed_size(ctx, t, span)?)
         }),
-        Type::Var(_) => None,
+        Type::TlaValue | Type::Var(_) => None,
     }
 }
 
@@ -80,6 +80,11 @@ pub(crate) fn of_type(
             complete: false,
         },
         Type::Given(name) => take(&ctx.given_set(name, span)?, budget),
+        // A TLA+ value of mixed kind: small integers stand for all (never complete).
+        Type::TlaValue => Small {
+            complete: false,
+            ..ints(ctx, None, None, budget)
+        },
         Type::Set(elem) => subsets(&of_type(ctx, elem, budget, span)?, budget, false),
         Type::Pair(a, b) => pairs(
             &of_type(ctx, a, budget, span)?,

@@ -138,7 +138,7 @@ impl Sorts {
             Type::Pair(a, b) => self.finite_in_b(a) && self.finite_in_b(b),
             Type::Struct(fields) => fields.iter().all(|(_, t)| self.finite_in_b(t)),
             Type::Bool => true,
-            Type::Integer | Type::String | Type::Var(_) => false,
+            Type::Integer | Type::String | Type::TlaValue | Type::Var(_) => false,
         }
     }
 
@@ -149,7 +149,7 @@ impl Sorts {
             Type::Set(t) => self.mentions_uninterpreted(t),
             Type::Pair(a, b) => self.mentions_uninterpreted(a) || self.mentions_uninterpreted(b),
             Type::Struct(fields) => fields.iter().any(|(_, t)| self.mentions_uninterpreted(t)),
-            Type::Integer | Type::Bool | Type::String | Type::Var(_) => false,
+            Type::Integer | Type::Bool | Type::String | Type::TlaValue | Type::Var(_) => false,
         }
     }
 
@@ -160,6 +160,11 @@ impl Sorts {
             Type::String => "String".into(),
             Type::Set(t) => format!("(Array {} Bool)", self.sort(ctx, t, span)?),
             Type::Var(_) => return Err(unsupported(span, "SMT backend: an untyped expression")),
+            // A TLA+ value of mixed kind has no SMT sort (a datatype of the three kinds would do, but the
+            // operators would need a case split each): the native solver answers instead.
+            Type::TlaValue => {
+                return Err(unsupported(span, "SMT backend: a TLA+ value of mixed kind"));
+            }
             Type::Given(name) => {
                 if let Some(s) = self.names.get(ty) {
                     return Ok(s.clone());
@@ -278,6 +283,12 @@ pub(crate) fn translate(
     env: &Env,
     mode: Mode,
 ) -> R<Script> {
+    if crate::ir::tla_value::in_names(vars) || crate::ir::tla_value::in_pred(pred) {
+        return Err(unsupported(
+            pred.span,
+            "SMT backend: a TLA+ value of mixed kind",
+        ));
+    }
     let mut tr = Tr {
         ctx,
         env,

@@ -743,6 +743,7 @@ impl Loader {
             ),
         };
         let mut m = ast::Machine::new(ast::MachineKind::Machine, name.clone(), name.span);
+        m.tla_values = true;
         m.variables = self
             .g
             .variables
