@@ -620,6 +620,9 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                     SymmetryArg::Canon => SymmetryMode::Canon,
                     SymmetryArg::Hash => SymmetryMode::Hash,
                 }),
+                // TLA+: an evaluation error is an error of the specification, as TLC reports it, not a
+                // missing transition (`x' = x + 1` with a string `x` is no deadlock).
+                stop_at_ill_defined: model.tla.is_some(),
             };
             cmd_mc(model, &mc_options, *full_count, g)
         }
@@ -1259,6 +1262,18 @@ fn cmd_mc(
             "UNKNOWN".to_string(),
             format!("exploration incomplete: {why}"),
             Exit::Unknown,
+        ),
+        // As in ProB, an ill-defined operation instance yields no transition: the state may be a
+        // deadlock only because of one, which the user must be told.
+        Verdict::Deadlock if result.ill_defined_operations > 0 => (
+            "DEADLOCK".to_string(),
+            format!(
+                "no operation is enabled; {} operation instance(s), invariant(s) or assertion(s) \
+                 were ill-defined during the search and yield no transition (ProB's rule), so an \
+                 ill-defined operation may be what left this state without successors",
+                result.ill_defined_operations
+            ),
+            Exit::Counterexample,
         ),
         Verdict::Deadlock => (
             "DEADLOCK".to_string(),

@@ -291,6 +291,22 @@ fn mc_finds_the_shortest_invariant_violation() {
 }
 
 #[test]
+fn a_deadlock_an_ill_defined_operation_may_cause_says_so() {
+    // `1 / x` with x = 0: ProB's rule gives the instance no transition, so the state deadlocks; the
+    // verdict must not read as if no operation were enabled for a plain reason.
+    let file = temp_machine(
+        "DivDeadlock",
+        "MACHINE DivDeadlock\nVARIABLES x\nINVARIANT x : INTEGER\nINITIALISATION x := 0\n\
+         OPERATIONS op = x := 1 / x\nEND\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &file.display().to_string()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("DEADLOCK"), "{out}");
+    assert!(out.contains("1 operation instance(s)"), "{out}");
+    assert!(out.contains("ill-defined"), "{out}");
+}
+
+#[test]
 fn mc_finds_a_deadlock_with_its_trace() {
     let (code, out, _) = bsolve(&["mc", &model("Deadlocking.mch")]);
     assert_eq!(code, 1);

@@ -598,3 +598,37 @@ fn a_constant_operator_replaced_by_a_predicate_defined_later_is_a_predicate() {
     assert_eq!(code, 0, "{json}");
     assert_eq!(json["distinct_states"], 4, "{json}");
 }
+
+#[test]
+fn an_evaluation_error_in_the_only_action_is_an_error_not_a_deadlock() {
+    // TLC stops at the error in `x + 1`; a state without successors because of it is no deadlock.
+    let module = module_with(
+        "only-action-error",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = \"a\"\n\
+         Next == x' = x + 1\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    for search in [&[][..], &["--symbolic"], &["--por"]] {
+        let (code, out, err) = bsolve(&[&["mc", &module][..], search].concat());
+        assert_eq!(code, 1, "{search:?}: {out}{err}");
+        assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{search:?}: {out}");
+        assert!(
+            out.contains("M.tla:5:14: \"a\" is not an integer"),
+            "{search:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn comparing_a_string_with_an_integer_is_an_error_at_its_position() {
+    let module = module_with(
+        "string-comparison",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x \\in {\"a\", 1}\n\
+         Next == x < 5 /\\ x' = x + 1\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{out}");
+    assert!(out.contains("M.tla:5:9: \"a\" is not an integer"), "{out}");
+}

@@ -5,7 +5,26 @@
 
 mod common;
 
-use common::{bsolve, model_arg as model};
+use common::bsolve;
+
+/// A machine with a recursive and a non-recursive free type (not among the bundled models, which all
+/// run, until free types are evaluated).
+const FREE_TYPES: &str = r#"/* Free types (ProB's FREETYPES): a recursive list of integers used as a stack (push/pop/peek), and a
+   non-recursive free type, all of whose values are finite, used as a parameter domain. */
+MACHINE FreeTypes
+FREETYPES
+  IntList = inil, icons(INTEGER*IntList);
+  Colour = red, green, mix(BOOL)
+VARIABLES list, last
+INVARIANT list : IntList & last : Colour
+INITIALISATION list := inil || last := red
+OPERATIONS
+  push(value) = PRE value : 1..2 & list = inil THEN list := icons(value, list) END;
+  pop = PRE list /= inil THEN list := prj2(INTEGER, IntList)(icons~(list)) END;
+  value <-- peek = PRE list : ran(icons) THEN value := prj1(INTEGER, IntList)(icons~(list)) END;
+  paint(c) = PRE c : Colour THEN last := c END
+END
+"#;
 
 /// Writes a machine of the test's own into a fresh temporary directory; its path as an argument.
 fn temp_machine(name: &str, text: &str) -> String {
@@ -18,7 +37,7 @@ fn temp_machine(name: &str, text: &str) -> String {
 
 #[test]
 fn a_well_formed_freetypes_clause_is_reported_unsupported_at_the_free_type() {
-    let (code, out, err) = bsolve(&["mc", &model("FreeTypes.mch")]);
+    let (code, out, err) = bsolve(&["mc", &temp_machine("FreeTypes", FREE_TYPES)]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.contains("FreeTypes.mch:5:3") && err.contains("unsupported: clause FREETYPES"),

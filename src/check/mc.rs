@@ -103,6 +103,10 @@ pub struct McOptions {
     /// sets' free elements; verdicts are preserved, counts are of orbits (`McResult::symmetry` has the
     /// full counts where every orbit's size is known).
     pub symmetry: Option<SymmetryMode>,
+    /// An ill-defined operation instance, invariant or assertion ends the search with that error, as an
+    /// evaluation error stops TLC. When false (ProB's rule) it is noted, yields no transition or
+    /// violation, and the search goes on.
+    pub stop_at_ill_defined: bool,
 }
 
 impl Default for McOptions {
@@ -125,6 +129,7 @@ impl Default for McOptions {
             max_nodes: None,
             strategy: SymbolicStrategy::BreadthFirst,
             symmetry: None,
+            stop_at_ill_defined: false,
         }
     }
 }
@@ -916,7 +921,11 @@ impl<'m> Explorer<'m> {
                 match self.check_static_assertions(&self.env(0, None)) {
                     Ok(None) => {}
                     Ok(Some(v)) => return Ok(Some((v, Some(node)))),
-                    Err(e) if e.kind == DiagKind::WellDefinedness => self.note_ill_defined(e, node),
+                    Err(e) if e.kind == DiagKind::WellDefinedness => {
+                        if let Some(v) = self.note_ill_defined(e, node) {
+                            return Ok(Some((v, Some(node))));
+                        }
+                    }
                     Err(e) => return Err(e),
                 }
                 self.expand_setup(node, 0)
@@ -977,7 +986,11 @@ impl<'m> Explorer<'m> {
                     Ok(Some(v)) => return Ok(Some((v, Some(id)))),
                     // An ill-defined assertion is neither true nor false: noted, and the search goes
                     // on (ProB explores all 128 setups of B/CBC/RULE_r967_1.mch).
-                    Err(e) if e.kind == DiagKind::WellDefinedness => self.note_ill_defined(e, id),
+                    Err(e) if e.kind == DiagKind::WellDefinedness => {
+                        if let Some(v) = self.note_ill_defined(e, id) {
+                            return Ok(Some((v, Some(id))));
+                        }
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -1223,7 +1236,9 @@ impl<'m> Explorer<'m> {
         }
         self.partial_enumeration |= !complete;
         for d in ill_defined {
-            self.note_ill_defined(d, node);
+            if let Some(v) = self.note_ill_defined(d, node) {
+                return Ok(Some((v, Some(node))));
+            }
         }
         if transitions.is_empty() && !constrained_out && self.options.check_deadlock {
             // No transition found among partially enumerated parameters (an integer beyond
@@ -1362,20 +1377,22 @@ impl<'m> Explorer<'m> {
         node: u32,
     ) -> Result<Option<Verdict>, Diagnostic> {
         match verdict {
-            Err(e) if e.kind == DiagKind::WellDefinedness => {
-                self.note_ill_defined(e, node);
-                Ok(None)
-            }
+            Err(e) if e.kind == DiagKind::WellDefinedness => Ok(self.note_ill_defined(e, node)),
             other => other,
         }
     }
 
-    /// Records an ill-defined operation instance, invariant or assertion found in `node`.
-    fn note_ill_defined(&mut self, d: Diagnostic, node: u32) {
+    /// Records an ill-defined operation instance, invariant or assertion found in `node`; the verdict
+    /// that ends the search when `McOptions::stop_at_ill_defined`.
+    fn note_ill_defined(&mut self, d: Diagnostic, node: u32) -> Option<Verdict> {
         self.ill_defined_count += 1;
+        if self.options.stop_at_ill_defined {
+            return Some(Verdict::WellDefinedness(d));
+        }
         if self.ill_defined_first.is_none() {
             self.ill_defined_first = Some((d, node));
         }
+        None
     }
 
     fn check_static_assertions(&self, env: &Env) -> Result<Option<Verdict>, Diagnostic> {

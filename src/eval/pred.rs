@@ -1,6 +1,6 @@
 //! Evaluation of predicates (left-to-right, short-circuit: the L-system of well-definedness).
 
-use super::{Context, Env, EvalError, Val, internal_error, limit_error};
+use super::{Context, Env, EvalError, limit_error};
 use crate::ir::{BinaryOp, CompareOp, ExprKind, Pred, PredKind, TypedName};
 use crate::value::Value;
 use std::borrow::Cow;
@@ -182,10 +182,8 @@ impl Context {
                 Ok(self.is_subset(&x, &y, span)? && !self.vals_equal(&x, &y, span)?)
             }
             CompareOp::Lt | CompareOp::Le => {
-                let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
-                    (Val::Value(Value::Int(x)), Val::Value(Value::Int(y))) => (x, y),
-                    _ => return Err(internal_error(span, "comparing non-integers")),
-                };
+                let x = self.eval_int(a, env)?;
+                let y = self.eval_int(b, env)?;
                 Ok(if op == CompareOp::Lt { x < y } else { x <= y })
             }
         }

@@ -423,6 +423,11 @@ impl<'m> Search<'m> {
             checked = reach;
             let before = reach;
             let pending = self.round(&mut reach, filler, level)?;
+            if self.options.stop_at_ill_defined
+                && let Some(found) = self.ill_defined_as_error()
+            {
+                return Ok(found);
+            }
             // States are judged once checked (a violation in a deadlocked state is reported first,
             // as the explicit search reports it) and expanded by every group.
             let mut complete = self.table.minus(checked, judged)?;
@@ -580,6 +585,24 @@ impl<'m> Search<'m> {
             ));
         }
         Ok(self.table.minus(deadlocked, partial)?)
+    }
+
+    /// The first ill-defined setup assertion, operation instance, invariant or assertion as the error
+    /// that ends the search (`McOptions::stop_at_ill_defined`).
+    fn ill_defined_as_error(&mut self) -> Option<Found> {
+        if let Some((first, setup)) = self.ill_defined_setup.take() {
+            return Some(Found {
+                verdict: Verdict::WellDefinedness(first),
+                at: None,
+                at_setup: Some(setup).filter(|_| self.has_setup_nodes),
+            });
+        }
+        let (first, state, level) = self.ill_defined_first.take()?;
+        Some(Found {
+            verdict: Verdict::WellDefinedness(first),
+            at: Some((state, level)),
+            at_setup: None,
+        })
     }
 
     /// Counts the states of a round whose checks are ill-defined (`checks_ill_defined`) and keeps
