@@ -632,3 +632,34 @@ fn comparing_a_string_with_an_integer_is_an_error_at_its_position() {
     assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{out}");
     assert!(out.contains("M.tla:5:9: \"a\" is not an integer"), "{out}");
 }
+
+#[test]
+fn records_with_different_fields_share_a_message_set() {
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Messages.tla")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND"), "{out}");
+    assert!(out.contains("distinct states: 68 (TLC's count)"), "{out}");
+    let (code, out, err) = bsolve(&[
+        "mc",
+        &model_arg("tla/Messages.tla"),
+        "--config",
+        &model_arg("tla/MessagesViolated.cfg"),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
+    assert!(out.contains("trace (3 steps)"), "{out}");
+}
+
+#[test]
+fn a_missing_record_field_is_an_error_at_its_position() {
+    let module = module_with(
+        "missing-field",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE r\nInit == r = [a |-> 1]\n\
+         Next == \\/ r.a = 1 /\\ r' = [b |-> 2]\n        \\/ r.b = 2 /\\ r' = r\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{out}");
+    assert!(out.contains("the record has no field"), "{out}");
+}

@@ -127,11 +127,23 @@ impl Context {
                 sym(SymbolicSet::Struct(out))
             }
             ExprKind::Field(r, name) => match self.eval_value(r, env)? {
+                // Only a TLA+ value of mixed kind (`Type::TlaValue`) can lack the field or be no record:
+                // the access is undefined in that state, as TLC reports it.
                 Value::Record(fields) => match fields.iter().find(|(n, _)| n == name) {
                     Some((_, v)) => value(v.clone()),
-                    None => return Err(internal_error(span, format!("no field {name}"))),
+                    None => {
+                        return Err(super::wd_error(
+                            span,
+                            format!("the record has no field `{name}`"),
+                        ));
+                    }
                 },
-                _ => return Err(internal_error(span, "field access on a non-record")),
+                v => {
+                    return Err(super::wd_error(
+                        span,
+                        format!("{v} is not a record (a TLA+ value of another kind)"),
+                    ));
+                }
             },
             ExprKind::BoolOf(p) => value(Value::Bool(self.eval_pred_in(p, env)?)),
             ExprKind::If(c, a, b) => {

@@ -17,8 +17,9 @@ pub enum Type {
     Pair(Box<Type>, Box<Type>),
     /// `struct(f1: T1, ...)`, fields sorted by name.
     Struct(Vec<(Name, Type)>),
-    /// A TLA+ value of mixed kind: an integer, a string or a model value (an element of `MODEL_VALUES`),
-    /// the meet of two of those kinds in a TLA+ machine (`types::tla_value`). Never in a B machine.
+    /// A TLA+ value of mixed kind: an integer, a string, a model value (an element of `MODEL_VALUES`) or a
+    /// record with any fields, the meet of two of those kinds (or of records with different fields) in a
+    /// TLA+ machine (`types::tla_value`). Never in a B machine.
     TlaValue,
     /// An inference variable; never present in a checked `ir::Machine`.
     Var(u32),

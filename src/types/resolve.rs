@@ -122,6 +122,9 @@ impl Checker {
                         ),
                     )),
                 },
+                // A TLA+ value of mixed kind (records with different fields met): the field is found
+                // by name at run time, its type from its uses.
+                Type::TlaValue => Ok(None),
                 Type::Var(_) if !default => Ok(Some(Pending::Field {
                     record,
                     field,

@@ -455,3 +455,21 @@ fn mixing_integer_and_string_is_a_b_type_error_and_a_tla_value() {
     assert_eq!(type_of(&typed.variables, "x"), &Type::TlaValue);
     assert_eq!(type_of(&typed.variables, "s"), &Type::set(Type::TlaValue));
 }
+
+#[test]
+fn records_with_different_fields_are_a_b_type_error_and_a_tla_value() {
+    let text = "MACHINE M\nVARIABLES s, t\n\
+                INVARIANT s = {rec(a: 1)} \\/ {rec(a: 2, b: TRUE)} & t = rec(a: 1)\n\
+                INITIALISATION s := {rec(a: 1)} || t := rec(a: 1)\nEND";
+    let err = check("records.mch", text).expect_err("B records of one type have the same fields");
+    assert!(err.to_string().contains("type mismatch"), "{err}");
+    // From TLA+, the set holds records of either shape; a record alone keeps its record type.
+    let mut m = load_text("records.mch", text, Path::new(".")).expect("parses");
+    m.tla_values = true;
+    let typed = check_machine(&m).expect("TLA+ records mix");
+    assert_eq!(type_of(&typed.variables, "s"), &Type::set(Type::TlaValue));
+    assert_eq!(
+        type_of(&typed.variables, "t"),
+        &Type::Struct(vec![("a".into(), Type::Integer)])
+    );
+}

@@ -3,18 +3,30 @@
 //! TLA+ is untyped: TLC lets one set hold integers, strings and model values together and compares values of
 //! different kinds. In a TLA+ machine (and only there: in B, mixing kinds stays a type error), unification
 //! that meets two distinct scalar kinds among INTEGER, STRING and the model values' enumerated set gives
-//! `TlaValue` instead of an error. Compound types stay structural (`POW(TlaValue)`, `TlaValue * INTEGER`),
-//! and BOOL never mixes: TLA+ specifications rarely put booleans beside other values, and keeping BOOL apart
+//! `TlaValue` instead of an error. Records mix too: two record types with different fields (or a record and
+//! a scalar) meet in `TlaValue`, whose fields are then found by name at run time. Sets and pairs stay
+//! structural (`POW(TlaValue)`, `TlaValue * INTEGER`), and BOOL never mixes: TLA+ specifications rarely put booleans beside other values, and keeping BOOL apart
 //! keeps predicates and boolean values typed as in B.
 
 use super::Type;
 
-/// Whether values of type `t` may mix with values of another kind in a TLA+ machine.
+/// Whether values of type `t` may mix with values of another kind in a TLA+ machine: the scalar kinds,
+/// and records (a set of messages holds records with different fields, TLA+'s usual way of writing a
+/// message type as a union of record sets).
 pub fn is_mixable(t: &Type) -> bool {
     matches!(
         t,
-        Type::Integer | Type::String | Type::Given(_) | Type::TlaValue
+        Type::Integer | Type::String | Type::Given(_) | Type::TlaValue | Type::Struct(_)
     )
+}
+
+/// Whether two record types have different fields: in a TLA+ machine they meet in `TlaValue`, and a
+/// field is then looked up by name at run time (a record without it is a well-definedness error there).
+pub fn fields_differ(
+    a: &[(crate::syntax::ast::Name, Type)],
+    b: &[(crate::syntax::ast::Name, Type)],
+) -> bool {
+    a.len() != b.len() || a.iter().zip(b).any(|((n, _), (m, _))| n != m)
 }
 
 /// The meet of two scalar kinds of a TLA+ machine: `TlaValue` when they differ (or either is already

@@ -95,7 +95,12 @@ impl Unifier {
 
     fn boxed_leaf(&mut self, t: &Type) -> Type {
         if tla_value::is_mixable(t) {
-            self.bindings.push(Some(t.clone()));
+            // A record is a leaf that may itself meet another kind, with leaves of its own.
+            let inner = match t {
+                Type::Struct(_) => self.boxed(t),
+                _ => t.clone(),
+            };
+            self.bindings.push(Some(inner));
             Type::Var((self.bindings.len() - 1) as u32)
         } else {
             self.boxed(t)
@@ -156,6 +161,12 @@ impl Unifier {
                 );
                 self.unify_inner(&a1, &a2) && self.unify_inner(&b1, &b2)
             }
+            (Type::Struct(f1), Type::Struct(f2))
+                if self.tla_values && tla_value::fields_differ(f1, f2) =>
+            {
+                self.rebind_to_meet(a_top, b_top, Type::TlaValue);
+                true
+            }
             (Type::Struct(f1), Type::Struct(f2)) => {
                 let (f1, f2) = (f1.clone(), f2.clone());
                 f1.len() == f2.len()
@@ -167,17 +178,21 @@ impl Unifier {
             (x, y) if x == y => true,
             (x, y) => match tla_value::meet(x, y).filter(|_| self.tla_values) {
                 Some(met) => {
-                    // Both sides now hold values of either kind: every variable that reached a kind is
-                    // rebound to the meet (a side without a variable is a type built for this one use).
-                    for side in [a_top, b_top] {
-                        if let Some(v) = self.last_var(side) {
-                            self.bindings[v as usize] = Some(met.clone());
-                        }
-                    }
+                    self.rebind_to_meet(a_top, b_top, met);
                     true
                 }
                 None => false,
             },
+        }
+    }
+
+    /// Both sides now hold values of either kind: every variable that reached a kind is rebound to the
+    /// meet (a side without a variable is a type built for this one use).
+    fn rebind_to_meet(&mut self, a: &Type, b: &Type, met: Type) {
+        for side in [a, b] {
+            if let Some(v) = self.last_var(side) {
+                self.bindings[v as usize] = Some(met.clone());
+            }
         }
     }
 
