@@ -651,6 +651,39 @@ fn records_with_different_fields_share_a_message_set() {
 }
 
 #[test]
+fn two_element_tuples_are_pairs_or_sequences_as_their_uses_say() {
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Tuples.tla")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NO ERROR FOUND"), "{out}");
+    assert!(out.contains("distinct states: 16 (TLC's count)"), "{out}");
+    let (code, out, err) = bsolve(&[
+        "mc",
+        &model_arg("tla/Tuples.tla"),
+        "--config",
+        &model_arg("tla/TuplesViolated.cfg"),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
+    assert!(out.contains("trace (3 steps)"), "{out}");
+}
+
+#[test]
+fn a_tuple_that_no_use_decides_is_a_pair_if_its_components_differ() {
+    // `t` is never met by `\X`, Len or Append: <<1, "a">> cannot be a sequence without mixing kinds,
+    // <<1, 2>> is one; both answer [1] and [2].
+    let module = module_with(
+        "undecided-tuples",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLES t, u\nInit == t = <<1, \"a\">> /\\ u = <<1, 2>>\n\
+         Next == t[1] < 3 /\\ t' = <<t[1] + 1, t[2]>> /\\ u' = <<u[2], u[1]>>\n\
+         Inv == t[2] = \"a\" /\\ u[1] + u[2] = 3 /\\ t[1] <= 3\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("distinct states: 3 (TLC's count)"), "{out}");
+}
+
+#[test]
 fn a_missing_record_field_is_an_error_at_its_position() {
     let module = module_with(
         "missing-field",

@@ -496,7 +496,18 @@ impl Checker {
                 let f = self.expr(f)?;
                 let arg = self.tuple(args, span)?;
                 let result = self.u.fresh();
-                self.expect(&Type::relation(arg.ty.clone(), result.clone()), &f.ty, span)?;
+                match tuple_index(&arg).filter(|_| self.u.tla_values) {
+                    // `t[1]` / `t[2]` of a TLA+ tuple that may be a pair: decided with the tuple.
+                    Some(index) => self.defer(Pending::Index {
+                        tuple: f.ty.clone(),
+                        index,
+                        result: result.clone(),
+                        span,
+                    })?,
+                    None => {
+                        self.expect(&Type::relation(arg.ty.clone(), result.clone()), &f.ty, span)?
+                    }
+                }
                 (
                     ExprKind::Binary(BinaryOp::Apply, Box::new(f), Box::new(arg)),
                     result,
@@ -568,6 +579,18 @@ impl Checker {
             TermKind::SetEnum(xs) => {
                 let (out, elem) = self.same_typed(xs, span)?;
                 (ExprKind::SetEnum(out), Type::set(elem))
+            }
+            // A TLA+ `<<a, b>>` is a pair or a sequence, as its uses decide (`types::resolve`).
+            TermKind::SeqEnum(xs) if self.u.tla_values && xs.len() == 2 => {
+                let (a, b) = (self.expr(&xs[0])?, self.expr(&xs[1])?);
+                let ty = self.u.fresh();
+                self.defer(Pending::PairOrSeq {
+                    ty: ty.clone(),
+                    first: a.ty.clone(),
+                    second: b.ty.clone(),
+                    span,
+                })?;
+                (ExprKind::SeqEnum(vec![a, b]), ty)
             }
             TermKind::SeqEnum(xs) => {
                 let (out, elem) = self.same_typed(xs, span)?;
@@ -1079,4 +1102,14 @@ fn tuple_definition(lhs: &Expr, rhs: &Expr, span: Span) -> Option<Vec<Pred>> {
     let mut out = Vec::new();
     split(lhs, rhs.clone(), span, &mut out);
     Some(out)
+}
+
+/// `Some(true)` for the argument `1`, `Some(false)` for `2`: the indices that select a component of a
+/// TLA+ pair.
+fn tuple_index(arg: &Expr) -> Option<bool> {
+    match &arg.kind {
+        ExprKind::Int(n) if *n == 1.into() => Some(true),
+        ExprKind::Int(n) if *n == 2.into() => Some(false),
+        _ => None,
+    }
 }

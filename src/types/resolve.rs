@@ -6,7 +6,7 @@ use super::infer::Checker;
 use super::lower::snippet;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::{
-    AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName,
+    AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName, UnaryOp,
 };
 use crate::syntax::ast::Name;
 use std::sync::Arc;
@@ -28,6 +28,23 @@ pub(super) enum Pending {
     },
     /// `ty` is STRING or a sequence (default: a sequence).
     StringOrSeq { ty: Type, span: Span },
+    /// A TLA+ tuple `<<a, b>>` of type `ty` is a pair `first * second` (as the elements of `S \X T`) or a
+    /// sequence (a 2-element `<<...>>` used with Append, Len, `\o`...), as its uses say; when they do not
+    /// (default), a pair if its components' types differ, a sequence otherwise.
+    PairOrSeq {
+        ty: Type,
+        first: Type,
+        second: Type,
+        span: Span,
+    },
+    /// `tuple[1]` / `tuple[2]` (`index` is `true` for 1) has type `result`: a component of a pair, or a
+    /// function application (default).
+    Index {
+        tuple: Type,
+        index: bool,
+        result: Type,
+        span: Span,
+    },
 }
 
 impl Checker {
@@ -54,9 +71,15 @@ impl Checker {
             }
         }
         if last {
-            // Defaults may unblock each other, so apply them one at a time and retry the rest.
+            // Defaults may unblock each other, so apply them one at a time and retry the rest. A tuple's
+            // default first: it decides how the `t[1]` / `t[2]` waiting on it read.
             while !self.pending.is_empty() {
-                let p = self.pending.remove(0);
+                let first = self
+                    .pending
+                    .iter()
+                    .position(|p| matches!(p, Pending::PairOrSeq { .. }))
+                    .unwrap_or(0);
+                let p = self.pending.remove(first);
                 if let Some(p) = self.try_apply(p, true)? {
                     self.pending.push(p);
                 }
@@ -144,6 +167,59 @@ impl Checker {
                     ),
                 )),
             },
+            Pending::PairOrSeq {
+                ty,
+                first,
+                second,
+                span,
+            } => {
+                let is_pair = match self.u.shallow(&ty) {
+                    Type::Set(_) | Type::TlaValue => false,
+                    Type::Var(_) => {
+                        if !default {
+                            return Ok(Some(Pending::PairOrSeq {
+                                ty,
+                                first,
+                                second,
+                                span,
+                            }));
+                        }
+                        shapes_differ(&self.u.resolve(&first), &self.u.resolve(&second))
+                    }
+                    _ => true,
+                };
+                if is_pair {
+                    self.expect(&Type::pair(first, second), &ty, span)?;
+                } else {
+                    let elem = self.u.fresh();
+                    self.expect(&Type::seq(elem.clone()), &ty, span)?;
+                    self.expect(&elem, &first, span)?;
+                    self.expect(&elem, &second, span)?;
+                }
+                Ok(None)
+            }
+            Pending::Index {
+                tuple,
+                index,
+                result,
+                span,
+            } => match self.u.shallow(&tuple) {
+                Type::Pair(a, b) => {
+                    let component = if index { *a } else { *b };
+                    self.expect(&component, &result, span)?;
+                    Ok(None)
+                }
+                Type::Var(_) if !default => Ok(Some(Pending::Index {
+                    tuple,
+                    index,
+                    result,
+                    span,
+                })),
+                _ => {
+                    self.expect(&Type::relation(Type::Integer, result), &tuple, span)?;
+                    Ok(None)
+                }
+            },
             Pending::StringOrSeq { ty, span } => match self.u.shallow(&ty) {
                 Type::String => Ok(None),
                 Type::Var(_) if !default => Ok(Some(Pending::StringOrSeq { ty, span })),
@@ -198,6 +274,25 @@ impl Checker {
             | ExprKind::Str(_)
             | ExprKind::Const(_) => {}
             ExprKind::Unary(_, a) | ExprKind::Field(a, _) => self.finish_expr(a),
+            ExprKind::Binary(BinaryOp::Apply, f, index) if self.is_pair_component(f, index) => {
+                self.finish_expr(f);
+                let op = if matches!(&index.kind, ExprKind::Int(n) if *n == 1.into()) {
+                    UnaryOp::PairFirst
+                } else {
+                    UnaryOp::PairSecond
+                };
+                let f = std::mem::replace(
+                    f.as_mut(),
+                    Expr::new(ExprKind::Bool(false), Type::Bool, e.span),
+                );
+                e.kind = ExprKind::Unary(op, Box::new(f));
+            }
+            ExprKind::SeqEnum(xs) if matches!(e.ty, Type::Pair(..)) => {
+                xs.iter_mut().for_each(|x| self.finish_expr(x));
+                let b = xs.pop().expect("a pair-typed tuple has two items");
+                let a = xs.pop().expect("a pair-typed tuple has two items");
+                e.kind = ExprKind::Binary(BinaryOp::Maplet, Box::new(a), Box::new(b));
+            }
             ExprKind::Binary(op, a, b) => {
                 if is_set {
                     match op {
@@ -236,6 +331,12 @@ impl Checker {
                 self.finish_expr(body);
             }
         }
+    }
+
+    /// `f(index)` selects a component of a TLA+ pair (`Pending::Index` found `f` to be a pair).
+    fn is_pair_component(&self, f: &Expr, index: &Expr) -> bool {
+        matches!(self.final_type(&f.ty), Type::Pair(..))
+            && matches!(&index.kind, ExprKind::Int(n) if *n == 1.into() || *n == 2.into())
     }
 
     pub(super) fn finish_pred(&self, p: &mut Pred) {
@@ -352,5 +453,26 @@ impl Checker {
                 self.finish_expr(variant);
             }
         }
+    }
+}
+
+/// Two types that no one type unifies with, told apart by their known parts (an integer and a string, a
+/// set of integers and a set of pairs ...): the components of a tuple that no sequence holds without
+/// mixing kinds. Unknown parts are compatible with anything; a TLA+ value with any scalar or record.
+fn shapes_differ(a: &Type, b: &Type) -> bool {
+    use Type::*;
+    match (a, b) {
+        (Var(_), _) | (_, Var(_)) => false,
+        (TlaValue, x) | (x, TlaValue) => matches!(x, Set(_) | Pair(..)),
+        (Set(x), Set(y)) => shapes_differ(x, y),
+        (Pair(a1, b1), Pair(a2, b2)) => shapes_differ(a1, a2) || shapes_differ(b1, b2),
+        (Struct(f1), Struct(f2)) => {
+            f1.len() != f2.len()
+                || f1
+                    .iter()
+                    .zip(f2)
+                    .any(|((n1, t1), (n2, t2))| n1 != n2 || shapes_differ(t1, t2))
+        }
+        _ => a != b,
     }
 }

@@ -473,3 +473,26 @@ fn records_with_different_fields_are_a_b_type_error_and_a_tla_value() {
         &Type::Struct(vec![("a".into(), Type::Integer)])
     );
 }
+
+#[test]
+fn a_tla_tuple_is_a_pair_or_a_sequence_as_its_uses_say() {
+    // `[a, b]` is a B sequence; from TLA+ (`<<a, b>>` lowers to the same term) it is a pair where a
+    // product or mixed components say so, and a sequence where a sequence operator does.
+    let text = "MACHINE M\nVARIABLES p, q, r\n\
+                INVARIANT p : {1} * {TRUE} & size(q) = 2 & r(2) = \"a\"\n\
+                INITIALISATION p := [1, TRUE] || q := [1, 2] || r := [1, \"a\"]\nEND";
+    let err = check("tuples.mch", text).expect_err("a B sequence has one element type");
+    assert!(err.to_string().contains("type mismatch"), "{err}");
+    let mut m = load_text("tuples.mch", text, Path::new(".")).expect("parses");
+    m.tla_values = true;
+    let typed = check_machine(&m).expect("TLA+ tuples type");
+    assert_eq!(
+        type_of(&typed.variables, "p"),
+        &Type::pair(Type::Integer, Type::Bool)
+    );
+    assert_eq!(type_of(&typed.variables, "q"), &Type::seq(Type::Integer));
+    assert_eq!(
+        type_of(&typed.variables, "r"),
+        &Type::pair(Type::Integer, Type::String)
+    );
+}
