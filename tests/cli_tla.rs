@@ -633,38 +633,30 @@ fn comparing_a_string_with_an_integer_is_an_error_at_its_position() {
     assert!(out.contains("M.tla:5:9: \"a\" is not an integer"), "{out}");
 }
 
-#[test]
-fn records_with_different_fields_share_a_message_set() {
-    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Messages.tla")]);
+/// `models/tla/NAME.tla` explores `states` distinct states without error, and with `NAMEViolated.cfg`
+/// fails an invariant with a trace of `steps` steps.
+fn counted_then_violated(name: &str, states: usize, steps: usize) {
+    let module = model_arg(&format!("tla/{name}.tla"));
+    let (code, out, err) = bsolve(&["mc", &module]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("NO ERROR FOUND"), "{out}");
-    assert!(out.contains("distinct states: 68 (TLC's count)"), "{out}");
-    let (code, out, err) = bsolve(&[
-        "mc",
-        &model_arg("tla/Messages.tla"),
-        "--config",
-        &model_arg("tla/MessagesViolated.cfg"),
-    ]);
+    let count = format!("distinct states: {states} (TLC's count)");
+    assert!(out.contains(&count), "{out}");
+    let violated = model_arg(&format!("tla/{name}Violated.cfg"));
+    let (code, out, err) = bsolve(&["mc", &module, "--config", &violated]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
-    assert!(out.contains("trace (3 steps)"), "{out}");
+    assert!(out.contains(&format!("trace ({steps} steps)")), "{out}");
+}
+
+#[test]
+fn records_with_different_fields_share_a_message_set() {
+    counted_then_violated("Messages", 68, 3);
 }
 
 #[test]
 fn two_element_tuples_are_pairs_or_sequences_as_their_uses_say() {
-    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Tuples.tla")]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("NO ERROR FOUND"), "{out}");
-    assert!(out.contains("distinct states: 16 (TLC's count)"), "{out}");
-    let (code, out, err) = bsolve(&[
-        "mc",
-        &model_arg("tla/Tuples.tla"),
-        "--config",
-        &model_arg("tla/TuplesViolated.cfg"),
-    ]);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
-    assert!(out.contains("trace (3 steps)"), "{out}");
+    counted_then_violated("Tuples", 16, 3);
 }
 
 #[test]
