@@ -676,6 +676,25 @@ fn a_tuple_that_no_use_decides_is_a_pair_if_its_components_differ() {
 }
 
 #[test]
+fn a_field_of_a_record_of_mixed_type_is_typed_from_the_records_that_give_it() {
+    // `m` holds records with different fields; `m.votes[1].bal` reads a field that only the record
+    // literals type (a function to records).
+    let module = module_with(
+        "mixed-record-field",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE msgs\n\
+         Votes(b) == [s \\in {1, 2} |-> [bal |-> b]]\n\
+         Init == msgs = {[type |-> \"a\", votes |-> Votes(0)]}\n\
+         Next == \\E m \\in msgs : m.type = \"a\" /\\ m.votes[1].bal < 2 /\\\n\
+                 msgs' = msgs \\cup {[type |-> \"b\"], [type |-> \"a\", votes |-> Votes(m.votes[1].bal + 1)]}\n\
+         Inv == \\A m \\in msgs : m.type = \"a\" => m.votes[2].bal <= 2\n====\n",
+        "INIT Init\nNEXT Next\nINVARIANT Inv\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("distinct states: 3 (TLC's count)"), "{out}");
+}
+
+#[test]
 fn a_missing_record_field_is_an_error_at_its_position() {
     let module = module_with(
         "missing-field",

@@ -99,6 +99,9 @@ pub(super) struct Checker {
     /// Bound identifiers, innermost last.
     pub locals: Vec<Local>,
     pub pending: Vec<super::resolve::Pending>,
+    /// In a TLA+ machine, the types each record field name was given by a record or a set of records:
+    /// what a field read from a record of mixed type (`TlaValue`) is, when nothing else says.
+    pub field_types: FxHashMap<Name, Vec<Type>>,
     pub declared: Vec<Declared>,
     pub ops: FxHashMap<Name, OpSig>,
     /// `Some` when unknown identifiers are free variables of a formula instead of errors.
@@ -118,6 +121,7 @@ impl Checker {
             globals: FxHashMap::default(),
             locals: Vec::new(),
             pending: Vec::new(),
+            field_types: FxHashMap::default(),
             declared: Vec::new(),
             ops: FxHashMap::default(),
             free: None,

@@ -186,6 +186,18 @@ impl Checker {
         Ok((out, elem))
     }
 
+    /// Records, in a TLA+ machine, the field types of a record type just built (`field_types`).
+    fn note_field_types(&mut self, fields: &[(Name, Type)]) {
+        if self.u.tla_values {
+            for (n, t) in fields {
+                self.field_types
+                    .entry(n.clone())
+                    .or_default()
+                    .push(t.clone());
+            }
+        }
+    }
+
     /// The kind of a global identifier not hidden by a local one.
     pub(super) fn global_kind(&self, name: &str) -> Option<GlobalKind> {
         if self.locals.iter().any(|l| &*l.name == name) {
@@ -598,13 +610,12 @@ impl Checker {
             }
             TermKind::Record(fields) => {
                 let fields = self.fields(fields)?;
-                let ty = Type::Struct(
-                    fields
-                        .iter()
-                        .map(|(n, e)| (n.clone(), e.ty.clone()))
-                        .collect(),
-                );
-                (ExprKind::Record(fields), ty)
+                let tys: Vec<(Name, Type)> = fields
+                    .iter()
+                    .map(|(n, e)| (n.clone(), e.ty.clone()))
+                    .collect();
+                self.note_field_types(&tys);
+                (ExprKind::Record(fields), Type::Struct(tys))
             }
             TermKind::Struct(fields) => {
                 let fields = self.fields(fields)?;
@@ -614,6 +625,7 @@ impl Checker {
                     self.expect(&Type::set(elem.clone()), &e.ty, e.span)?;
                     tys.push((n.clone(), elem));
                 }
+                self.note_field_types(&tys);
                 (ExprKind::Struct(fields), Type::set(Type::Struct(tys)))
             }
             TermKind::RecordUpdate(r, f, v) => {

@@ -146,8 +146,27 @@ impl Checker {
                     )),
                 },
                 // A TLA+ value of mixed kind (records with different fields met): the field is found
-                // by name at run time, its type from its uses.
-                Type::TlaValue => Ok(None),
+                // by name at run time, its type from its uses; where they leave it open (default), from a
+                // record type that gave the field a type of the same shape.
+                Type::TlaValue if !default => Ok(Some(Pending::Field {
+                    record,
+                    field,
+                    ty,
+                    span,
+                })),
+                Type::TlaValue => {
+                    if !self.u.is_ground(&ty) {
+                        let known = self.u.resolve(&ty);
+                        let candidates = self.field_types.get(&field).cloned().unwrap_or_default();
+                        if let Some(t) = candidates
+                            .iter()
+                            .find(|t| !shapes_differ(&self.u.resolve(t), &known))
+                        {
+                            self.expect(t, &ty, span)?;
+                        }
+                    }
+                    Ok(None)
+                }
                 Type::Var(_) if !default => Ok(Some(Pending::Field {
                     record,
                     field,
