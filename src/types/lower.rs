@@ -1118,7 +1118,7 @@ fn tuple_definition(lhs: &Expr, rhs: &Expr, span: Span) -> Option<Vec<Pred>> {
 
 /// `Some(true)` for the argument `1`, `Some(false)` for `2`: the indices that select a component of a
 /// TLA+ pair.
-fn tuple_index(arg: &Expr) -> Option<bool> {
+pub(super) fn tuple_index(arg: &Expr) -> Option<bool> {
     match &arg.kind {
         ExprKind::Int(n) if *n == 1.into() => Some(true),
         ExprKind::Int(n) if *n == 2.into() => Some(false),

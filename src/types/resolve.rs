@@ -3,7 +3,8 @@
 
 use super::Type;
 use super::infer::Checker;
-use super::lower::snippet;
+use super::lower::{snippet, tuple_index};
+use super::tla_value;
 use crate::diag::{Diagnostic, Result, Span};
 use crate::ir::{
     AssignTarget, BinaryOp, Expr, ExprKind, Pred, PredKind, Subst, SubstKind, TypedName, UnaryOp,
@@ -157,12 +158,13 @@ impl Checker {
                 Type::TlaValue => {
                     if !self.u.is_ground(&ty) {
                         let known = self.u.resolve(&ty);
-                        let candidates = self.field_types.get(&field).cloned().unwrap_or_default();
-                        if let Some(t) = candidates
-                            .iter()
-                            .find(|t| !shapes_differ(&self.u.resolve(t), &known))
-                        {
-                            self.expect(t, &ty, span)?;
+                        let given = self.field_types.get(&field).and_then(|ts| {
+                            ts.iter()
+                                .find(|t| !shapes_differ(&self.u.resolve(t), &known))
+                                .cloned()
+                        });
+                        if let Some(t) = given {
+                            self.expect(&t, &ty, span)?;
                         }
                     }
                     Ok(None)
@@ -293,13 +295,10 @@ impl Checker {
             | ExprKind::Str(_)
             | ExprKind::Const(_) => {}
             ExprKind::Unary(_, a) | ExprKind::Field(a, _) => self.finish_expr(a),
-            ExprKind::Binary(BinaryOp::Apply, f, index) if self.is_pair_component(f, index) => {
+            ExprKind::Binary(BinaryOp::Apply, f, index)
+                if let Some(op) = self.pair_component(f, index) =>
+            {
                 self.finish_expr(f);
-                let op = if matches!(&index.kind, ExprKind::Int(n) if *n == 1.into()) {
-                    UnaryOp::PairFirst
-                } else {
-                    UnaryOp::PairSecond
-                };
                 let f = std::mem::replace(
                     f.as_mut(),
                     Expr::new(ExprKind::Bool(false), Type::Bool, e.span),
@@ -352,10 +351,19 @@ impl Checker {
         }
     }
 
-    /// `f(index)` selects a component of a TLA+ pair (`Pending::Index` found `f` to be a pair).
-    fn is_pair_component(&self, f: &Expr, index: &Expr) -> bool {
-        matches!(self.final_type(&f.ty), Type::Pair(..))
-            && matches!(&index.kind, ExprKind::Int(n) if *n == 1.into() || *n == 2.into())
+    /// The projection `f(index)` stands for when it selects a component of a TLA+ pair
+    /// (`Pending::Index` found `f` to be a pair).
+    fn pair_component(&self, f: &Expr, index: &Expr) -> Option<UnaryOp> {
+        if !matches!(self.final_type(&f.ty), Type::Pair(..)) {
+            return None;
+        }
+        tuple_index(index).map(|first| {
+            if first {
+                UnaryOp::PairFirst
+            } else {
+                UnaryOp::PairSecond
+            }
+        })
     }
 
     pub(super) fn finish_pred(&self, p: &mut Pred) {
@@ -486,11 +494,11 @@ fn shapes_differ(a: &Type, b: &Type) -> bool {
         (Set(x), Set(y)) => shapes_differ(x, y),
         (Pair(a1, b1), Pair(a2, b2)) => shapes_differ(a1, a2) || shapes_differ(b1, b2),
         (Struct(f1), Struct(f2)) => {
-            f1.len() != f2.len()
+            tla_value::fields_differ(f1, f2)
                 || f1
                     .iter()
                     .zip(f2)
-                    .any(|((n1, t1), (n2, t2))| n1 != n2 || shapes_differ(t1, t2))
+                    .any(|((_, t1), (_, t2))| shapes_differ(t1, t2))
         }
         _ => a != b,
     }
