@@ -3,6 +3,7 @@
 
     python3 benchmarks/portfolio_vs_best.py --chunk 20 --stride 80      # a quarter of the corpus
     python3 benchmarks/portfolio_vs_best.py --from-results r.jsonl      # summarise an earlier run
+    python3 benchmarks/portfolio_vs_best.py --alt-bsolve OLD/bsolve      # also OLD's auto, alternated
 
 The corpus is cut into chunks of --chunk predicates, one every --stride; each chunk is solved by every
 backend of --backends (one `bsolve solve --pred-file` process per chunk and backend), the order of the
@@ -23,9 +24,17 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def backends_of(args):
+    """The backends asked, with `auto@alt` (the --alt-bsolve binary's auto) when one is given."""
+    return args.backends.split(",") + (["auto@alt"] if args.alt_bsolve else [])
+
+
 def run_chunk(args, backend, start):
+    binary = args.bsolve
+    if backend == "auto@alt":
+        binary, backend = args.alt_bsolve, "auto"
     cmd = [
-        args.bsolve, "solve", "--pred-file", args.corpus, "--timeout", str(args.timeout),
+        binary, "solve", "--pred-file", args.corpus, "--timeout", str(args.timeout),
         "--offset", str(start), "--limit", str(args.chunk), "--backend", backend,
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.chunk * args.timeout / 1000 + 120)
@@ -40,7 +49,7 @@ def run_chunk(args, backend, start):
 
 def collect(args):
     total = sum(1 for _ in open(args.corpus)) - 1
-    backends = args.backends.split(",")
+    backends = backends_of(args)
     out = []
     began = time.time()
     for n, start in enumerate(range(args.offset, total, args.stride)):
@@ -58,9 +67,12 @@ def summarise(records, args, wall):
     by_index = {}
     for r in records:
         by_index.setdefault(r["index"], {})[r["backend"]] = r
-    singles = [b for b in args.backends.split(",") if b != "auto"]
+    backends = backends_of(args)
+    singles = [b for b in backends if not b.startswith("auto")]
+    autos = [b for b in backends if b.startswith("auto")]
     decided = lambda r: r is not None and r.get("answer") in ("sat", "unsat")
-    compared, slower, slower_floor, auto_undecided, flips, worst = 0, 0, 0, 0, [], []
+    compared, flips = 0, []
+    counts = {a: {"undecided": 0, "slower": 0, "slower_floor": 0, "worst": []} for a in autos}
     for index, runs in sorted(by_index.items()):
         answers = {b: r["answer"] for b, r in runs.items() if decided(r)}
         if len(set(answers.values())) > 1:
@@ -70,36 +82,39 @@ def summarise(records, args, wall):
             continue
         best_ms, best_backend = min(best)
         compared += 1
-        auto = runs.get("auto")
-        if not decided(auto):
-            auto_undecided += 1
-            worst.append((float("inf"), index, best_backend, best_ms, None))
-            continue
-        ratio = auto["ms"] / max(best_ms, 0.01)
-        if auto["ms"] > 2 * best_ms:
-            slower += 1
-            if auto["ms"] - best_ms > args.floor:
-                slower_floor += 1
-                worst.append((ratio, index, best_backend, best_ms, auto["ms"]))
-    worst.sort(reverse=True)
+        for a in autos:
+            c, auto = counts[a], runs.get(a)
+            if not decided(auto):
+                c["undecided"] += 1
+                c["worst"].append((float("inf"), index, best_backend, best_ms, None))
+                continue
+            ratio = auto["ms"] / max(best_ms, 0.01)
+            if auto["ms"] > 2 * best_ms:
+                c["slower"] += 1
+                if auto["ms"] - best_ms > args.floor:
+                    c["slower_floor"] += 1
+                    c["worst"].append((ratio, index, best_backend, best_ms, auto["ms"]))
+    row = lambda label, key: f"| {label} | " + " | ".join(str(counts[a][key]) for a in autos) + " |"
     lines = [
         "### auto against the best single backend, per predicate\n",
         f"`python3 benchmarks/portfolio_vs_best.py --chunk {args.chunk} --stride {args.stride} "
-        f"--timeout {args.timeout} --backends {args.backends}`: {len(by_index)} predicates, wall time "
-        f"{wall:.0f} s.\n",
-        "| | count |",
-        "|---|---|",
-        f"| decided by some single backend | {compared} |",
-        f"| auto undecided there | {auto_undecided} |",
-        f"| auto slower than 2x the best | {slower} |",
-        f"| ... and more than {args.floor} ms slower | {slower_floor} |",
-        f"| opposite answers (sat vs unsat) between backends | {len(flips)} |",
+        f"--timeout {args.timeout} --backends {args.backends}"
+        + (" --alt-bsolve ALT" if args.alt_bsolve else "")
+        + f"`: {len(by_index)} predicates, wall time {wall:.0f} s; decided by some single backend: "
+        f"{compared}; opposite answers (sat vs unsat) between backends: {len(flips)}.\n",
+        "| | " + " | ".join(autos) + " |",
+        "|---|" + "---|" * len(autos),
+        row("undecided where a single backend decided", "undecided"),
+        row("slower than 2x the best", "slower"),
+        row(f"... and more than {args.floor} ms slower", "slower_floor"),
         "",
-        "Worst (index, best backend and its ms, auto's ms):\n",
     ]
-    for ratio, index, b, best_ms, auto_ms in worst[: args.top]:
-        shown = "undecided" if auto_ms is None else f"{auto_ms:.1f} ms ({ratio:.1f}x)"
-        lines.append(f"- {index}: {b} {best_ms:.1f} ms, auto {shown}")
+    for a in autos:
+        lines.append(f"Worst of {a} (index, best backend and its ms, auto's ms):\n")
+        for ratio, index, b, best_ms, auto_ms in sorted(counts[a]["worst"], reverse=True)[: args.top]:
+            shown = "undecided" if auto_ms is None else f"{auto_ms:.1f} ms ({ratio:.1f}x)"
+            lines.append(f"- {index}: {b} {best_ms:.1f} ms, {a} {shown}")
+        lines.append("")
     for index, answers in flips:
         lines.append(f"- opposite answers at {index}: {answers}")
     return "\n".join(lines) + "\n"
@@ -118,6 +133,7 @@ def main():
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--results", default=None, help="also write the JSON lines to this file")
     p.add_argument("--from-results", default=None)
+    p.add_argument("--alt-bsolve", default=None, help="a second binary whose auto runs as backend auto@alt")
     args = p.parse_args()
     if args.from_results:
         records = [json.loads(l) for l in open(args.from_results)]

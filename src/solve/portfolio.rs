@@ -5,9 +5,10 @@
 //! The race: on an outermost question not reduced by symmetry, native first runs alone for `PROBE`
 //! (a question it decides by then, most of them, never starts the lane: starting and stopping it costs
 //! more than such a question), or for the `SHORT_PROBE` when the question has a relation native would
-//! search member by member (`shape`), where SAT is the likely winner. Then native resumes with the
-//! whole budget, skipping what the probe delivered, while the lane lists every solution it finds from a
-//! thread of its own. The lane stops native when it has the solutions the caller wants before native
+//! search member by member (`shape`), where SAT is the likely winner: SAT then gets a probe of its own
+//! on this thread (`SAT_PROBE`), which decides most such questions without a second thread. Then
+//! native resumes with the whole budget, skipping what the probes delivered, while the lane lists
+//! every solution it finds from a thread of its own. The lane stops native when it has the solutions the caller wants before native
 //! has one, when its list runs well ahead of native's stream, or with the whole verdict; its list is
 //! then delivered, skipping what native reported. When native finishes first, the lane is stopped.
 //! When both stop undecided, the later stages below (native again) finish with the time left. The rest
@@ -70,6 +71,11 @@ const PROBE: Duration = Duration::from_millis(2);
 /// end even when native decided first; native decides the smallest such questions (`not(r - x = x) => x
 /// <: ID`: 0.15 ms) before that.
 const SHORT_PROBE: Duration = Duration::from_micros(200);
+
+/// SAT's probe on a question whose shape favours SAT (`sat_probe`), after native's short one: long
+/// enough for the SAT questions of a few milliseconds (CrewAllocation: 4 ms), which a shorter probe
+/// cut and the race then asked again from the start.
+const SAT_PROBE: Duration = Duration::from_millis(5);
 
 /// Time a fallback stage gets when the question has no deadline.
 const FALLBACK_BUDGET: Duration = Duration::from_secs(10);
@@ -143,6 +149,7 @@ pub(crate) fn solve(
         && outer.is_none()
         && outermost
         && (translates_to_sat().is_some() || smt::translates(ctx, problem));
+    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     // Every question asked from here on, in any stage, is nested in this one.
     let _nested = Nesting::enter();
     // Native's probe first: a question it decides within it never starts the lane. A question whose
@@ -157,7 +164,8 @@ pub(crate) fn solve(
         counted: Arc::new(AtomicUsize::new(0)),
         caller_stopped: false,
     };
-    let mut lane_asked = false;
+    // What the lanes asked is not asked again by a later stage.
+    let (mut sat_asked, mut smt_asked) = (false, false);
     let mut lane_delivered = false;
     let first = if !race {
         // The sequential policy's quarter.
@@ -179,16 +187,28 @@ pub(crate) fn solve(
         if native.decided(&probe) || past(outer) {
             probe
         } else {
+            if together {
+                let sat = sat_probe(ctx, problem, outer, &mut seen, on_solution);
+                if sat.caller_stopped || matches!(sat.outcome.result, Ok(true)) {
+                    if sized && !probe.reported && sat.outcome.unsat() {
+                        refute_any_size(ctx, problem, outer, stats);
+                    }
+                    return sat.outcome.result;
+                }
+                // Solutions the lane's SAT lists again are skipped (`seen`); what the probe
+                // delivered stands for the answer as a lane's list does.
+                lane_delivered = sat.outcome.reported;
+            }
             let raced = race_lane(&mut native, probe, outer, &mut seen, on_solution, stats);
-            lane_asked = raced.lane_asked;
-            lane_delivered = raced.lane_delivered;
+            sat_asked = raced.sat_asked;
+            smt_asked = raced.smt_asked;
+            lane_delivered |= raced.lane_delivered;
             if let Some(answer) = raced.answer {
                 return answer;
             }
             raced.first
         }
     };
-    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     if sized && first.unsat() {
         refute_any_size(ctx, problem, outer, stats);
         return first.result;
@@ -198,8 +218,7 @@ pub(crate) fn solve(
         return first.result;
     }
     let mut later = Vec::new();
-    // What the lane asked is not asked again.
-    if let Some(exact) = translates_to_sat().filter(|_| !lane_asked) {
+    if let Some(exact) = translates_to_sat().filter(|_| !sat_asked) {
         // Over a cut of the integers, or of the deferred sets, SAT proves nothing absent: z3 keeps
         // half of the time left.
         let share = if exact && !sized { (3, 4) } else { (1, 2) };
@@ -225,7 +244,7 @@ pub(crate) fn solve(
         later.push(sat);
     }
     // z3 lists solutions one at a time, slowly: a stream native began is finished by native.
-    if !lane_asked
+    if !smt_asked
         && !later.iter().any(Outcome::decided)
         && !deferred_symmetry
         && !partial
@@ -326,14 +345,57 @@ impl Native<'_, '_> {
     }
 }
 
+/// What SAT's probe did.
+struct SatProbe {
+    outcome: Outcome,
+    /// The caller asked for no more solutions.
+    caller_stopped: bool,
+}
+
+/// SAT's probe, on this thread, for `SAT_PROBE`, on a question whose shape favours SAT after native's
+/// short probe did not decide it: most such questions SAT decides within a millisecond or two, where
+/// racing it from the lane's thread beside native costs as much again (native, busy on the other
+/// core, polls the lane's stop between two propagations, and a loaded machine deschedules one of
+/// the two). A question that does not translate completely is left to the race at once. Solutions
+/// native's probe delivered are skipped, and those SAT delivers are remembered for the race to skip.
+fn sat_probe(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    outer: Option<Instant>,
+    seen: &mut Reported,
+    on_solution: &mut Found<'_>,
+) -> SatProbe {
+    let probe_end = Instant::now() + SAT_PROBE;
+    let until = Some(outer.map_or(probe_end, |o| o.min(probe_end)));
+    let mut caller_stopped = false;
+    let outcome = stage(ctx, until, on_solution, |found| {
+        let mut noting = |values: &[Value], witnesses: &[(Name, Value)]| {
+            let go_on = found(values, witnesses);
+            caller_stopped |= matches!(go_on, Ok(false));
+            go_on
+        };
+        kodkod::solve_sat_alone(
+            ctx,
+            problem,
+            &mut seen.recording(true, &mut noting),
+            &mut Stats::default(),
+        )
+    });
+    SatProbe {
+        outcome,
+        caller_stopped,
+    }
+}
+
 /// What racing the lane left.
 struct Raced {
     /// The final answer, when the race gave one.
     answer: Option<Result<bool, EvalError>>,
     /// Native's outcome over the probe and the race.
     first: Outcome,
-    /// The lane's results were read (its backends are not asked again).
-    lane_asked: bool,
+    /// SAT's and z3's lanes were read (those backends are not asked again).
+    sat_asked: bool,
+    smt_asked: bool,
     /// Some solution of the lane reached the caller.
     lane_delivered: bool,
 }
@@ -381,10 +443,12 @@ fn race_lane(
             return Raced {
                 answer: None,
                 first,
-                lane_asked: false,
+                sat_asked: false,
+                smt_asked: false,
                 lane_delivered: false,
             };
         }
+        let sat_asked = racer.asks_sat();
         let drained = drain(racer, seen, on_solution);
         let (answer, first) = match drained.end {
             Drained::Stopped(result) => (Some(result), first),
@@ -405,7 +469,8 @@ fn race_lane(
         Raced {
             answer,
             first,
-            lane_asked: true,
+            sat_asked,
+            smt_asked: true,
             lane_delivered: drained.delivered,
         }
     })
@@ -627,6 +692,14 @@ mod tests {
             // 768 solutions and no relation: native's probe ends in the middle of the stream, which
             // native resumes beside the lane, skipping what the probe delivered.
             "f : 1..5 --> 1..4 & f(1) /= f(2)",
+            // 3,432 subsets: SAT's probe ends in the middle of its list, which the race completes,
+            // skipping what both probes delivered.
+            "s <: 1..14 & card(s) = 7",
+            // A free relation SAT cannot take alone (the product): its probe gives way to the race at once.
+            "s <: 1..6 & card(s) = 2 & PI(x).(x : s | x) = 12",
+            // Wide integers and no set: z3's lane races native alone (with z3 installed).
+            "x : 0..100000 & x * x = 99980001",
+            "x : 0..100000 & x * x = 99980002",
         ] {
             let (ctx, vars, pred) = formula(text);
             let env = Env::new();
@@ -651,6 +724,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// SAT's probe lists what it finds once, skipping and remembering through `Reported`, and
+    /// leaves a question SAT cannot take whole to the race without listing anything.
+    #[test]
+    fn sats_probe_lists_each_solution_once_and_leaves_what_it_cannot_take() {
+        use super::{Reported, sat_probe};
+        use crate::value::Value;
+        let probe = |text: &str, already: &[Vec<Value>]| {
+            let (ctx, vars, pred) = formula(text);
+            let env = Env::new();
+            let problem = Problem::new(&vars, &pred, &env);
+            let mut seen = Reported::default();
+            seen.values.extend(already.iter().cloned());
+            let mut listed = Vec::new();
+            let outcome = sat_probe(&ctx, &problem, None, &mut seen, &mut |values, _| {
+                listed.push(values.to_vec());
+                Ok(true)
+            });
+            (outcome, listed, seen)
+        };
+        let subset = |xs: &[i64]| {
+            vec![Value::set_from_vec(
+                xs.iter().map(|&x| Value::int(x)).collect(),
+            )]
+        };
+        let (sat, listed, seen) = probe("s <: 1..4 & card(s) = 2", &[subset(&[1, 2])]);
+        assert!(matches!(sat.outcome.result, Ok(true)) && !sat.caller_stopped);
+        assert_eq!(listed.len(), 5, "six subsets, one delivered before");
+        assert!(!listed.contains(&subset(&[1, 2])));
+        assert_eq!(seen.values.len(), 6);
+        let (sat, listed, _) = probe("s <: 1..4 & card(s) = 5", &[]);
+        assert!(sat.outcome.unsat() && listed.is_empty());
+        let (sat, listed, _) = probe("s <: 1..6 & card(s) = 2 & PI(x).(x : s | x) = 12", &[]);
+        assert!(!sat.outcome.decided() && listed.is_empty());
     }
 
     #[test]

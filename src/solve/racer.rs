@@ -5,13 +5,14 @@
 //! labels one by one, an Unsat over unbounded integers native can only bound, a stream of solutions SAT
 //! lists with blocking clauses faster than native's search tree yields them.
 //!
-//! The portfolio starts the lanes beside native at once when the question's shape favours SAT
-//! (`shape`), and otherwise after native's probe (`portfolio`): a question native decides within the
-//! probe, most of them, never starts a lane. The lane asks SAT and then z3; when some integer unknown
+//! The portfolio starts the lanes after native's probe (`portfolio`), and, when the question's shape
+//! favours SAT (`shape`), after a shorter one and SAT's own probe: a question decided by a probe,
+//! most of them, never starts a lane. The lane asks SAT and then z3; when some integer unknown
 //! ranges over more than `WIDE_INTEGERS` values (or is unbounded), z3 gets a lane of its own beside
 //! SAT's: SAT's bit vectors are wide there, or its bound is a cut, while z3's arithmetic does not
 //! depend on the size of the numbers — but z3 alone first would keep a question SAT decides at once
-//! (an unbounded integer beside a relation) waiting for z3's share.
+//! (an unbounded integer beside a relation) waiting for z3's share. Where every unknown is an integer
+//! or a boolean, z3's lane runs alone (`scalars_only`).
 //!
 //! A lane lists every solution it finds into a bounded channel, which the portfolio drains once native
 //! has stopped, and ends with its verdict. It stops the native search (`Context::with_cancel`) when it
@@ -214,6 +215,16 @@ fn wide_integers(ctx: &Context, problem: &Problem<'_>) -> bool {
             .any(|v| v.int.size().is_none_or(|n| n > BigInt::from(WIDE_INTEGERS)))
 }
 
+/// Whether every unknown is an integer or a boolean: over wide integers, z3's arithmetic then has
+/// nothing SAT's bit vectors would do sooner, and SAT's lane would only take a core from native and z3
+/// (BigGuardDeadlock: z3 alone 11 ms, beside SAT's lane and native on two cores four times that).
+fn scalars_only(problem: &Problem<'_>) -> bool {
+    problem
+        .vars
+        .iter()
+        .all(|v| matches!(v.ty, Type::Integer | Type::Bool))
+}
+
 /// Whether an SMT solver can be started: the default one is looked for once per process; a command the
 /// user named is assumed to work (its failure is reported by the stage that uses it).
 fn solver_available(ctx: &Context) -> bool {
@@ -234,10 +245,12 @@ fn lane_pool() -> &'static rayon::ThreadPool {
     })
 }
 
-/// Starts the lanes' threads in the background, so that the first question raced does not wait for them.
+/// Starts the lanes' threads in the background, and looks for the default SMT solver there (starting
+/// it takes milliseconds), so that the first question raced waits for neither.
 pub fn start_lanes() {
     std::thread::spawn(|| {
         lane_pool();
+        smt::default_solver_available();
     });
 }
 
@@ -261,8 +274,7 @@ struct Shared {
     until: Option<Instant>,
 }
 
-/// Runs a lane on the lanes' threads; the first decides there whether z3 gets a lane of its own
-/// (`wide_integers`).
+/// Runs a lane on the lanes' threads.
 fn spawn_lane<'scope>(
     scope: &rayon::Scope<'scope>,
     ctx: &'scope Context,
@@ -270,17 +282,11 @@ fn spawn_lane<'scope>(
     kind: Lane,
     shared: Shared,
 ) {
-    scope.spawn(move |scope| {
+    scope.spawn(move |_| {
         if shared.cancel.load(Ordering::Relaxed) {
             return;
         }
         let _nested = Nesting::enter();
-        let kind = if kind == Lane::SatThenSmt && wide_integers(ctx, problem) {
-            spawn_lane(scope, ctx, problem, Lane::SmtOnly, shared.clone());
-            Lane::SatOnly
-        } else {
-            kind
-        };
         let mut listed = 0usize;
         let mut send = |solution: Solution| {
             listed += 1;
@@ -315,6 +321,8 @@ fn spawn_lane<'scope>(
 }
 
 pub(super) struct Racer {
+    /// Some lane asks SAT.
+    asks_sat: bool,
     cancel: Arc<AtomicBool>,
     /// Dropped on cancellation: a lane waiting to send then stops.
     events: Option<Receiver<LaneEvent>>,
@@ -345,8 +353,18 @@ impl Racer {
             _alive: alive,
             until,
         };
-        spawn_lane(scope, ctx, problem, Lane::SatThenSmt, shared);
+        // The lanes are started from here: a lane spawned from a lane's thread waited milliseconds for
+        // the other thread to take it.
+        let lanes: &[Lane] = match (wide_integers(ctx, problem), scalars_only(problem)) {
+            (true, true) => &[Lane::SmtOnly],
+            (true, false) => &[Lane::SmtOnly, Lane::SatOnly],
+            (false, _) => &[Lane::SatThenSmt],
+        };
+        for &kind in lanes {
+            spawn_lane(scope, ctx, problem, kind, shared.clone());
+        }
         Racer {
+            asks_sat: lanes.iter().any(|&l| l != Lane::SmtOnly),
             cancel,
             events: Some(receiver),
             ended,
@@ -359,6 +377,11 @@ impl Racer {
         self.events.as_ref()?.recv().ok()
     }
 
+    /// Whether some lane asks SAT (z3 is asked by every race).
+    pub fn asks_sat(&self) -> bool {
+        self.asks_sat
+    }
+
     /// Stops the lane (its results are then of no use) and waits for it to end.
     pub fn stop(mut self) {
         self.cancel.store(true, Ordering::Relaxed);
@@ -369,7 +392,24 @@ impl Racer {
 
 #[cfg(test)]
 mod tests {
-    use super::{TAKEOVER_MIN, takes_over};
+    use super::{TAKEOVER_MIN, scalars_only, takes_over};
+    use crate::eval::Env;
+    use crate::solve::Problem;
+    use crate::solve::smt::test_formula as formula;
+
+    #[test]
+    fn only_integer_and_boolean_unknowns_are_scalars() {
+        let scalars = |text: &str| {
+            let (_, vars, pred) = formula(text);
+            let env = Env::new();
+            scalars_only(&Problem::new(&vars, &pred, &env))
+        };
+        assert!(scalars("x : 0..100000 & b : BOOL & (b = TRUE => x > 5)"));
+        assert!(!scalars("x : 0..100000 & s <: 1..3 & x : s"));
+        assert!(!scalars(
+            "x : 0..100000 & p : (1..2) * (1..2) & prj1(INTEGER, INTEGER)(p) = x"
+        ));
+    }
 
     #[test]
     fn a_lane_takes_over_with_what_the_caller_wants_or_a_list_twice_as_long() {

@@ -82,13 +82,12 @@ pub(crate) fn solve(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    solve_with(
-        ctx,
-        problem,
-        on_solution,
-        stats,
-        !ctx.settings().kodkod_only,
-    )
+    let beyond = if ctx.settings().kodkod_only {
+        Beyond::Nothing
+    } else {
+        Beyond::Native
+    };
+    solve_with(ctx, problem, on_solution, stats, beyond)
 }
 
 /// `solve` without the native solver after a fruitless cut: for the portfolio, whose native stage
@@ -99,7 +98,34 @@ pub(crate) fn solve_sat(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    solve_with(ctx, problem, on_solution, stats, false)
+    let beyond = if ctx.settings().kodkod_only {
+        Beyond::Nothing
+    } else {
+        Beyond::Components
+    };
+    solve_with(ctx, problem, on_solution, stats, beyond)
+}
+
+/// SAT alone: a question that does not translate completely is `Unsupported` (no component goes to
+/// the native solver), for the portfolio's SAT probe, which must not spend its time on native's work.
+pub(crate) fn solve_sat_alone(
+    ctx: &Context,
+    problem: &Problem<'_>,
+    on_solution: &mut Found<'_>,
+    stats: &mut Stats,
+) -> Result<bool, EvalError> {
+    solve_with(ctx, problem, on_solution, stats, Beyond::Nothing)
+}
+
+/// Who takes what SAT alone cannot answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Beyond {
+    /// Nobody: an untranslatable question is `Unsupported`, a fruitless cut an incomplete answer.
+    Nothing,
+    /// The native solver takes the components that do not translate (`route_components`).
+    Components,
+    /// As `Components`, and the whole question after a fruitless cut of the integers.
+    Native,
 }
 
 fn solve_with(
@@ -107,7 +133,7 @@ fn solve_with(
     problem: &Problem<'_>,
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
-    native_after_cut: bool,
+    beyond: Beyond,
 ) -> Result<bool, EvalError> {
     let start = Instant::now();
     match prepare_deriving(ctx, problem) {
@@ -147,7 +173,7 @@ fn solve_with(
             {
                 // Nothing within the cut: what was cut goes into the report of an UNKNOWN.
                 ctx.record_search_cut(&cut);
-                if native_after_cut {
+                if beyond == Beyond::Native {
                     return super::native::solve(ctx, problem, on_solution, stats);
                 }
             }
@@ -155,7 +181,7 @@ fn solve_with(
         }
         // A timeout while translating is a timeout, not an untranslatable construct.
         Err(d) if d.kind == crate::diag::DiagKind::Limit => Err(EvalError::Limit(d)),
-        Err(d) if ctx.settings().kodkod_only => Err(EvalError::Unsupported(located(d))),
+        Err(d) if beyond == Beyond::Nothing => Err(EvalError::Unsupported(located(d))),
         Err(d) => {
             record(|r| {
                 r.fallbacks += 1;
