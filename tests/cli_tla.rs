@@ -665,6 +665,36 @@ fn two_element_tuples_are_pairs_or_sequences_as_their_uses_say() {
 }
 
 #[test]
+fn action_level_if_and_case_become_one_guarded_operation_per_arm() {
+    // models/tla/GuardedActions.tla: 10 states counted by hand in the module; the overlapping CASE
+    // guards take the first true arm (NeverThree holds). Step's IF (under a conjunction, reached through
+    // Proc) splits into five guarded operations: the then arm, the inner IF's then arm and the three CASE
+    // arms, so that slot (of mixed type) is assigned, not listed from its type.
+    counted_then_violated("GuardedActions", 10, 3);
+    let module = model_arg("tla/GuardedActions.tla");
+    let (code, out, err) = bsolve(&["check", &module]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("operation Step_5(v:INTEGER)\n"), "{out}");
+    assert!(!out.contains("Step_6"), "{out}");
+}
+
+#[test]
+fn an_action_level_case_with_no_true_arm_is_an_error_as_in_tlc() {
+    // No OTHER: TLC stops where no guard holds (x = "two"); the arm left for that case is ill-defined.
+    let module = module_with(
+        "case-no-arm",
+        "---- MODULE M ----\nCONSTANT None\nVARIABLE x\nInit == x = None\n\
+         Next == CASE x = None -> x' = 1 [] x = 1 -> x' = \"two\"\n====\n",
+        "CONSTANT None = None\nINIT Init\nNEXT Next\n",
+    );
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["status"], "WELL-DEFINEDNESS ERROR");
+    assert_eq!(json["distinct_states"], 3, "{json}");
+    assert_eq!(common::operations(&json["trace"]).len(), 3, "{json}");
+}
+
+#[test]
 fn a_tuple_that_no_use_decides_is_a_pair_if_its_components_differ() {
     // `t` is never met by `\X`, Len or Append: <<1, "a">> cannot be a sequence without mixing kinds,
     // <<1, 2>> is one; both answer [1] and [2].

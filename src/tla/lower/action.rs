@@ -1,9 +1,20 @@
 //! Actions to B substitutions: `Init` becomes the INITIALISATION, `Next` one operation per disjunct.
 //!
 //! `Next` is split as ProB splits it (TLA2B): along its top-level disjunctions, through the definitions it
-//! calls (the innermost one names the operation), and through top-level `\E x \in S :` whose identifiers
-//! become the operation's parameters; a conjunction with exactly one splittable conjunct is distributed
-//! over it. Each part is then a conjunction whose conjuncts fall into three kinds: those without primed
+//! calls (also a chain of definitions that only call the next, as PlusCal's `P(self) == label(self)`; the
+//! innermost one names the operation), and through top-level `\E x \in S :` whose identifiers become the
+//! operation's parameters; a conjunction with a splittable conjunct is distributed over it (`P /\ (A \/
+//! B)` is `P /\ A \/ P /\ B`, the other conjuncts split in turn).
+//!
+//! An IF or CASE whose arms are actions is the disjunction of its arms, each guarded by its condition and
+//! the negations of the earlier ones: `IF c THEN A ELSE B` is `c /\ A \/ ~c /\ B`. A CASE takes its first
+//! true arm, as TLC does: `CASE p -> A [] q -> B` gives `p /\ A` and `~p /\ q /\ B` (with `q /\ B`, a
+//! state satisfying both guards would gain B's successors). Without OTHER, the arm for "no guard holds"
+//! is ill-defined (`CHOOSE({})`): an error where it is reached, as in TLC. Splitting keeps the successors
+//! (the same states, through different operations) and lets each arm assign its primed variables instead
+//! of listing their values from the type. Parts with the same name are told apart by `_2`, `_3`, ...
+//!
+//! Each part is then a conjunction whose conjuncts fall into three kinds: those without primed
 //! variables are the guard; `x' = E` and `x' \in S` with no primes in `E`, `S` are assignments; the rest
 //! constrain their primed variables together and become one `x, y : (P)` (before-after predicate, with
 //! `x$0` for the value before). A primed variable of the rest is taken out of the assignments, so that
@@ -267,13 +278,10 @@ fn split(
             {
                 return split(g, alts, name, params, extra, out);
             }
+            if let Some((body, def)) = splittable_body(g, &t) {
+                return split(g, body, def, params, extra, out);
+            }
             match unfold(g, &t) {
-                Some((body, def))
-                    if alternatives(g, &body).is_some()
-                        || matches!(body.kind, TermKind::Op(Op::And, _)) =>
-                {
-                    split(g, body, def, params, extra, out)
-                }
                 Some((_, def)) => leaf(t, def, params, extra, out),
                 None => leaf(t, name, params, extra, out),
             }
@@ -281,22 +289,42 @@ fn split(
     }
 }
 
-/// The conjuncts of `items`, through nested conjunctions and the definitions whose body is one.
+/// The body that the definition `t` calls unfolds to, through definitions whose body only calls another
+/// (PlusCal's `Replica(self) == rloop(self)`), with the innermost definition's name, if that body splits
+/// further: it has alternatives or is a conjunction (which may have some).
+fn splittable_body(g: &Globals, t: &Term) -> Option<(Term, String)> {
+    let (body, def) = unfold(g, t)?;
+    if alternatives(g, &body).is_some() || matches!(body.kind, TermKind::Op(Op::And, _)) {
+        return Some((body, def));
+    }
+    splittable_body(g, &body)
+}
+
+/// The conjuncts of `items`, through nested conjunctions and the definitions whose body is one
+/// (`conjunction_body`).
 fn flat_conjuncts(g: &Globals, items: Vec<Term>, out: &mut Vec<Term>) {
     for item in items {
         match item.kind {
             TermKind::Op(Op::And, inner) => flat_conjuncts(g, inner, out),
             kind => {
                 let item = Term::new(kind, item.span);
-                match unfold(g, &item) {
-                    Some((body, _)) if matches!(body.kind, TermKind::Op(Op::And, _)) => {
-                        flat_conjuncts(g, vec![body], out)
-                    }
-                    _ => out.push(item),
+                match conjunction_body(g, &item) {
+                    Some(body) => flat_conjuncts(g, vec![body], out),
+                    None => out.push(item),
                 }
             }
         }
     }
+}
+
+/// The conjunction that the definition `t` calls unfolds to, through definitions whose body only calls
+/// another, if it unfolds to one.
+fn conjunction_body(g: &Globals, t: &Term) -> Option<Term> {
+    let (body, _) = unfold(g, t)?;
+    if matches!(body.kind, TermKind::Op(Op::And, _)) {
+        return Some(body);
+    }
+    conjunction_body(g, &body)
 }
 
 fn leaf(t: Term, name: String, params: Vec<Ident>, mut extra: Vec<Term>, out: &mut Vec<Part>) {
