@@ -738,3 +738,76 @@ fn a_missing_record_field_is_an_error_at_its_position() {
     assert!(out.contains("WELL-DEFINEDNESS ERROR"), "{out}");
     assert!(out.contains("the record has no field"), "{out}");
 }
+
+#[test]
+fn an_action_that_leaves_a_variable_without_a_value_is_an_error_as_in_tlc() {
+    // TLC: "Successor state is not completely specified by action ...: the following variable is not
+    // assigned: x". The second disjunct says nothing of x; it is enabled in the initial state.
+    let module = module_with(
+        "unassigned-next",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n\
+         Next == (x < 2 /\\ x' = x + 1 /\\ y' = y) \\/ (y' = 1 - y)\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    for search in [&[][..], &["--symbolic"], &["--por"]] {
+        let (code, out, err) = bsolve(&[&["mc", &module][..], search].concat());
+        assert_eq!(code, 1, "{search:?}: {out}{err}");
+        assert!(
+            out.starts_with("WELL-DEFINEDNESS ERROR"),
+            "{search:?}: {out}"
+        );
+        assert!(
+            out.contains(
+                "M.tla:5:45: assertion failed: successor state not completely specified by \
+                 action Next_2: x' is not assigned (TLA+)"
+            ),
+            "{search:?}: {out}"
+        );
+    }
+    let (code, json) = bsolve_json(&["mc", &module]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(common::operations(&json["trace"]).len(), 1, "{json}");
+}
+
+#[test]
+fn a_part_assigning_every_variable_or_never_yielding_a_state_is_no_error() {
+    // `UNCHANGED vars` and `UNCHANGED y` assign; the third disjunct (y unassigned) is never enabled and
+    // the fourth has no successor (`x' \in {}`), so TLC reports nothing: 3 states, as TLC counts.
+    let module = module_with(
+        "assigned-next",
+        r"---- MODULE M ----
+EXTENDS Naturals
+VARIABLES x, y
+vars == <<x, y>>
+Init == x = 0 /\ y = 0
+Next == \/ x < 2 /\ x' = x + 1 /\ UNCHANGED y
+        \/ x = 2 /\ UNCHANGED vars
+        \/ x > 5 /\ x' = x
+        \/ x' \in {}
+====
+",
+        "INIT Init\nNEXT Next\n",
+    );
+    explores_without_error(&module, 3);
+}
+
+#[test]
+fn an_initial_predicate_that_leaves_a_variable_without_a_value_is_an_error_as_in_tlc() {
+    // TLC: "The variable y was not initialized". Next types y; Init says nothing of it.
+    let module = module_with(
+        "unassigned-init",
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0\n\
+         Next == x < 2 /\\ x' = x + 1 /\\ y' = 1\n====\n",
+        "INIT Init\nNEXT Next\n",
+    );
+    let (code, out, err) = bsolve(&["mc", &module]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("WELL-DEFINEDNESS ERROR"), "{out}");
+    assert!(
+        out.contains(
+            "M.tla:4:9: assertion failed: initial state not completely specified by Init: y is not \
+             assigned (TLA+)"
+        ),
+        "{out}"
+    );
+}

@@ -18,7 +18,12 @@
 //! variables are the guard; `x' = E` and `x' \in S` with no primes in `E`, `S` are assignments; the rest
 //! constrain their primed variables together and become one `x, y : (P)` (before-after predicate, with
 //! `x$0` for the value before). A primed variable of the rest is taken out of the assignments, so that
-//! every variable is set in one place.
+//! every variable is set in one place. `UNCHANGED <<x, y>>` is `x' = x /\ y' = y` (`Globals::unchanged`).
+//!
+//! A part that determines no next value for some variable (no conjunct mentions `x'`) is not a step
+//! leaving it unchanged: TLC stops with an error ("successor state is not completely specified") where
+//! such a part yields a successor, and so does its operation here (`incomplete`). The same holds for
+//! `Init` and a variable it leaves without a value.
 
 use super::Globals;
 use super::expr::{LOCAL_MARK, conjunction, ident, is_local, op};
@@ -26,7 +31,7 @@ use crate::diag::{Result, Span};
 use crate::machine::definitions::Definitions;
 use crate::machine::rewrite::{Rewriter, free_idents};
 use crate::syntax::ast::{
-    DefinitionBody, Ident, Name, Op, Operation, Quant, Subst, SubstKind, Term, TermKind,
+    ConstKind, DefinitionBody, Ident, Name, Op, Operation, Quant, Subst, SubstKind, Term, TermKind,
 };
 use rustc_hash::FxHashSet;
 
@@ -39,11 +44,16 @@ struct Part {
 
 /// The INITIALISATION for predicate `init` (over the unprimed variables).
 pub(super) fn initialisation(g: &Globals, init: Term) -> Result<Subst> {
-    let span = init.span;
+    // At the body of Init's definition in the module, not where the model file names it: an error of
+    // Init points there.
+    let span = unfold(g, &init).map_or(init.span, |(body, _)| body.span);
     let primed = g.prime(init)?;
     let mut conjuncts = Vec::new();
     flatten(primed, &mut conjuncts);
-    Ok(before_after(g, conjuncts, span))
+    Ok(before_after(g, conjuncts, span, &|missing| {
+        let missing = not_assigned(missing, "");
+        format!("initial state not completely specified by Init: {missing} (TLA+)")
+    }))
 }
 
 /// One operation per part of `next`.
@@ -60,13 +70,16 @@ pub(super) fn operations(g: &Globals, next: Term) -> Result<Vec<Operation>> {
             flatten(defs.expand_term(&c)?, &mut conjuncts);
         }
         let (params, conjuncts) = named_as_written(g, part.params, conjuncts);
-        let body = before_after(g, conjuncts, span);
         let mut name = part.name.clone();
         let mut k = 1;
         while !used.insert(name.clone()) {
             k += 1;
             name = format!("{}_{k}", part.name);
         }
+        let body = before_after(g, conjuncts, span, &|missing| {
+            let missing = not_assigned(missing, "'");
+            format!("successor state not completely specified by action {name}: {missing} (TLA+)")
+        });
         ops.push(Operation {
             name: Ident {
                 name: name.into(),
@@ -339,7 +352,7 @@ fn leaf(t: Term, name: String, params: Vec<Ident>, mut extra: Vec<Term>, out: &m
 fn flatten(t: Term, out: &mut Vec<Term>) {
     match t.kind {
         TermKind::Op(Op::And, items) => items.into_iter().for_each(|i| flatten(i, out)),
-        TermKind::Const(crate::syntax::ast::ConstKind::Btrue) => {}
+        TermKind::Const(ConstKind::Btrue) => {}
         kind => out.push(Term::new(kind, t.span)),
     }
 }
@@ -401,8 +414,15 @@ fn substitute_known(g: &Globals, mut conjuncts: Vec<Term>) -> Vec<Term> {
     }
 }
 
-/// The substitution for a conjunction of guard and before-after conjuncts (see the module comment).
-fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
+/// The substitution for a conjunction of guard and before-after conjuncts (see the module comment). A
+/// state variable that no conjunct determines makes each outcome an error (`incomplete`), with the
+/// message `undetermined` gives for those variables.
+fn before_after(
+    g: &Globals,
+    conjuncts: Vec<Term>,
+    span: Span,
+    undetermined: &dyn Fn(&[&str]) -> String,
+) -> Subst {
     let conjuncts = substitute_known(g, conjuncts);
     let mut guard = Vec::new();
     let mut simple: Vec<(Name, Term)> = Vec::new();
@@ -434,6 +454,12 @@ fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
         simple.into_iter().partition(|(x, _)| together.contains(x));
     general.extend(moved.into_iter().map(|(_, c)| c));
     together.extend(general.iter().flat_map(primed));
+    let missing: Vec<&str> = g
+        .variables
+        .iter()
+        .map(|v| &*v.name)
+        .filter(|v| !together.contains(*v) && !kept.iter().any(|(x, _)| &**x == *v))
+        .collect();
     let mut parts = Vec::new();
     for (x, c) in kept {
         let sp = c.span;
@@ -479,7 +505,7 @@ fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
             span,
         });
     }
-    let body = match parts.len() {
+    let mut body = match parts.len() {
         0 => Subst {
             kind: SubstKind::Skip,
             span,
@@ -490,11 +516,58 @@ fn before_after(g: &Globals, conjuncts: Vec<Term>, span: Span) -> Subst {
             span,
         },
     };
+    if !missing.is_empty() {
+        body = incomplete(body, &undetermined(&missing), span);
+    }
     if guard.is_empty() {
         return body;
     }
     Subst {
         kind: SubstKind::Select(vec![(conjunction(guard, span), body)], None),
+        span,
+    }
+}
+
+/// "x' is not assigned", "x', y' are not assigned": the variables `names`, each followed by `mark`.
+fn not_assigned(names: &[&str], mark: &str) -> String {
+    let listed: Vec<String> = names.iter().map(|n| format!("{n}{mark}")).collect();
+    let verb = if names.len() == 1 { "is" } else { "are" };
+    format!("{} {verb} not assigned", listed.join(", "))
+}
+
+/// `body`, then an error for each of its outcomes: TLC stops with an error where an action (or Init)
+/// yields a state in which some variable has no value, so an outcome of `body` is never a state. The
+/// error is the external `ASSERT_TRUE(FALSE, message)` (ill-defined, `standard`'s TLC `Assert`), in a B
+/// ASSERT after `body`: reached only where the guard holds and `body` has an outcome, as TLC reports
+/// it only for a successor it would produce.
+fn incomplete(body: Subst, message: &str, span: Span) -> Subst {
+    let call = TermKind::Call(
+        Box::new(ident("ASSERT_TRUE", span)),
+        vec![
+            Term::new(TermKind::Const(ConstKind::False), span),
+            Term::new(TermKind::Str(message.into()), span),
+        ],
+    );
+    let failed = op(
+        Op::Eq,
+        vec![
+            Term::new(call, span),
+            Term::new(TermKind::Const(ConstKind::True), span),
+        ],
+        span,
+    );
+    let check = Subst {
+        kind: SubstKind::Assert(
+            failed,
+            Box::new(Subst {
+                kind: SubstKind::Skip,
+                span,
+            }),
+        ),
+        span,
+    };
+    Subst {
+        kind: SubstKind::Sequence(vec![body, check]),
         span,
     }
 }
