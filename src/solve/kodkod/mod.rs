@@ -82,12 +82,13 @@ pub(crate) fn solve(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    let beyond = if ctx.settings().kodkod_only {
-        Beyond::Nothing
-    } else {
-        Beyond::Native
-    };
-    solve_with(ctx, problem, on_solution, stats, beyond)
+    solve_with(
+        ctx,
+        problem,
+        on_solution,
+        stats,
+        Beyond::Native.unless_kodkod_only(ctx),
+    )
 }
 
 /// `solve` without the native solver after a fruitless cut: for the portfolio, whose native stage
@@ -98,11 +99,7 @@ pub(crate) fn solve_sat(
     on_solution: &mut Found<'_>,
     stats: &mut Stats,
 ) -> Result<bool, EvalError> {
-    let beyond = if ctx.settings().kodkod_only {
-        Beyond::Nothing
-    } else {
-        Beyond::Components
-    };
+    let beyond = Beyond::Components.unless_kodkod_only(ctx);
     solve_with(ctx, problem, on_solution, stats, beyond)
 }
 
@@ -126,6 +123,17 @@ enum Beyond {
     Components,
     /// As `Components`, and the whole question after a fruitless cut of the integers.
     Native,
+}
+
+impl Beyond {
+    /// `Nothing` under `--kodkod-only`, where the user asked for SAT's answer alone.
+    fn unless_kodkod_only(self, ctx: &Context) -> Beyond {
+        if ctx.settings().kodkod_only {
+            Beyond::Nothing
+        } else {
+            self
+        }
+    }
 }
 
 fn solve_with(
