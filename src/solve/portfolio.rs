@@ -149,7 +149,6 @@ pub(crate) fn solve(
         && outer.is_none()
         && outermost
         && (translates_to_sat().is_some() || smt::translates(ctx, problem));
-    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     // Every question asked from here on, in any stage, is nested in this one.
     let _nested = Nesting::enter();
     // Native's probe first: a question it decides within it never starts the lane. A question whose
@@ -187,28 +186,33 @@ pub(crate) fn solve(
         if native.decided(&probe) || past(outer) {
             probe
         } else {
-            if together {
-                let sat = sat_probe(ctx, problem, outer, &mut seen, on_solution);
-                if sat.caller_stopped || matches!(sat.outcome.result, Ok(true)) {
-                    if sized && !probe.reported && sat.outcome.unsat() {
-                        refute_any_size(ctx, problem, outer, stats);
+            let sat = together.then(|| sat_probe(ctx, problem, outer, &mut seen, on_solution));
+            match sat {
+                // Decided by SAT's probe: the checks below (Unsat for every size) apply as to
+                // native's outcome.
+                Some(sat) if sat.caller_stopped || matches!(sat.outcome.result, Ok(true)) => {
+                    Outcome {
+                        result: sat.outcome.result,
+                        reported: probe.reported || sat.outcome.reported,
                     }
-                    return sat.outcome.result;
                 }
-                // Solutions the lane's SAT lists again are skipped (`seen`); what the probe
-                // delivered stands for the answer as a lane's list does.
-                lane_delivered = sat.outcome.reported;
+                sat => {
+                    // Solutions the lane's SAT lists again are skipped (`seen`); what SAT's probe
+                    // delivered stands for the answer as a lane's list does.
+                    let raced = race_lane(&mut native, probe, outer, &mut seen, on_solution, stats);
+                    sat_asked = raced.sat_asked;
+                    smt_asked = raced.smt_asked;
+                    lane_delivered =
+                        raced.lane_delivered || sat.is_some_and(|s| s.outcome.reported);
+                    if let Some(answer) = raced.answer {
+                        return answer;
+                    }
+                    raced.first
+                }
             }
-            let raced = race_lane(&mut native, probe, outer, &mut seen, on_solution, stats);
-            sat_asked = raced.sat_asked;
-            smt_asked = raced.smt_asked;
-            lane_delivered |= raced.lane_delivered;
-            if let Some(answer) = raced.answer {
-                return answer;
-            }
-            raced.first
         }
     };
+    let sized = ctx.depends_on_default_sizes(problem.vars, problem.pred);
     if sized && first.unsat() {
         refute_any_size(ctx, problem, outer, stats);
         return first.result;

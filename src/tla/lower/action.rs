@@ -306,11 +306,19 @@ fn split(
 /// (PlusCal's `Replica(self) == rloop(self)`), with the innermost definition's name, if that body splits
 /// further: it has alternatives or is a conjunction (which may have some).
 fn splittable_body(g: &Globals, t: &Term) -> Option<(Term, String)> {
+    unfold_chain(g, t, &|body| {
+        alternatives(g, body).is_some() || matches!(body.kind, TermKind::Op(Op::And, _))
+    })
+}
+
+/// The first body satisfying `wanted` along the chain of definitions `t` unfolds through (each body
+/// only calling the next), with the name of the definition that gave it.
+fn unfold_chain(g: &Globals, t: &Term, wanted: &dyn Fn(&Term) -> bool) -> Option<(Term, String)> {
     let (body, def) = unfold(g, t)?;
-    if alternatives(g, &body).is_some() || matches!(body.kind, TermKind::Op(Op::And, _)) {
+    if wanted(&body) {
         return Some((body, def));
     }
-    splittable_body(g, &body)
+    unfold_chain(g, &body, wanted)
 }
 
 /// The conjuncts of `items`, through nested conjunctions and the definitions whose body is one
@@ -333,11 +341,7 @@ fn flat_conjuncts(g: &Globals, items: Vec<Term>, out: &mut Vec<Term>) {
 /// The conjunction that the definition `t` calls unfolds to, through definitions whose body only calls
 /// another, if it unfolds to one.
 fn conjunction_body(g: &Globals, t: &Term) -> Option<Term> {
-    let (body, _) = unfold(g, t)?;
-    if matches!(body.kind, TermKind::Op(Op::And, _)) {
-        return Some(body);
-    }
-    conjunction_body(g, &body)
+    unfold_chain(g, t, &|body| matches!(body.kind, TermKind::Op(Op::And, _))).map(|(body, _)| body)
 }
 
 fn leaf(t: Term, name: String, params: Vec<Ident>, mut extra: Vec<Term>, out: &mut Vec<Part>) {
