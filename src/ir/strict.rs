@@ -9,22 +9,33 @@ use super::{BinaryOp, Expr, ExprKind, Pred, PredKind};
 /// The functions `f` of the applications `f(x)` that `p` always evaluates, with `x` the identifier
 /// `name` itself.
 pub fn applied_to<'p>(p: &'p Pred, name: &str) -> Vec<&'p Expr> {
+    applications(p)
+        .into_iter()
+        .filter(|(x, _)| *x == name)
+        .map(|(_, f)| f)
+        .collect()
+}
+
+/// Every application `f(x)` that `p` always evaluates with `x` an identifier, as `(x, f)`: one walk
+/// for all the identifiers (a solver asking `applied_to` per unknown over thousands of conjuncts
+/// walked them all once per unknown).
+pub fn applications(p: &Pred) -> Vec<(&str, &Expr)> {
     let mut out = Vec::new();
-    in_pred(p, name, &mut out);
+    in_pred(p, &mut out);
     out
 }
 
-fn in_pred<'p>(p: &'p Pred, name: &str, out: &mut Vec<&'p Expr>) {
+fn in_pred<'p>(p: &'p Pred, out: &mut Vec<(&'p str, &'p Expr)>) {
     match &p.kind {
-        PredKind::And(parts) => parts.iter().for_each(|q| in_pred(q, name, out)),
-        PredKind::Not(q) => in_pred(q, name, out),
+        PredKind::And(parts) => parts.iter().for_each(|q| in_pred(q, out)),
+        PredKind::Not(q) => in_pred(q, out),
         PredKind::Equiv(a, b) => {
-            in_pred(a, name, out);
-            in_pred(b, name, out);
+            in_pred(a, out);
+            in_pred(b, out);
         }
         PredKind::Compare(_, l, r) => {
-            in_expr(l, name, out);
-            in_expr(r, name, out);
+            in_expr(l, out);
+            in_expr(r, out);
         }
         // A disjunction or implication evaluates its second part only sometimes; quantifiers, LET
         // and IF bind or choose.
@@ -32,24 +43,24 @@ fn in_pred<'p>(p: &'p Pred, name: &str, out: &mut Vec<&'p Expr>) {
     }
 }
 
-fn in_expr<'p>(e: &'p Expr, name: &str, out: &mut Vec<&'p Expr>) {
+fn in_expr<'p>(e: &'p Expr, out: &mut Vec<(&'p str, &'p Expr)>) {
     match &e.kind {
         ExprKind::Binary(BinaryOp::Apply, f, x) => {
-            if matches!(&x.kind, ExprKind::Var(n) if &**n == name) {
-                out.push(f);
+            if let ExprKind::Var(n) = &x.kind {
+                out.push((&**n, &**f));
             }
-            in_expr(f, name, out);
-            in_expr(x, name, out);
+            in_expr(f, out);
+            in_expr(x, out);
         }
         ExprKind::Binary(_, a, b) => {
-            in_expr(a, name, out);
-            in_expr(b, name, out);
+            in_expr(a, out);
+            in_expr(b, out);
         }
-        ExprKind::Unary(_, a) | ExprKind::Field(a, _) => in_expr(a, name, out),
+        ExprKind::Unary(_, a) | ExprKind::Field(a, _) => in_expr(a, out),
         ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
-            items.iter().for_each(|x| in_expr(x, name, out))
+            items.iter().for_each(|x| in_expr(x, out))
         }
-        ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| in_expr(x, name, out)),
+        ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| in_expr(x, out)),
         _ => {}
     }
 }

@@ -190,6 +190,35 @@ struct Builder<'c, 'p> {
     all: Vec<TypedName>,
     /// The interval analysis of the conjuncts over `all`, once asked for (`analysis`).
     analysis: Option<crate::solve::interval::Analysis>,
+    /// What the conjuncts say of each identifier, asked per variable.
+    index: ConjunctIndex<'p>,
+}
+
+/// Per identifier, its typing conjuncts (`x : S`, `x <: S`) and the functions the conjuncts always apply
+/// to it (`ir::strict`), in the conjuncts' order: gathered in one pass, where asking per variable
+/// walked every conjunct once per variable (a CNF of 600 variables and 2,237 clauses: 11 ms).
+#[derive(Default)]
+struct ConjunctIndex<'p> {
+    typings: FxHashMap<&'p str, Vec<(CompareOp, &'p Expr, &'p Pred)>>,
+    applied: FxHashMap<&'p str, Vec<&'p Expr>>,
+}
+
+impl<'p> ConjunctIndex<'p> {
+    fn of(conjuncts: &[&'p Pred]) -> ConjunctIndex<'p> {
+        let mut index = ConjunctIndex::default();
+        for &c in conjuncts {
+            if let PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), x, s) = &c.kind
+                && let ExprKind::Var(n) = &x.kind
+            {
+                let typings = index.typings.entry(&**n).or_default();
+                typings.push((*op, &**s, c));
+            }
+            for (x, f) in ir::strict::applications(c) {
+                index.applied.entry(x).or_default().push(f);
+            }
+        }
+        index
+    }
 }
 
 /// What `instantiate_in` derives from a predicate node. The instances of a quantifier walk the same
@@ -240,6 +269,7 @@ pub(crate) fn build<'p>(
         |name: &str| outer.contains(name) || env.get(name).is_some() || ctx.is_global(name);
     flatten(pred, &clashes, &mut conjuncts, &mut witnesses);
     let all: Vec<TypedName> = vars.iter().cloned().chain(witnesses).collect();
+    let index = ConjunctIndex::of(&conjuncts);
     let mut b = Builder {
         ctx,
         env: env.clone(),
@@ -262,9 +292,13 @@ pub(crate) fn build<'p>(
         guard_cache: FxHashMap::default(),
         all: all.clone(),
         analysis: None,
+        index,
     };
     b.compute_determined(&all);
+    // The deadline is checked per variable and per conjunct: a model of thousands of them takes
+    // milliseconds to build, longer than the portfolio's probe.
     for v in &all {
+        ctx.check_deadline(pred.span)?;
         b.add_var(v)?;
     }
     b.bound_integers();
@@ -274,6 +308,7 @@ pub(crate) fn build<'p>(
         if b.entailed.contains(&address(c)) {
             continue;
         }
+        ctx.check_deadline(c.span)?;
         failed |= b.instantiate(c, &mut constraints)?;
     }
     let mut late = vec![false; b.initial.len()];
@@ -654,12 +689,11 @@ impl<'p> Builder<'_, 'p> {
     /// (`ir::strict`): outside them that conjunct is ill-defined, so no solution lies there (`yy =
     /// f(Nr)` bounds Nr by `dom(f)` rather than by the MININT..MAXINT cut). The conjuncts stay to check.
     fn applied_domains(&self, name: &str) -> Vec<Arc<Vec<Value>>> {
+        let applied = self.index.applied.get(name).map_or(&[][..], Vec::as_slice);
         let mut out = Vec::new();
-        for c in &self.conjuncts {
-            for f in ir::strict::applied_to(c, name) {
-                if let Some(Val::Value(Value::Set(pairs))) = self.known(f) {
-                    out.push(Arc::new(set::domain(&pairs)));
-                }
+        for f in applied {
+            if let Some(Val::Value(Value::Set(pairs))) = self.known(f) {
+                out.push(Arc::new(set::domain(&pairs)));
             }
         }
         out
@@ -667,15 +701,7 @@ impl<'p> Builder<'_, 'p> {
 
     /// The typing conjuncts `v : S`, `v <: S` of a variable.
     fn typings(&self, name: &str) -> Vec<(CompareOp, &'p Expr, &'p Pred)> {
-        let mut out = Vec::new();
-        for c in &self.conjuncts {
-            if let PredKind::Compare(op @ (CompareOp::In | CompareOp::Subset), x, s) = &c.kind
-                && matches!(&x.kind, ExprKind::Var(n) if &**n == name)
-            {
-                out.push((*op, &**s, *c));
-            }
-        }
-        out
+        self.index.typings.get(name).cloned().unwrap_or_default()
     }
 
     /// The typings of another search variable `y` that a conjunct `name = y` (or `y = name`) equates
