@@ -88,3 +88,48 @@ pub fn initialise(model: &Model, limit: usize) -> Result<Option<InitResult>, Dia
         elapsed: start.elapsed(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::check::Model;
+    use crate::eval::{Chooser, Chosen, Context, EvalError, Question, Symmetry};
+    use crate::value::Value;
+    use std::sync::{Arc, Mutex};
+
+    /// Records how many solutions each question says its caller reads, and answers none.
+    struct Recording(Mutex<Vec<usize>>);
+
+    impl Chooser for Recording {
+        fn stream(
+            &self,
+            _: &Context,
+            question: &Question<'_>,
+            _: &mut dyn FnMut(&[Value]) -> bool,
+        ) -> Result<Chosen, EvalError> {
+            self.0.lock().expect("lock").push(question.wanted);
+            Ok(Chosen::default())
+        }
+    }
+
+    /// The solver is told how many setups are read (one for `init`, the limit for `setup-constants`):
+    /// the portfolio's lanes stop native once they have that many, rather than list 64 of them first.
+    #[test]
+    fn a_setup_search_says_how_many_setups_are_read() {
+        let model = Model::from_text(
+            "W.mch",
+            "MACHINE W CONSTANTS c PROPERTIES c : 1..1000 & c mod 7 = 3 END",
+        );
+        let recording = Arc::new(Recording(Mutex::new(Vec::new())));
+        let ctx = Context::new(
+            model.machine().clone(),
+            model.context.settings().clone(),
+            recording.clone(),
+        )
+        .expect("context");
+        for limit in [1, 5, usize::MAX] {
+            ctx.setup_constants(limit, Symmetry::Expanded)
+                .expect("asked");
+        }
+        assert_eq!(*recording.0.lock().expect("lock"), vec![1, 5, usize::MAX]);
+    }
+}

@@ -29,35 +29,51 @@ impl Context {
         env: &mut Env,
         on_choice: &mut OnChoice<'_>,
     ) -> Result<bool, EvalError> {
+        let purpose = Purpose::Choice {
+            symmetry: Symmetry::None,
+            sizes_matter: false,
+        };
         Ok(self
-            .choose_with(vars, pred, Symmetry::None, false, env, on_choice)?
+            .choose_with(vars, pred, purpose, usize::MAX, env, on_choice)?
             .complete)
     }
 
     /// `solve_for` for constant setups: answers users read, so relative to deferred sets of default size
     /// they are incomplete; `symmetry` says how setups symmetric under permutations of the deferred
-    /// sets' elements are treated.
+    /// sets' elements are treated. `wanted`: the most solutions `on_choice` reads (`Question::wanted`).
     pub(crate) fn solve_setups_for(
         &self,
         vars: &[TypedName],
         pred: &Pred,
         env: &mut Env,
         symmetry: Symmetry,
+        wanted: usize,
         on_choice: &mut OnChoice<'_>,
     ) -> Result<SetupSearch, EvalError> {
-        self.choose_with(vars, pred, symmetry, true, env, on_choice)
+        let purpose = Purpose::Choice {
+            symmetry,
+            sizes_matter: true,
+        };
+        self.choose_with(vars, pred, purpose, wanted, env, on_choice)
     }
 
     fn choose_with(
         &self,
         vars: &[TypedName],
         pred: &Pred,
-        symmetry: Symmetry,
-        sizes_matter: bool,
+        purpose: Purpose,
+        wanted: usize,
         env: &mut Env,
         on_choice: &mut OnChoice<'_>,
     ) -> Result<SetupSearch, EvalError> {
         if self.settings().backend == Backend::Brute {
+            let sizes_matter = matches!(
+                purpose,
+                Purpose::Choice {
+                    sizes_matter: true,
+                    ..
+                }
+            );
             let complete = self.search(vars, pred, env, on_choice)?;
             return Ok(SetupSearch {
                 complete: complete && !(sizes_matter && self.depends_on_default_sizes(vars, pred)),
@@ -69,11 +85,8 @@ impl Context {
             vars,
             pred,
             env: &outer,
-            purpose: Purpose::Choice {
-                symmetry,
-                sizes_matter,
-            },
-            wanted: usize::MAX,
+            purpose,
+            wanted,
         };
         let mut failure = None;
         let chosen = self.chooser().stream(self, &question, &mut |values| {

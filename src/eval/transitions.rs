@@ -429,19 +429,21 @@ impl Context {
                 symmetry_reduced: false,
             });
         }
-        let search = self.solve_setups_for(&vars, &pred, &mut env, symmetry, &mut |ctx, env| {
-            let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
-            let values = (0..all.len())
-                .map(|i| match symbolic.iter().find(|s| s.index == i) {
-                    Some(s) => Some(placeholder(s)),
-                    None => found.next(),
-                })
-                .collect::<Option<Vec<Value>>>()
-                .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
-            solutions.push(values);
-            cut = solutions.len() >= limit;
-            Ok(!cut)
-        })?;
+        // Each solution is one setup at least (a representative stands for its whole orbit).
+        let search =
+            self.solve_setups_for(&vars, &pred, &mut env, symmetry, limit, &mut |ctx, env| {
+                let mut found = ctx.bound_values(&vars, env, pred.span)?.into_iter();
+                let values = (0..all.len())
+                    .map(|i| match symbolic.iter().find(|s| s.index == i) {
+                        Some(s) => Some(placeholder(s)),
+                        None => found.next(),
+                    })
+                    .collect::<Option<Vec<Value>>>()
+                    .ok_or_else(|| internal_error(pred.span, "a constant setup lacks a value"))?;
+                solutions.push(values);
+                cut = solutions.len() >= limit;
+                Ok(!cut)
+            })?;
         Ok(Enumeration {
             solutions,
             complete: search.complete && !cut,

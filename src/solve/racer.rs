@@ -21,7 +21,7 @@
 //! (`takes_over`), or an exhaustive verdict (the backend's own, with `LaneEnd::any_size` for deferred
 //! sets). The portfolio then delivers the lane's list as it comes, skipping what native reported. Cancelled, SAT stops at its next poll of the flag
 //! (`SatSolver::set_interrupt`), z3 within one poll of its process (`smt::process`), which is killed,
-//! and a lane waiting on a full channel as soon as the channel is dropped. A lane's thread is inside the
+//! and a lane waiting for the portfolio to read its list as soon as it is cancelled. A lane's thread is inside the
 //! question (`Nesting`): what its backends ask in turn is never raced again.
 
 use super::nesting::Nesting;
@@ -33,7 +33,7 @@ use crate::types::Type;
 use crate::value::Value;
 use num_bigint::BigInt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -47,8 +47,13 @@ pub(super) type Solution = (Vec<Value>, Vec<(Name, Value)>);
 const SAT_BESIDE_SMT: u32 = 8;
 
 /// Solutions the lanes may list ahead of the portfolio's reading: past them they wait (native is still
-/// streaming), so a list longer than this cannot be completed by a lane before native reads it.
+/// streaming), so a list longer than this cannot be completed by a lane before native reads it. Counted
+/// beside an unbounded channel (`Shared::send`), whose memory grows with what is listed: a channel
+/// bounded so allocates all its slots when created, megabytes written for every race (1.5–6 ms).
 const CHANNEL_BOUND: usize = 1 << 16;
+
+/// How long a lane whose list is `CHANNEL_BOUND` ahead sleeps before it looks again.
+const FULL_CHANNEL_WAIT: std::time::Duration = std::time::Duration::from_micros(200);
 
 /// An integer unknown with more values than this (by the interval analysis) gives z3 a lane of its own.
 const WIDE_INTEGERS: u32 = 1 << 16;
@@ -268,10 +273,27 @@ struct Shared {
     stop_native: Arc<AtomicBool>,
     /// The solutions native has reported so far (kept by the portfolio).
     native_reported: Arc<AtomicUsize>,
-    events: SyncSender<LaneEvent>,
+    events: Sender<LaneEvent>,
+    /// Solutions sent and not yet read by the portfolio.
+    unread: Arc<AtomicUsize>,
     /// Held while a lane runs: `Racer::stop` waits until every clone is dropped.
     _alive: SyncSender<()>,
     until: Option<Instant>,
+}
+
+impl Shared {
+    /// Sends a solution once fewer than `CHANNEL_BOUND` are unread; `false` when the portfolio no
+    /// longer reads (the race is over).
+    fn send(&self, solution: Solution) -> bool {
+        while self.unread.load(Ordering::Acquire) >= CHANNEL_BOUND {
+            if self.cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            std::thread::sleep(FULL_CHANNEL_WAIT);
+        }
+        self.unread.fetch_add(1, Ordering::AcqRel);
+        self.events.send(LaneEvent::Solution(solution)).is_ok()
+    }
 }
 
 /// Runs a lane on the lanes' threads.
@@ -297,7 +319,7 @@ fn spawn_lane<'scope>(
             ) {
                 shared.stop_native.store(true, Ordering::Relaxed);
             }
-            shared.events.send(LaneEvent::Solution(solution)).is_ok()
+            shared.send(solution)
         };
         let until = shared.until;
         // A panic of the lane is reported on stderr by the hook and ends the lane: native's answer
@@ -324,8 +346,9 @@ pub(super) struct Racer {
     /// Some lane asks SAT.
     asks_sat: bool,
     cancel: Arc<AtomicBool>,
-    /// Dropped on cancellation: a lane waiting to send then stops.
+    /// Dropped on cancellation: a lane's next send then fails.
     events: Option<Receiver<LaneEvent>>,
+    unread: Arc<AtomicUsize>,
     /// Disconnected when the lane has ended.
     ended: Receiver<()>,
 }
@@ -343,13 +366,15 @@ impl Racer {
         native_reported: Arc<AtomicUsize>,
     ) -> Racer {
         let cancel = Arc::new(AtomicBool::new(false));
-        let (events, receiver) = sync_channel(CHANNEL_BOUND);
+        let (events, receiver) = channel();
+        let unread = Arc::new(AtomicUsize::new(0));
         let (alive, ended) = sync_channel::<()>(0);
         let shared = Shared {
             cancel: cancel.clone(),
             stop_native,
             native_reported,
             events,
+            unread: unread.clone(),
             _alive: alive,
             until,
         };
@@ -367,6 +392,7 @@ impl Racer {
             asks_sat: lanes.iter().any(|&l| l != Lane::SmtOnly),
             cancel,
             events: Some(receiver),
+            unread,
             ended,
         }
     }
@@ -374,7 +400,11 @@ impl Racer {
     /// The lane's next event, waiting for it; `None` once the lane has ended (with its `End`, or
     /// without one: given up, cancelled before it started, or panicked).
     pub fn next(&self) -> Option<LaneEvent> {
-        self.events.as_ref()?.recv().ok()
+        let event = self.events.as_ref()?.recv().ok()?;
+        if matches!(event, LaneEvent::Solution(_)) {
+            self.unread.fetch_sub(1, Ordering::AcqRel);
+        }
+        Some(event)
     }
 
     /// Whether some lane asks SAT (z3 is asked by every race).
@@ -409,6 +439,38 @@ mod tests {
         assert!(!scalars(
             "x : 0..100000 & p : (1..2) * (1..2) & prj1(INTEGER, INTEGER)(p) = x"
         ));
+    }
+
+    /// A lane's list waits for the portfolio's reading past `CHANNEL_BOUND` unread solutions, and gives
+    /// up there once cancelled; below it, every solution is sent.
+    #[test]
+    fn a_lane_far_ahead_of_the_reading_waits_and_stops_when_cancelled() {
+        use super::{CHANNEL_BOUND, LaneEvent, Shared};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let (events, receiver) = std::sync::mpsc::channel();
+        let (alive, _ended) = std::sync::mpsc::sync_channel(0);
+        let shared = Shared {
+            cancel: Arc::new(AtomicBool::new(false)),
+            stop_native: Arc::new(AtomicBool::new(false)),
+            native_reported: Arc::new(AtomicUsize::new(0)),
+            events,
+            unread: Arc::new(AtomicUsize::new(CHANNEL_BOUND - 1)),
+            _alive: alive,
+            until: None,
+        };
+        assert!(shared.send((Vec::new(), Vec::new())));
+        assert!(matches!(receiver.try_recv(), Ok(LaneEvent::Solution(_))));
+        assert_eq!(shared.unread.load(Ordering::Relaxed), CHANNEL_BOUND);
+        // Full: the next send waits until the race is cancelled, and sends nothing.
+        let cancel = shared.cancel.clone();
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            cancel.store(true, Ordering::Relaxed);
+        });
+        assert!(!shared.send((Vec::new(), Vec::new())));
+        canceller.join().expect("cancels");
+        assert!(receiver.try_recv().is_err());
     }
 
     #[test]
