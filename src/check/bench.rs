@@ -186,16 +186,15 @@ pub fn read_suite(path: &Path) -> Result<Vec<Case>, Diagnostic> {
 }
 
 /// Runs every case over every backend `repeat` times and keeps each backend's run of median time. The
-/// backends alternate within a repetition, and the order turns by one at each, so that a burst of load
-/// on the shared machine falls on all of them alike.
+/// backends alternate within a repetition, so that a burst of load on the shared machine falls on all
+/// of them alike, in the order `run_order` gives.
 pub fn run_suite(cases: &[Case], backends: &[BenchBackend], repeat: usize) -> Vec<Row> {
     cases
         .iter()
         .map(|case| {
             let mut runs: Vec<Vec<Outcome>> = vec![Vec::new(); backends.len()];
             for r in 0..repeat.max(1) {
-                for k in 0..backends.len() {
-                    let b = (k + r) % backends.len();
+                for b in run_order(backends.len(), r) {
                     runs[b].push(run_case(case, &backends[b]));
                 }
             }
@@ -209,6 +208,20 @@ pub fn run_suite(cases: &[Case], backends: &[BenchBackend], repeat: usize) -> Ve
             }
         })
         .collect()
+}
+
+/// The order of `n` backends in repetition `r`: the permutations of `0..n` in turn, so that each backend
+/// follows each of the others about as often. A run right after a slow one of another backend finds
+/// the caches and the allocator's free lists cold; with the order only turned by one per repetition,
+/// every backend always followed the same one (`auto` came after `kodkod`'s 42 ms on SendMoreMoney
+/// and took 0.5 ms, against 0.3 ms when run alone).
+fn run_order(n: usize, r: usize) -> Vec<usize> {
+    use itertools::Itertools;
+    let count: usize = (1..=n).product();
+    (0..n)
+        .permutations(n)
+        .nth(r % count.max(1))
+        .unwrap_or_default()
 }
 
 /// The run of median time (the slower of the two middle ones).
@@ -532,6 +545,32 @@ mod tests {
             ..row
         };
         assert_eq!(auto_ratio(&undecided_auto), None);
+    }
+
+    /// Over n! repetitions every ordered pair of backends is adjacent as often as any other, within
+    /// the repetitions; each repetition runs every backend once.
+    #[test]
+    fn each_backend_follows_each_other_as_often() {
+        use super::run_order;
+        for n in 1..=4 {
+            let count: usize = (1..=n).product();
+            let mut follows = vec![vec![0; n]; n];
+            for r in 0..count {
+                let order = run_order(n, r);
+                let mut sorted = order.clone();
+                sorted.sort();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+                for w in order.windows(2) {
+                    follows[w[0]][w[1]] += 1;
+                }
+            }
+            let pairs: Vec<_> = (0..n)
+                .flat_map(|a| (0..n).filter(move |&b| b != a).map(move |b| (a, b)))
+                .map(|(a, b)| follows[a][b])
+                .collect();
+            assert!(pairs.iter().all(|&c| c == pairs[0]), "n = {n}: {follows:?}");
+        }
+        assert_eq!(run_order(3, 6), run_order(3, 0));
     }
 
     #[test]
