@@ -13,6 +13,7 @@
 use super::Problem;
 use crate::ir::{CompareOp, Expr, ExprKind, PredKind, UnaryOp, free_names};
 use crate::types::Type;
+use rustc_hash::FxHashSet;
 
 /// Whether the question favours SAT: some unknown is a free relation (`has_free_relation`), or more
 /// than half of the unknowns are BOOL.
@@ -22,27 +23,53 @@ pub(super) fn favours_sat(problem: &Problem<'_>) -> bool {
 }
 
 /// Whether some unknown is a set or relation native would search member by member: set-typed, not
-/// defined by an equation over known values, and not typed by a conjunct as a total function or a
-/// sequence.
+/// defined (`defined`), and not typed by a conjunct as a total function or a sequence.
 fn has_free_relation(problem: &Problem<'_>) -> bool {
     let conjuncts = problem.pred.conjuncts();
-    let unknown = |name: &crate::syntax::ast::Name| problem.vars.iter().any(|v| v.name == *name);
+    let defined = defined(problem, &conjuncts);
     problem
         .vars
         .iter()
-        .filter(|v| matches!(v.ty, Type::Set(_)))
+        .filter(|v| matches!(v.ty, Type::Set(_)) && !defined.contains(&*v.name))
         .any(|v| {
             !conjuncts.iter().any(|c| match &c.kind {
-                PredKind::Compare(CompareOp::Eq, a, b) => {
-                    (is_var(a, &v.name) && !free_names::expr_mentions(b, &unknown))
-                        || (is_var(b, &v.name) && !free_names::expr_mentions(a, &unknown))
-                }
                 PredKind::Compare(CompareOp::In, a, set) => {
                     is_var(a, &v.name) && is_function_or_sequence_set(set)
                 }
                 _ => false,
             })
         })
+}
+
+/// The unknowns an equation defines from known values and other defined unknowns, transitively
+/// (`relevant = dom(graph1) \/ ran(graph2)` after `graph1 = G1 \/ G1~`): native computes them before
+/// it searches (`native::model`'s determined values), so they are not searched at all.
+fn defined<'p>(problem: &'p Problem<'_>, conjuncts: &[&crate::ir::Pred]) -> FxHashSet<&'p str> {
+    let mut defined: FxHashSet<&str> = FxHashSet::default();
+    loop {
+        let before = defined.len();
+        for v in problem.vars {
+            if defined.contains(&*v.name) {
+                continue;
+            }
+            let open = |name: &crate::syntax::ast::Name| {
+                !defined.contains(&**name) && problem.vars.iter().any(|u| u.name == *name)
+            };
+            let is_defined = conjuncts.iter().any(|c| match &c.kind {
+                PredKind::Compare(CompareOp::Eq, a, b) => {
+                    (is_var(a, &v.name) && !free_names::expr_mentions(b, &open))
+                        || (is_var(b, &v.name) && !free_names::expr_mentions(a, &open))
+                }
+                _ => false,
+            });
+            if is_defined {
+                defined.insert(&v.name);
+            }
+        }
+        if defined.len() == before {
+            return defined;
+        }
+    }
 }
 
 fn is_var(e: &Expr, name: &str) -> bool {
@@ -87,6 +114,12 @@ mod tests {
         assert!(!favours("s : seq(1..3) & size(s) = 2"));
         // Defined by an equation over known values: computed, not searched.
         assert!(!favours("r = {1 |-> 2} & x : 1..3 & x : dom(r)"));
+        // Defined through other defined unknowns (GraphIsomorphism's `relevant`), in any order.
+        assert!(!favours(
+            "s = dom(r) \\/ ran(r) & r = {1 |-> 2} & x : 1..3 & x : s"
+        ));
+        // A cycle of equations defines nothing.
+        assert!(favours("s = t & t = s & s <: 1..3"));
         assert!(!favours("a : BOOL & x : 1..2 & y : 1..2"));
     }
 }
