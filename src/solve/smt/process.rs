@@ -19,10 +19,12 @@ use std::time::Duration;
 /// The default solver command.
 pub(crate) const DEFAULT_SOLVER: &str = "z3 -in";
 
-/// How often a waiting caller checks the deadline and its cancellation: the portfolio waits for a
-/// cancelled lane to end, so every millisecond of this is paid by a question native decided just
-/// after its probe (at 5 ms, such questions took 6–9 ms where native alone took 1–2 ms).
-const POLL: Duration = Duration::from_millis(1);
+/// How often a waiting caller checks the deadline and its cancellation: first after `FIRST_POLL`, then
+/// twice as long each time up to `POLL`. The portfolio waits for a cancelled lane to end, so the wait
+/// is paid by every question native decides soon after its probe (at a fixed 5 ms, such questions took
+/// 6–9 ms where native alone took 1–2 ms); a long solve is looked at less often.
+const FIRST_POLL: Duration = Duration::from_micros(100);
+const POLL: Duration = Duration::from_millis(2);
 
 pub(crate) struct Solver {
     child: Child,
@@ -127,14 +129,15 @@ impl Solver {
         &mut self,
         deadline: &dyn Fn() -> Result<(), EvalError>,
     ) -> Result<String, EvalError> {
+        let mut poll = FIRST_POLL;
         loop {
             if let Err(e) = deadline() {
                 let _ = self.child.kill();
                 return Err(e);
             }
-            match self.answers.recv_timeout(POLL) {
+            match self.answers.recv_timeout(poll) {
                 Ok(a) => return Ok(a),
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => poll = (poll * 2).min(POLL),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self
                         .child
