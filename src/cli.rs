@@ -2,7 +2,7 @@
 
 use bsolve::check::budget::{Budget, MemoryLimit};
 use bsolve::check::mc::{
-    McOptions, McResult, SearchOrder, SymbolicStrategy, SymmetryStats, Verdict,
+    McOptions, McResult, SearchOrder, Step, SymbolicStrategy, SymmetryStats, Verdict,
 };
 use bsolve::check::simulate::{SimVerdict, SimulateOptions};
 use bsolve::check::symmetry::SymmetryMode;
@@ -227,6 +227,8 @@ enum Command {
         /// counted by its number of distinct states.
         #[arg(long, requires = "symmetry")]
         full_count: bool,
+        #[command(flatten)]
+        export: TraceExport,
     },
     /// Random walks with restarts looking for an invariant violation or a deadlock beyond the reach of
     /// a breadth-first search; the trace found is replayed by the interpreter. Finding nothing proves
@@ -248,6 +250,8 @@ enum Command {
         guided: bool,
         #[arg(long)]
         no_deadlock: bool,
+        #[command(flatten)]
+        export: TraceExport,
     },
     /// LTL model checking (ProB's LTL[e] syntax): FORMULA, or every ASSERT_LTL... definition with
     /// --assertions. Runs start in the initialised states; a deadlock stays in its state forever. A
@@ -341,6 +345,8 @@ enum Command {
         /// Look for deadlocks instead of invariant violations.
         #[arg(long)]
         deadlock: bool,
+        #[command(flatten)]
+        export: TraceExport,
     },
     /// k-induction: prove the invariant for all reachable states, or find a violation.
     ///
@@ -353,6 +359,8 @@ enum Command {
         /// Drop the simple-path constraints (pairwise distinct states) from the step case.
         #[arg(long)]
         no_simple_path: bool,
+        #[command(flatten)]
+        export: TraceExport,
     },
     /// IC3 / PDR: prove the invariant with an inductive strengthening, or find a violation.
     ///
@@ -363,6 +371,8 @@ enum Command {
         /// Give up (UNKNOWN) when this many frames did not converge.
         #[arg(long, default_value_t = 64, value_name = "N")]
         max_frames: usize,
+        #[command(flatten)]
+        export: TraceExport,
     },
     /// Run a benchmark suite (default benchmarks/suite.csv) over several backends; print a table and write
     /// bench_results.csv and bench_results.md. Exit code 1 when some backend gave a wrong answer.
@@ -380,6 +390,57 @@ enum Command {
         #[arg(long, default_value_t = 1, value_name = "N")]
         repeat: usize,
     },
+}
+
+/// `--itf FILE` of the commands that find counterexample traces.
+#[derive(Args, Debug)]
+struct TraceExport {
+    /// Write the counterexample trace to FILE as JSON in Apalache's Informal Trace Format (ITF): one
+    /// object per state with every variable. No file is written when there is no trace.
+    #[arg(long, value_name = "FILE")]
+    itf: Option<PathBuf>,
+}
+
+impl TraceExport {
+    /// Fails before a check runs when FILE cannot be written there (no directory, or a directory).
+    fn check_path(&self) -> Result<(), Diagnostic> {
+        let Some(path) = &self.itf else {
+            return Ok(());
+        };
+        let directory = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if path.is_dir() || !directory.is_dir() {
+            return Err(Diagnostic::new(
+                DiagKind::File,
+                Span::default(),
+                format!(
+                    "cannot write the ITF trace to {}: {}",
+                    path.display(),
+                    if path.is_dir() {
+                        "it is a directory"
+                    } else {
+                        "no such directory"
+                    }
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Writes `trace` to the --itf file, if one was asked; says on stderr when there is no trace to
+    /// write (stdout keeps the report, one JSON object with --json).
+    fn write(&self, model: &Model, trace: &[Step], description: &str) -> Result<(), Diagnostic> {
+        let Some(path) = &self.itf else {
+            return Ok(());
+        };
+        if trace.is_empty() {
+            eprintln!("no counterexample trace: {} not written", path.display());
+            return Ok(());
+        }
+        report::itf::write_itf(path, model, trace, description)
+    }
 }
 
 /// The arguments of `ltl` and `ctl`.
@@ -550,7 +611,9 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             seed,
             guided,
             no_deadlock,
+            export,
         } => {
+            export.check_path()?;
             let model = load_model(file, &options)?;
             only_mc_keeps_the_state_constraint(model, "simulate")?;
             start_clock(model, g);
@@ -562,7 +625,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 guided: *guided,
                 check_deadlock: !no_deadlock,
             };
-            cmd_simulate(model, &sim_options, g)
+            cmd_simulate(model, &sim_options, export, g)
         }
         Command::Mc {
             file,
@@ -583,7 +646,9 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
             strategy,
             symmetry,
             full_count,
+            export,
         } => {
+            export.check_path()?;
             let model = load_model(file, &options)?;
             // The budget also bounds each constraint-solving call (a constant setup, an ANY).
             start_clock(model, g);
@@ -624,7 +689,7 @@ fn dispatch(cli: &Cli) -> Result<Exit, Diagnostic> {
                 // missing transition (`x' = x + 1` with a string `x` is no deadlock).
                 stop_at_ill_defined: model.tla.is_some(),
             };
-            cmd_mc(model, &mc_options, *full_count, g)
+            cmd_mc(model, &mc_options, *full_count, export, g)
         }
         Command::Ltl(args) | Command::Ctl(args) => {
             let logic = if matches!(cli.command, Command::Ltl(_)) {
@@ -1087,7 +1152,12 @@ fn cmd_init(model: &Model, limit: usize, g: &Global) -> Result<Exit, Diagnostic>
     Ok(exit)
 }
 
-fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<Exit, Diagnostic> {
+fn cmd_simulate(
+    model: &Model,
+    options: &SimulateOptions,
+    export: &TraceExport,
+    g: &Global,
+) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
     let result = bsolve::check::simulate::simulate(model, options)?;
     let printer = Printer::new(model.machine(), &[]);
@@ -1153,10 +1223,7 @@ fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<
     } else {
         println!("{status}: {detail}");
         if !result.trace.is_empty() {
-            println!("trace ({} steps, replayed):", result.trace.len());
-            for (i, s) in result.trace.iter().enumerate() {
-                println!("  {}: {}", i, printer.step(s));
-            }
+            report::text::print_trace(model, &printer, ", replayed", &result.trace);
         }
         println!(
             "runs: {}, steps: {}, time: {} ms, {rate:.0} steps/s",
@@ -1165,6 +1232,7 @@ fn cmd_simulate(model: &Model, options: &SimulateOptions, g: &Global) -> Result<
             result.elapsed.as_millis()
         );
     }
+    export.write(model, &result.trace, &format!("bsolve simulate: {status}"))?;
     Ok(exit)
 }
 
@@ -1209,6 +1277,7 @@ fn cmd_mc(
     model: &Model,
     options: &McOptions,
     full_count: bool,
+    export: &TraceExport,
     g: &Global,
 ) -> Result<Exit, Diagnostic> {
     print_settings(model, g);
@@ -1402,10 +1471,7 @@ fn cmd_mc(
     } else {
         println!("{status}: {detail}");
         if !result.trace.is_empty() {
-            println!("trace ({} steps):", result.trace.len());
-            for (i, s) in result.trace.iter().enumerate() {
-                println!("  {}: {}", i, printer.step(s));
-            }
+            report::text::print_trace(model, &printer, "", &result.trace);
         }
         let counted = match &result.symmetry {
             Some(s) if s.not_applied.is_none() => "orbits under symmetry",
@@ -1519,6 +1585,7 @@ fn cmd_mc(
             );
         }
     }
+    export.write(model, &result.trace, &format!("bsolve mc: {status}"))?;
     Ok(exit)
 }
 
@@ -1764,8 +1831,13 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             let (outcome, elapsed) = cbc::sequence(model, operations)?;
             Ok(symbolic::sequence(model, &outcome, elapsed, g.json))
         }
-        Command::Bmc { args, deadlock } => {
+        Command::Bmc {
+            args,
+            deadlock,
+            export,
+        } => {
             let (file, depth) = file_and_depth(args)?;
+            export.check_path()?;
             let model = load(&file)?;
             let target = if *deadlock {
                 bmc::Target::Deadlock
@@ -1775,13 +1847,18 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
             let progress = Reporter::new(progress::wanted(g.json), "bmc");
             let result = bmc::bmc_with_events(model, depth, target, &mut |e| progress.report(e));
             progress.finish();
-            Ok(symbolic::bmc(model, &result?, target, g.json))
+            let result = result?;
+            let exit = symbolic::bmc(model, &result, target, g.json);
+            export.write(model, result.trace(), "bsolve bmc: counterexample")?;
+            Ok(exit)
         }
         Command::Kinduction {
             file,
             max_k,
             no_simple_path,
+            export,
         } => {
+            export.check_path()?;
             let model = load(file)?;
             let progress = Reporter::new(progress::wanted(g.json), "kinduction");
             let result =
@@ -1789,15 +1866,26 @@ fn cmd_symbolic(command: &Command, options: &Options, g: &Global) -> Result<Exit
                     progress.report(e)
                 });
             progress.finish();
-            Ok(symbolic::kinduction(model, &result?, g.json))
+            let result = result?;
+            let exit = symbolic::kinduction(model, &result, g.json);
+            export.write(model, result.trace(), "bsolve kinduction: counterexample")?;
+            Ok(exit)
         }
-        Command::Ic3 { file, max_frames } => {
+        Command::Ic3 {
+            file,
+            max_frames,
+            export,
+        } => {
+            export.check_path()?;
             let model = load(file)?;
             // IC3's frames are refined back and forth: the spinner shows that it runs, not a step.
             let progress = Reporter::new(progress::wanted(g.json), "ic3");
             let result = ic3::ic3(model, *max_frames);
             progress.finish();
-            Ok(symbolic::ic3(model, &result?, g.json))
+            let result = result?;
+            let exit = symbolic::ic3(model, &result, g.json);
+            export.write(model, result.trace(), "bsolve ic3: counterexample")?;
+            Ok(exit)
         }
         _ => unreachable!("cmd_symbolic is called for the symbolic checks only"),
     }

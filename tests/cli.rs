@@ -775,3 +775,39 @@ fn auto_races_the_backends_and_agrees_with_each() {
         assert_eq!(json["complete"], true, "{backend}: {json}");
     }
 }
+
+#[test]
+fn itf_export_of_a_b_trace_writes_relations_as_sets_of_tuples() {
+    let itf = std::env::temp_dir().join(format!("bsolve-cli-itf-{}.json", std::process::id()));
+    let itf = itf.display().to_string();
+    let (code, out, err) = bsolve(&["mc", &model("MutexWrong.mch"), "--itf", &itf]);
+    assert_eq!(code, 1, "{out}{err}");
+    // B traces keep ProB's steps in text.
+    assert!(
+        out.contains("  0: INITIALISATION   [phase = {p1|->idle,p2|->idle}"),
+        "{out}"
+    );
+    let trace: Json =
+        serde_json::from_str(&std::fs::read_to_string(&itf).expect("written")).expect("JSON");
+    assert_eq!(
+        trace["vars"],
+        serde_json::json!(["phase", "free"]),
+        "{trace}"
+    );
+    let states = trace["states"].as_array().expect("states");
+    assert_eq!(
+        states.len(),
+        5,
+        "one state per step of the text trace: {trace}"
+    );
+    assert_eq!(states[0]["free"], true, "{trace}");
+    assert_eq!(
+        states[0]["phase"],
+        serde_json::json!({"#set": [
+            {"#tup": ["p1_OF_PROC", "idle_OF_PHASE"]},
+            {"#tup": ["p2_OF_PROC", "idle_OF_PHASE"]}
+        ]}),
+        "{trace}"
+    );
+    assert_eq!(states[3]["free"], false, "{trace}");
+}

@@ -643,15 +643,18 @@ fn explores_without_error(module: &str, states: usize) {
 }
 
 /// `models/tla/NAME.tla` explores `states` distinct states without error, and with `NAMEViolated.cfg`
-/// fails an invariant with a trace of `steps` steps.
-fn counted_then_violated(name: &str, states: usize, steps: usize) {
+/// fails an invariant with a trace of `trace_states` states (TLC's count: the initial one included).
+fn counted_then_violated(name: &str, states: usize, trace_states: usize) {
     let module = model_arg(&format!("tla/{name}.tla"));
     explores_without_error(&module, states);
     let violated = model_arg(&format!("tla/{name}Violated.cfg"));
     let (code, out, err) = bsolve(&["mc", &module, "--config", &violated]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("INVARIANT VIOLATION"), "{out}");
-    assert!(out.contains(&format!("trace ({steps} steps)")), "{out}");
+    assert!(
+        out.contains(&format!("trace ({trace_states} states)")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -809,5 +812,134 @@ fn an_initial_predicate_that_leaves_a_variable_without_a_value_is_an_error_as_in
              assigned (TLA+)"
         ),
         "{out}"
+    );
+}
+
+/// `models/tla/TraceValues.tla` (a value of every kind in each state) with `args` after it, and a fresh
+/// `--itf` file path for the test `test` (removed first).
+fn trace_values_with_itf(test: &str) -> (String, String) {
+    let itf =
+        std::env::temp_dir().join(format!("bsolve-tla-{test}-{}.itf.json", std::process::id()));
+    let _ = std::fs::remove_file(&itf);
+    (model_arg("tla/TraceValues.tla"), itf.display().to_string())
+}
+
+/// The ITF file a check wrote, parsed.
+fn read_itf(path: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {text}"))
+}
+
+#[test]
+fn a_trace_prints_whole_states_in_tla_syntax_as_tlc_does() {
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/TraceValues.tla")]);
+    assert_eq!(code, 1, "{out}{err}");
+    let expected = "trace (3 states):\n\
+        State 1: <Initial predicate>\n\
+        /\\ n = 0\n\
+        /\\ flag = FALSE\n\
+        /\\ name = \"start\"\n\
+        /\\ seen = {}\n\
+        /\\ pair = <<0, \"none\">>\n\
+        /\\ log = <<>>\n\
+        /\\ msg = [hops |-> 0, note |-> \"start\"]\n\
+        /\\ count = (p1 :> 0 @@ p2 :> 0)\n\
+        \n\
+        State 2: <Step(p1)>\n\
+        /\\ n = 1\n\
+        /\\ flag = TRUE\n\
+        /\\ name = \"step\"\n\
+        /\\ seen = {p1}\n\
+        /\\ pair = <<1, \"step\">>\n\
+        /\\ log = <<0>>\n\
+        /\\ msg = [hops |-> 1, note |-> \"start\"]\n\
+        /\\ count = (p1 :> 1 @@ p2 :> 0)\n\
+        \n\
+        State 3: <Step(p1)>\n";
+    assert!(out.contains(expected), "{out}");
+    // A set of 2-tuples no expression applies stays a set of tuples (models/tla/Tuples.tla's `sent`).
+    let tuples = model_arg("tla/Tuples.tla");
+    let cfg = model_arg("tla/TuplesViolated.cfg");
+    let (_, out, _) = bsolve(&["mc", &tuples, "--config", &cfg]);
+    assert!(
+        out.contains("/\\ sent = {<<p1, \"ECHO\">>}\n/\\ log = <<<<p1, 0>>>>\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn itf_export_writes_every_state_with_values_encoded_as_itf_says() {
+    let (module, itf) = trace_values_with_itf("itf-mc");
+    let (code, out, err) = bsolve(&["mc", &module, "--itf", &itf]);
+    assert_eq!(code, 1, "{out}{err}");
+    let trace = read_itf(&itf);
+    assert_eq!(trace["#meta"]["format"], "ITF", "{trace}");
+    assert_eq!(trace["#meta"]["source"], module.as_str(), "{trace}");
+    let vars = ["n", "flag", "name", "seen", "pair", "log", "msg", "count"];
+    assert_eq!(trace["vars"], serde_json::json!(vars), "{trace}");
+    let states = trace["states"].as_array().expect("states");
+    assert_eq!(states.len(), 3, "the text trace's three states: {trace}");
+    for (i, state) in states.iter().enumerate() {
+        assert_eq!(state["#meta"]["index"], i, "{state}");
+        assert!(vars.iter().all(|v| state.get(v).is_some()), "{state}");
+    }
+    let second = &states[1];
+    let expected = serde_json::json!({
+        "n": {"#bigint": "1"},
+        "flag": true,
+        "name": "step",
+        "seen": {"#set": ["p1_OF_MODEL_VALUES"]},
+        "pair": {"#tup": [{"#bigint": "1"}, "step"]},
+        "log": [{"#bigint": "0"}],
+        "msg": {"hops": {"#bigint": "1"}, "note": "start"},
+        "count": {"#map": [["p1_OF_MODEL_VALUES", {"#bigint": "1"}], ["p2_OF_MODEL_VALUES", {"#bigint": "0"}]]},
+    });
+    for v in vars {
+        assert_eq!(second[v], expected[v], "{v} in {second}");
+    }
+}
+
+#[test]
+fn itf_export_serves_bmc_and_simulate_too() {
+    let (module, itf) = trace_values_with_itf("itf-bmc");
+    let (code, out, err) = bsolve(&["bmc", &module, "4", "--itf", &itf]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("State 1: <Initial predicate>"), "{out}");
+    assert_eq!(read_itf(&itf)["states"].as_array().map(Vec::len), Some(3));
+    let (module, itf) = trace_values_with_itf("itf-simulate");
+    let (code, out, err) = bsolve(&["simulate", &module, "--itf", &itf]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(read_itf(&itf)["states"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn itf_export_without_a_trace_writes_no_file_and_says_so() {
+    let (_, itf) = trace_values_with_itf("itf-none");
+    let (code, out, err) = bsolve(&["mc", &model_arg("tla/Counter.tla"), "--itf", &itf]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!std::path::Path::new(&itf).exists(), "{itf} written");
+    assert!(
+        err.contains(&format!("no counterexample trace: {itf} not written")),
+        "{err}"
+    );
+}
+
+#[test]
+fn itf_export_to_an_unwritable_path_is_bad_input_naming_the_path() {
+    let missing = std::env::temp_dir().join(format!("bsolve-no-such-dir-{}", std::process::id()));
+    let itf = missing.join("trace.itf.json").display().to_string();
+    let module = model_arg("tla/TraceValues.tla");
+    rejected_with(
+        3,
+        &["mc", &module, "--itf", &itf],
+        &itf,
+        "no such directory",
+    );
+    let dir = std::env::temp_dir().display().to_string();
+    rejected_with(
+        3,
+        &["bmc", &module, "4", "--itf", &dir],
+        &dir,
+        "is a directory",
     );
 }

@@ -73,6 +73,16 @@ pub struct BmcResult {
     pub elapsed: Duration,
 }
 
+impl BmcResult {
+    /// The counterexample trace, empty without one.
+    pub fn trace(&self) -> &[Step] {
+        match &self.outcome {
+            BmcOutcome::Counterexample { trace, .. } => trace,
+            BmcOutcome::NoCounterexample { .. } => &[],
+        }
+    }
+}
+
 /// The most feasible operation sequences kept per length: beyond, the search says UNKNOWN.
 pub const MAX_SEQUENCES: usize = 4000;
 

@@ -55,6 +55,16 @@ pub struct KInductionResult {
     pub elapsed: Duration,
 }
 
+impl KInductionResult {
+    /// The counterexample trace, empty without one.
+    pub fn trace(&self) -> &[Step] {
+        match &self.outcome {
+            KInductionOutcome::Counterexample { trace, .. } => trace,
+            KInductionOutcome::Proved { .. } | KInductionOutcome::Unknown(_) => &[],
+        }
+    }
+}
+
 /// How far the base case goes on, as bounded model checking, once the step case is given up: a violation
 /// deeper than `max_k` is still found (the same depth as the usual `bsolve bmc FILE 20`).
 pub const BASE_DEPTH: usize = 21;

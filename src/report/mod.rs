@@ -2,9 +2,14 @@
 //! codes of ARCHITECTURE.md (0 holds / found, 1 counterexample / no solution, 2 unknown, 3 bad input,
 //! 4 internal error).
 
+pub mod itf;
 pub mod symbolic;
 pub mod temporal;
 pub mod text;
+pub mod tla_shape;
+pub mod tla_syntax;
+pub mod tla_trace;
+pub mod trace_states;
 
 use crate::diag::{DiagKind, Diagnostic};
 

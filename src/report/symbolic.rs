@@ -4,7 +4,7 @@
 //! it complete), anything else is UNKNOWN with its reason.
 
 use super::Exit;
-use super::text::Printer;
+use super::text::{Printer, print_trace};
 use crate::check::Model;
 use crate::check::bmc::{BmcOutcome, BmcResult, Target};
 use crate::check::cbc::{
@@ -50,16 +50,10 @@ fn conjuncts_json(spans: &[Span]) -> Json {
         .collect()
 }
 
-fn trace_text(printer: &Printer, trace: &[Step]) {
-    println!("trace ({} steps):", trace.len());
-    for (i, s) in trace.iter().enumerate() {
-        println!("  {i}: {}", printer.step(s));
-    }
-}
-
 /// The text of a verdict with an optional counterexample: status, justification and time, then the
 /// replayed trace and the invariant conjuncts it violates.
 fn verdict_text(
+    model: &Model,
     printer: &Printer,
     status: &str,
     justification: &str,
@@ -69,7 +63,7 @@ fn verdict_text(
 ) {
     println!("{status} ({justification}) [{} ms]", ms(elapsed));
     if !trace.is_empty() {
-        trace_text(printer, trace);
+        print_trace(model, printer, "", trace);
     }
     for s in violated {
         println!("violated: {}", conjunct(s));
@@ -308,7 +302,7 @@ pub fn sequence(model: &Model, outcome: &SequenceOutcome, elapsed: Duration, jso
     } else {
         println!("{status} ({justification}) [{} ms]", ms(elapsed));
         if !trace.is_empty() {
-            trace_text(&printer, trace);
+            print_trace(model, &printer, "", trace);
         }
     }
     exit
@@ -381,6 +375,7 @@ pub fn bmc(model: &Model, result: &BmcResult, target: Target, json: bool) -> Exi
         );
     } else {
         verdict_text(
+            model,
             &printer,
             &status,
             &justification,
@@ -425,6 +420,7 @@ pub fn kinduction(model: &Model, result: &KInductionResult, json: bool) -> Exit 
         );
     } else {
         verdict_text(
+            model,
             &printer,
             &status,
             &justification,
@@ -485,6 +481,7 @@ pub fn ic3(model: &Model, result: &Ic3Result, json: bool) -> Exit {
         );
     } else {
         verdict_text(
+            model,
             &printer,
             &status,
             &justification,

@@ -1,6 +1,8 @@
 //! Shared formatting of values, assignments and traces, in B syntax the parser reads back. Values are
 //! printed with their types, so that sequences show as `[a,b]` rather than as sets of pairs.
 
+use super::tla_trace::tlc_trace;
+use crate::check::Model;
 use crate::check::mc::Step;
 use crate::check::setup::Assignment;
 use crate::ir::{Machine, TypedName};
@@ -24,6 +26,21 @@ fn abbreviated(text: String, v: &Value) -> String {
             items.len()
         ),
         None => format!("{kept}... (--json prints it whole)"),
+    }
+}
+
+/// Prints a counterexample trace under a header `trace (N steps{note}):`: TLC's whole states in TLA+
+/// syntax for a model read from TLA+ (N counts states), else ProB's numbered steps in B syntax.
+pub fn print_trace(model: &Model, printer: &Printer, note: &str, trace: &[Step]) {
+    if model.tla.is_some() {
+        let states = tlc_trace(model.machine(), trace);
+        println!("trace ({} states{note}):", states.len());
+        print!("{}", states.join("\n"));
+        return;
+    }
+    println!("trace ({} steps{note}):", trace.len());
+    for (i, s) in trace.iter().enumerate() {
+        println!("  {i}: {}", printer.step(s));
     }
 }
 

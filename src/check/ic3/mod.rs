@@ -95,6 +95,16 @@ pub struct Ic3Result {
     pub elapsed: Duration,
 }
 
+impl Ic3Result {
+    /// The counterexample trace, empty without one.
+    pub fn trace(&self) -> &[Step] {
+        match &self.outcome {
+            Ic3Outcome::Counterexample { trace, .. } => trace,
+            Ic3Outcome::Proved { .. } | Ic3Outcome::Unknown(_) => &[],
+        }
+    }
+}
+
 /// Blocked cubes at most (all frames, one setup): cubes of values converge only on finite state
 /// spaces; beyond this the run is UNKNOWN rather than endless when no --timeout is given.
 pub const MAX_CUBES: usize = 20_000;

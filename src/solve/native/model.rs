@@ -1986,7 +1986,8 @@ pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(Node<'_>) -> bool) {
     }
 }
 
-fn visit_expr(e: &Expr, f: &mut dyn FnMut(Node<'_>) -> bool) {
+/// As `visit_pred`, for an expression.
+pub(crate) fn visit_expr(e: &Expr, f: &mut dyn FnMut(Node<'_>) -> bool) {
     if !f(Node::Expr(e)) {
         return;
     }
