@@ -15,6 +15,7 @@ pub mod free_names;
 pub mod strict;
 pub mod tla_value;
 mod ty;
+pub mod visit;
 pub use ty::Type;
 
 /// A bound identifier with its type (quantified variables, comprehension variables, parameters ...).

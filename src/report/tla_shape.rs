@@ -10,8 +10,8 @@
 //! functional). B machines have no functions apart from relations: their relations are sets of pairs,
 //! sequences aside.
 
+use crate::ir::visit::{Node, visit_expr, visit_pred};
 use crate::ir::{AssignTarget, BinaryOp, BinderKind, ExprKind, Machine, Subst, SubstKind, UnaryOp};
-use crate::solve::native::{Node, visit_expr, visit_pred};
 use crate::types::Type;
 use crate::value::Value;
 use crate::value::set::is_function;

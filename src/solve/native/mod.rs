@@ -19,11 +19,9 @@ mod size_bounds;
 mod small_values;
 mod symmetry;
 
-// The IR walk the solver's model uses serves the reports too (`report::tla_shape`).
 use super::{Problem, Stats};
 use crate::eval::{Context, EvalError};
 use crate::value::Value;
-pub(crate) use model::{Node, visit_expr, visit_pred};
 use rustc_hash::FxHashSet;
 use search::{Propagation, Solver};
 

@@ -14,6 +14,7 @@
 
 use super::domain::Dom;
 use crate::eval::{Context, Env, EvalError, SymbolicSet, Val};
+use crate::ir::visit::{Node, visit_pred};
 use crate::ir::{self, BinaryOp, CompareOp, Expr, ExprKind, Pred, PredKind, TypedName, UnaryOp};
 use crate::syntax::ast::Name;
 use crate::types::Type;
@@ -1946,82 +1947,5 @@ fn sub_pred<'p>(parent: &PredRef<'p>, pick: impl for<'a> Fn(&'a Pred) -> &'a Pre
     match parent {
         PredRef::Borrowed(p) => PredRef::Borrowed(pick(p)),
         PredRef::Shared(p) => PredRef::Shared(Arc::new(pick(p).clone())),
-    }
-}
-
-/// A node of a predicate, for `visit_pred`.
-pub(crate) enum Node<'a> {
-    Pred(&'a Pred),
-    Expr(&'a Expr),
-}
-
-/// Calls `f` on every predicate and expression node of `p` (pre-order); `f` returns false to skip the
-/// node's children.
-pub(crate) fn visit_pred(p: &Pred, f: &mut dyn FnMut(Node<'_>) -> bool) {
-    if !f(Node::Pred(p)) {
-        return;
-    }
-    match &p.kind {
-        PredKind::True | PredKind::False => {}
-        PredKind::And(ps) | PredKind::Or(ps) => ps.iter().for_each(|q| visit_pred(q, f)),
-        PredKind::Implies(a, b) | PredKind::Equiv(a, b) => {
-            visit_pred(a, f);
-            visit_pred(b, f);
-        }
-        PredKind::Not(a) => visit_pred(a, f),
-        PredKind::Forall(_, body) | PredKind::Exists(_, body) => visit_pred(body, f),
-        PredKind::Compare(_, a, b) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
-        }
-        PredKind::If(c, t, e) => {
-            visit_pred(c, f);
-            visit_pred(t, f);
-            visit_pred(e, f);
-        }
-        PredKind::Let(binds, body) => {
-            binds.iter().for_each(|(_, e)| visit_expr(e, f));
-            visit_pred(body, f);
-        }
-    }
-}
-
-/// As `visit_pred`, for an expression.
-pub(crate) fn visit_expr(e: &Expr, f: &mut dyn FnMut(Node<'_>) -> bool) {
-    if !f(Node::Expr(e)) {
-        return;
-    }
-    match &e.kind {
-        ExprKind::Var(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Str(_)
-        | ExprKind::Const(_) => {}
-        ExprKind::Unary(_, a) | ExprKind::Field(a, _) => visit_expr(a, f),
-        ExprKind::Binary(_, a, b) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
-        }
-        ExprKind::SetEnum(items) | ExprKind::SeqEnum(items) => {
-            items.iter().for_each(|x| visit_expr(x, f))
-        }
-        ExprKind::Comprehension(_, p) => visit_pred(p, f),
-        ExprKind::BoolOf(p) => visit_pred(p, f),
-        ExprKind::Binder(_, _, p, body) => {
-            visit_pred(p, f);
-            visit_expr(body, f);
-        }
-        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
-            fields.iter().for_each(|(_, x)| visit_expr(x, f))
-        }
-        ExprKind::If(c, t, e2) => {
-            visit_pred(c, f);
-            visit_expr(t, f);
-            visit_expr(e2, f);
-        }
-        ExprKind::Let(binds, body) => {
-            binds.iter().for_each(|(_, x)| visit_expr(x, f));
-            visit_expr(body, f);
-        }
     }
 }
