@@ -30,57 +30,64 @@ pub(super) fn favours_sat(problem: &Problem<'_>) -> bool {
 fn has_free_relation(problem: &Problem<'_>) -> bool {
     let conjuncts = problem.pred.conjuncts();
     let defined = defined(problem, &conjuncts);
-    let typed = |name: &str, function: bool| {
-        conjuncts.iter().any(|c| match &c.kind {
-            PredKind::Compare(CompareOp::In, a, set) => {
-                is_var(a, name) && is_function_or_sequence_set(set) == function
+    // The unknowns top-level conjuncts type as sets or relations, and those they type as total
+    // functions or sequences: one pass over the conjuncts, not one per unknown.
+    let mut as_relation: FxHashSet<&str> = FxHashSet::default();
+    let mut as_function: FxHashSet<&str> = FxHashSet::default();
+    for c in &conjuncts {
+        let (x, function) = match &c.kind {
+            PredKind::Compare(CompareOp::In, x, set) => (x, is_function_or_sequence_set(set)),
+            PredKind::Compare(CompareOp::Subset | CompareOp::StrictSubset, x, _) => (x, false),
+            _ => continue,
+        };
+        if let ExprKind::Var(name) = &x.kind {
+            if function {
+                as_function.insert(name);
+            } else {
+                as_relation.insert(name);
             }
-            PredKind::Compare(CompareOp::Subset | CompareOp::StrictSubset, a, _) => {
-                is_var(a, name) && !function
-            }
-            _ => false,
-        })
-    };
+        }
+    }
     problem
         .vars
         .iter()
         .filter(|v| matches!(v.ty, Type::Set(_)) && !defined.contains(&*v.name))
-        .any(|v| typed(&v.name, false) && !typed(&v.name, true))
+        .any(|v| as_relation.contains(&*v.name) && !as_function.contains(&*v.name))
 }
 
 /// The unknowns an equation defines from known values and other defined unknowns, transitively
 /// (`relevant = dom(graph1) \/ ran(graph2)` after `graph1 = G1 \/ G1~`): native computes them before
 /// it searches (`native::model`'s determined values), so they are not searched at all.
-fn defined<'p>(problem: &'p Problem<'_>, conjuncts: &[&crate::ir::Pred]) -> FxHashSet<&'p str> {
+fn defined<'a>(problem: &Problem<'_>, conjuncts: &[&'a crate::ir::Pred]) -> FxHashSet<&'a str> {
+    let unknowns: FxHashSet<&str> = problem.vars.iter().map(|v| &*v.name).collect();
+    // The equations `x = E` (either way round) with x an unknown.
+    let mut equations: Vec<(&str, &Expr)> = Vec::new();
+    for c in conjuncts {
+        if let PredKind::Compare(CompareOp::Eq, l, r) = &c.kind {
+            for (x, e) in [(l, r), (r, l)] {
+                if let ExprKind::Var(name) = &x.kind
+                    && unknowns.contains(&**name)
+                {
+                    equations.push((name, e));
+                }
+            }
+        }
+    }
     let mut defined: FxHashSet<&str> = FxHashSet::default();
     loop {
         let before = defined.len();
-        for v in problem.vars {
-            if defined.contains(&*v.name) {
-                continue;
-            }
+        for &(x, e) in &equations {
             let open = |name: &crate::syntax::ast::Name| {
-                !defined.contains(&**name) && problem.vars.iter().any(|u| u.name == *name)
+                unknowns.contains(&**name) && !defined.contains(&**name)
             };
-            let is_defined = conjuncts.iter().any(|c| match &c.kind {
-                PredKind::Compare(CompareOp::Eq, a, b) => {
-                    (is_var(a, &v.name) && !free_names::expr_mentions(b, &open))
-                        || (is_var(b, &v.name) && !free_names::expr_mentions(a, &open))
-                }
-                _ => false,
-            });
-            if is_defined {
-                defined.insert(&v.name);
+            if !defined.contains(x) && !free_names::expr_mentions(e, &open) {
+                defined.insert(x);
             }
         }
         if defined.len() == before {
             return defined;
         }
     }
-}
-
-fn is_var(e: &Expr, name: &str) -> bool {
-    matches!(&e.kind, ExprKind::Var(n) if **n == *name)
 }
 
 /// `A --> B` and the other total functions, or a set of sequences.
