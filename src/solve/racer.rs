@@ -14,7 +14,7 @@
 //! (an unbounded integer beside a relation) waiting for z3's share. Where every unknown is an integer
 //! or a boolean, z3's lane runs alone (`scalars_only`).
 //!
-//! A lane lists every solution it finds into a bounded channel, which the portfolio drains once native
+//! A lane lists every solution it finds into a channel (bounded: `CHANNEL_BOUND`), which the portfolio drains once native
 //! has stopped, and ends with its verdict. It stops the native search (`Context::with_cancel`) when it
 //! has something native has not: all the solutions the caller wants (`Problem::wanted`, one for an
 //! existence question) while native has reported none, a list running well ahead of native's stream
